@@ -1,0 +1,89 @@
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "kb/diagnostic.h"
+#include "kb/model.h"
+#include "kb/resolver.h"
+
+namespace kb {
+
+/// Limits and parallelism of loading.
+struct LoadOptions {
+  std::size_t max_file_bytes = 4u << 20;  ///< larger record files are refused (limits.file-size)
+  int max_depth = 64;                     ///< collection nesting (limits.depth)
+  std::size_t max_nodes = 200000;         ///< nodes after alias expansion (limits.nodes)
+  unsigned threads = 0;                   ///< 0: one per core
+};
+
+/// What loading one file produced.
+struct FileResult {
+  std::string file;  ///< relative to the records directory, "gotchas/x.yaml"
+  std::int64_t mtime_ns = 0;
+  std::uint64_t size = 0;
+  std::shared_ptr<const Record> record;  ///< null when the file did not load
+  std::vector<Diagnostic> diagnostics;   ///< of this file alone (syntax, schema)
+  bool stale = false;  ///< `record` is the last good version; the file is broken now
+};
+
+/// Parses and validates one record file given its bytes; `file` decides the id.
+FileResult load_record_text(const std::string& file, std::string_view bytes,
+                            const LoadOptions& options = {});
+
+/// Every record of a tree, validated and cross-checked: one immutable snapshot of the data.
+class Corpus {
+ public:
+  /// Loads every `*.yaml`/`*.yml` under `dir`, in parallel.
+  static std::shared_ptr<const Corpus> load(const std::filesystem::path& dir,
+                                            const LoadOptions& options = {});
+  /// Loads only files whose size or mtime differ from `prev`'s; a file that no longer
+  /// loads keeps `prev`'s record, marked stale; a deleted file drops its record.
+  static std::shared_ptr<const Corpus> reload(const Corpus& prev, const LoadOptions& options = {});
+  /// Builds a corpus from already-loaded files (tests, fuzzers).
+  static std::shared_ptr<const Corpus> from_files(std::filesystem::path dir,
+                                                  std::vector<FileResult> files);
+
+  const std::filesystem::path& dir() const { return dir_; }
+  /// Records sorted by id.
+  const std::vector<std::shared_ptr<const Record>>& records() const { return records_; }
+  /// The record with exactly this id, or nullptr.
+  const Record* find(std::string_view id) const;
+  /// The record `id` names: its id, or a former id / alias.
+  const Record* find_any(std::string_view id) const;
+  /// All names of all records.
+  const NameIndex& names() const { return names_; }
+  /// The id a reference written in a field implying namespace `ns` resolves to exactly.
+  std::optional<std::string> target(Kind ns, std::string_view raw) const;
+  /// Every diagnostic: per file, cross-record and references; sorted.
+  const std::vector<Diagnostic>& diagnostics() const { return diagnostics_; }
+  /// Per-file outcomes, sorted by path.
+  const std::vector<FileResult>& files() const { return files_; }
+  /// Whether the record with this id is a last good version of a now-broken file.
+  bool is_stale(std::string_view id) const;
+  /// FNV-1a 64 over every file's path and bytes hash, hex; changes whenever any file does.
+  const std::string& content_hash() const { return content_hash_; }
+  /// Options it was loaded with.
+  const LoadOptions& options() const { return options_; }
+
+ private:
+  void finish();
+
+  std::filesystem::path dir_;
+  LoadOptions options_;
+  std::vector<FileResult> files_;
+  std::vector<std::shared_ptr<const Record>> records_;
+  std::unordered_map<std::string, std::size_t> by_id_;
+  std::unordered_map<std::string, std::string> stale_ids_;
+  NameIndex names_;
+  std::vector<Diagnostic> diagnostics_;
+  std::string content_hash_;
+};
+
+}  // namespace kb

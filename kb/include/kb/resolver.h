@@ -1,0 +1,81 @@
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "kb/model.h"
+
+namespace kb {
+
+/// Which name of a record a reference matched exactly (after normalisation).
+enum class MatchKind { id, alias, former_id, name, repo };
+
+/// "id", "alias", "former-id", "name", "repo".
+std::string_view to_string(MatchKind m);
+
+/// A record a reference might have meant.
+struct Candidate {
+  std::string id;       ///< full id, "engines/mooncake"
+  double score = 0;     ///< similarity in [0, 1]
+  std::string matched;  ///< the name of that record the score was computed against
+};
+
+/// Thresholds of the repair policy; defaults are measured (see tests/unit/resolver_test.cpp).
+struct RepairPolicy {
+  double min_confidence = 0.80;  ///< best candidate's score must reach this
+  double min_margin = 0.10;      ///< ... and lead the runner-up by this much
+  std::size_t min_length = 4;    ///< shorter values are never repaired
+};
+
+/// The outcome of resolving one reference value in one namespace.
+struct Resolution {
+  std::optional<std::string> target;  ///< the id it resolves to exactly
+  MatchKind how = MatchKind::id;      ///< valid when `target` is set
+  std::vector<Candidate> candidates;  ///< best first, when `target` is empty
+  bool repairable = false;            ///< `kb repair --write` would apply candidates[0]
+  double confidence = 0;              ///< of candidates[0]
+  std::string reason;                 ///< why it was (not) repaired, for people
+  std::string other_namespace_id;     ///< set when the value names a record of another namespace
+};
+
+/// Every name by which records can be referenced, per namespace: ids, aliases (former
+/// ids), engines' display names and repos. Built once per snapshot; lookups are O(1)
+/// and fuzzy candidate search is bounded (no scan of every name per query).
+class NameIndex {
+ public:
+  NameIndex();
+  ~NameIndex();
+  NameIndex(NameIndex&&) noexcept;
+  NameIndex& operator=(NameIndex&&) noexcept;
+
+  /// Adds every name of `r`.
+  void add(const Record& r);
+  /// Call once after the last add(), before lookups.
+  void finish();
+
+  /// The ids whose names normalise to the same key as `raw` in namespace `ns`
+  /// (more than one means a collision); `how` gets the kind of the first match.
+  std::vector<std::string> exact(Kind ns, std::string_view raw, MatchKind* how = nullptr) const;
+  /// Up to `max` fuzzy candidates in namespace `ns`, best first.
+  std::vector<Candidate> candidates(Kind ns, std::string_view raw, std::size_t max = 5) const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+/// Normalises a reference for exact matching: trims, lower-cases, maps `_` and spaces
+/// to `-`, drops a leading `NAMESPACE/` and a GitHub URL prefix.
+std::string normalize_name(std::string_view raw);
+
+/// Resolves `raw`, written in a field implying namespace `ns`; never marks a repair
+/// below `policy.min_confidence` or when the runner-up is within `policy.min_margin`,
+/// nor for values that extend an id with extra tokens, are too short, or hold several ids.
+Resolution resolve(const NameIndex& names, Kind ns, std::string_view raw,
+                   const RepairPolicy& policy = {});
+
+}  // namespace kb

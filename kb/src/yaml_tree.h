@@ -1,0 +1,52 @@
+#pragma once
+
+// A YAML document as a plain tree that keeps every key (duplicates included) and the
+// byte offset, line and column of every node, built from yaml-cpp's event parser.
+// yaml-cpp's own Node API drops duplicate keys and positions we need for diagnostics
+// and in-place repair.
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "kb/diagnostic.h"
+#include "kb/model.h"
+
+namespace kb::yaml {
+
+struct Node {
+  enum class Type { null, scalar, seq, map };
+  Type type = Type::null;
+  Pos pos;                 ///< 1-based
+  std::size_t offset = 0;  ///< byte offset of the node's first character in the parsed text
+  bool plain = true;       ///< scalar written without quotes or block indicators
+  std::string value;       ///< scalar text
+  std::vector<Node> items;                       ///< seq
+  std::vector<std::pair<Node, Node>> entries;    ///< map, in file order
+
+  bool is_scalar() const { return type == Type::scalar; }
+  bool is_map() const { return type == Type::map; }
+  bool is_seq() const { return type == Type::seq; }
+  bool is_null() const { return type == Type::null; }
+  /// The value of the first entry whose key is `key`, or nullptr.
+  const Node* find(std::string_view key) const;
+};
+
+/// Explicit bounds so hostile input is reported, not obeyed.
+struct Limits {
+  std::size_t max_bytes = 4u << 20;   ///< a record file larger than this is refused
+  int max_depth = 64;                 ///< nesting of collections
+  std::size_t max_nodes = 200000;     ///< nodes after alias expansion
+};
+
+/// Parses one YAML document; every problem becomes a diagnostic with `file` set.
+/// Returns false (and no tree) when the text is not a single well-formed document.
+bool parse(std::string_view text, const std::string& file, const Limits& limits, Node& out,
+           std::vector<Diagnostic>& diags);
+
+/// Human-readable type of a node for "expected a list, found a mapping" messages.
+std::string_view type_name(const Node& n);
+
+}  // namespace kb::yaml

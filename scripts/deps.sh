@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages kb builds and tests with. Idempotent: does nothing
+# when everything is present. Run as root (or with sudo available).
+set -euo pipefail
+build_pkgs=(build-essential cmake pkg-config libsqlite3-dev libyaml-cpp-dev
+  libcpp-httplib-dev nlohmann-json3-dev catch2 libmd4c-html0-dev libmd4c-dev
+  libkainjow-mustache-dev libpugixml-dev libcli11-dev sqlite3)
+test_pkgs=(chromium curl)
+want=("${build_pkgs[@]}")
+if [ "${1:-}" = "--test" ]; then want+=("${test_pkgs[@]}"); fi
+missing=()
+for p in "${want[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+echo "deps: installing ${missing[*]}" >&2
+SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO=sudo
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

@@ -1,0 +1,17 @@
+# Writes OUT: a C++ file defining kb::web::embedded_assets(), every file under
+# ROOT/templates and ROOT/static as a (path, bytes) pair.
+file(GLOB_RECURSE files RELATIVE ${ROOT} ${ROOT}/templates/* ${ROOT}/static/*)
+list(SORT files)
+set(body "")
+set(i 0)
+foreach(f IN LISTS files)
+  file(READ ${ROOT}/${f} hex HEX)
+  string(LENGTH "${hex}" n)
+  math(EXPR bytes "${n} / 2")
+  string(REGEX REPLACE "([0-9a-f][0-9a-f])" "'\\\\x\\1'," arr "${hex}")
+  string(APPEND body "static const char a${i}[] = {${arr} 0};\n")
+  string(APPEND list "  {\"${f}\", std::string_view(a${i}, ${bytes})},\n")
+  math(EXPR i "${i} + 1")
+endforeach()
+file(WRITE ${OUT}.tmp "#include \"web_assets.h\"\nnamespace kb::web {\n${body}\nconst std::vector<std::pair<std::string_view, std::string_view>>& embedded_assets() {\n  static const std::vector<std::pair<std::string_view, std::string_view>> all = {\n${list}  };\n  return all;\n}\n}  // namespace kb::web\n")
+file(RENAME ${OUT}.tmp ${OUT})
