@@ -216,6 +216,36 @@ void check_duplicates(const Node& n, const std::string& file, std::vector<Diagno
   }
 }
 
+// yaml-cpp 0.7 accepts a quoted scalar that runs to the end of the input; such text
+// silently swallows every field after it, so it is reported as a syntax error.
+const Node* unterminated_quote(const Node& n, std::string_view text) {
+  if (n.type == Node::Type::scalar && !n.plain && n.offset < text.size()) {
+    char q = text[n.offset];
+    if (q == '"' || q == '\'') {
+      for (std::size_t i = n.offset + 1; i < text.size(); ++i) {
+        if (q == '"' && text[i] == '\\') {
+          ++i;
+        } else if (text[i] == q) {
+          if (q == '\'' && i + 1 < text.size() && text[i + 1] == '\'') {
+            ++i;
+          } else {
+            return nullptr;
+          }
+        }
+      }
+      return &n;
+    }
+  }
+  for (const auto& item : n.items) {
+    if (const Node* bad = unterminated_quote(item, text)) return bad;
+  }
+  for (const auto& [k, v] : n.entries) {
+    if (const Node* bad = unterminated_quote(k, text)) return bad;
+    if (const Node* bad = unterminated_quote(v, text)) return bad;
+  }
+  return nullptr;
+}
+
 }  // namespace
 
 const Node* Node::find(std::string_view key) const {
@@ -274,6 +304,11 @@ bool parse(std::string_view text, const std::string& file, const Limits& limits,
     return false;
   }
   out = builder.take_root();
+  if (const Node* bad = unterminated_quote(out, text)) {
+    error("yaml.unterminated-string", bad->pos, "quoted string is never closed",
+          std::string("add the closing ") + text[bad->offset] + " where the text ends");
+    return false;
+  }
   check_duplicates(out, file, diags);
   return true;
 }

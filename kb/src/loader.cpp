@@ -1,0 +1,139 @@
+#include <string>
+
+#include "kb/corpus.h"
+#include "schema.h"
+#include "text_util.h"
+#include "yaml_tree.h"
+
+namespace kb {
+namespace {
+
+constexpr std::string_view kBom = "\xEF\xBB\xBF";
+
+// "gotchas/foo.yaml" -> kind gotcha, id "gotchas/foo".
+bool id_from_path(const std::string& file, Kind& kind, std::string& id, std::string& problem) {
+  std::string stem = file;
+  for (const char* ext : {".yaml", ".yml"}) {
+    std::string_view e(ext);
+    if (stem.size() > e.size() && stem.compare(stem.size() - e.size(), e.size(), e) == 0) {
+      stem.resize(stem.size() - e.size());
+      break;
+    }
+  }
+  auto slash = stem.find('/');
+  auto k = slash == std::string::npos ? std::nullopt : parse_kind(stem.substr(0, slash));
+  if (!k || stem.substr(0, slash) != kind_namespace(*k)) {
+    problem = "record files live in gotchas/, engines/, oracles/ or results/";
+    return false;
+  }
+  if (!text::valid_slug(stem)) {
+    problem = "'" + stem + "' is not a valid id: use lower-case letters, digits, '.', '_' and '-'";
+    return false;
+  }
+  kind = *k;
+  id = stem;
+  return true;
+}
+
+// Tabs may not indent YAML. Reported only where yaml-cpp also failed or where the
+// tab sits in the indentation of a line that starts a key, so tabs inside block
+// scalars (legal content) pass.
+std::optional<Pos> first_indent_tab(std::string_view text) {
+  int line = 1;
+  std::size_t i = 0;
+  while (i <= text.size()) {
+    std::size_t j = i;
+    while (j < text.size() && text[j] == ' ') ++j;
+    if (j < text.size() && text[j] == '\t') return Pos{line, static_cast<int>(j - i) + 1};
+    std::size_t nl = text.find('\n', i);
+    if (nl == std::string_view::npos) break;
+    i = nl + 1;
+    ++line;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+FileResult load_record_text(const std::string& file, std::string_view bytes,
+                            const LoadOptions& options) {
+  FileResult out;
+  out.file = file;
+  out.size = bytes.size();
+  auto& diags = out.diagnostics;
+  auto error = [&](const char* code, Pos p, std::string msg, std::string hint = {}) {
+    diags.push_back({Severity::error, code, file, p.line, p.column, std::move(msg),
+                     std::move(hint), ""});
+  };
+
+  Kind kind{};
+  std::string id;
+  std::string problem;
+  if (!id_from_path(file, kind, id, problem)) {
+    error("file.path", Pos{}, problem);
+    return out;
+  }
+  if (bytes.size() > options.max_file_bytes) {
+    error("limits.file-size", Pos{},
+          "file is " + std::to_string(bytes.size()) + " bytes; the limit is " +
+              std::to_string(options.max_file_bytes),
+          "a record is a few KB; split long text or raise --max-file-bytes");
+    return out;
+  }
+  if (auto nul = bytes.find('\0'); nul != std::string_view::npos) {
+    error("encoding.nul", text::offset_to_pos(bytes, nul), "file contains a NUL byte",
+          "record files are UTF-8 text");
+    return out;
+  }
+  if (auto bad = text::invalid_utf8_offset(bytes); bad != std::string_view::npos) {
+    error("encoding.utf8", text::offset_to_pos(bytes, bad), "bytes that are not UTF-8",
+          "save the file as UTF-8");
+    return out;
+  }
+  std::string_view body = bytes;
+  if (body.substr(0, kBom.size()) == kBom) body.remove_prefix(kBom.size());
+  if (text::trim(body).empty()) {
+    error("yaml.empty", Pos{1, 1}, "the file is empty", "a record is a mapping such as `title: ...`");
+    return out;
+  }
+
+  yaml::Limits limits;
+  limits.max_bytes = options.max_file_bytes;
+  limits.max_depth = options.max_depth;
+  limits.max_nodes = options.max_nodes;
+  yaml::Node root;
+  std::vector<Diagnostic> parse_diags;
+  bool parsed = yaml::parse(body, file, limits, root, parse_diags);
+  auto tab = first_indent_tab(body);
+  if (!parsed) {
+    if (tab && !parse_diags.empty() && parse_diags.front().code == "yaml.syntax") {
+      error("yaml.tab", *tab, "tab character in indentation",
+            "YAML indents with spaces only; replace the tab with spaces");
+    } else {
+      diags.insert(diags.end(), parse_diags.begin(), parse_diags.end());
+    }
+    return out;
+  }
+  diags.insert(diags.end(), parse_diags.begin(), parse_diags.end());
+  if (!root.is_map()) {
+    error("yaml.not-mapping", root.pos,
+          "the top level is " + std::string(yaml::type_name(root)) + ", not a mapping",
+          "a record is a mapping of fields, e.g. `title: ...` on the first line");
+    return out;
+  }
+
+  auto rec = std::make_shared<Record>();
+  rec->kind = kind;
+  rec->id = id;
+  rec->file = file;
+  rec->source_text = std::string(bytes);
+  rec->content_hash = text::fnv1a_hex(bytes);
+  schema::read_record(root, *rec, diags);
+  for (auto& d : diags) d.record = id;
+  // A file with errors is broken: its record is not used (a reload keeps the last
+  // good version instead), so nothing downstream sees half-read data.
+  if (count_severity(diags, Severity::error) == 0) out.record = std::move(rec);
+  return out;
+}
+
+}  // namespace kb

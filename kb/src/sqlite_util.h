@@ -1,0 +1,91 @@
+#pragma once
+
+// Thin RAII over the SQLite C API, private to kb_core.
+
+#include <sqlite3.h>
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "kb/error.h"
+
+namespace kb::sql {
+
+/// Throws kb::Error(database) with SQLite's message when rc is not one of the ok codes.
+inline void check(sqlite3* db, int rc, const char* what) {
+  if (rc != SQLITE_OK && rc != SQLITE_DONE && rc != SQLITE_ROW) {
+    std::string msg = std::string(what) + ": " + (db ? sqlite3_errmsg(db) : sqlite3_errstr(rc));
+    if (rc == SQLITE_INTERRUPT) throw Error(Errc::timeout, "query took too long");
+    throw Error(Errc::database, msg);
+  }
+}
+
+/// Runs statements without results.
+inline void exec(sqlite3* db, const char* sql) {
+  char* err = nullptr;
+  int rc = sqlite3_exec(db, sql, nullptr, nullptr, &err);
+  if (rc != SQLITE_OK) {
+    std::string msg = err ? err : sqlite3_errstr(rc);
+    sqlite3_free(err);
+    if (rc == SQLITE_INTERRUPT) throw Error(Errc::timeout, "query took too long");
+    throw Error(Errc::database, msg);
+  }
+}
+
+/// A prepared statement with positional binding helpers.
+class Stmt {
+ public:
+  Stmt(sqlite3* db, const char* sql) : db_(db) {
+    check(db, sqlite3_prepare_v2(db, sql, -1, &stmt_, nullptr), sql);
+  }
+  ~Stmt() { sqlite3_finalize(stmt_); }
+  Stmt(const Stmt&) = delete;
+  Stmt& operator=(const Stmt&) = delete;
+
+  Stmt& bind(int i, std::string_view s) {
+    check(db_, sqlite3_bind_text(stmt_, i, s.data(), static_cast<int>(s.size()), SQLITE_TRANSIENT), "bind");
+    return *this;
+  }
+  Stmt& bind(int i, std::int64_t v) {
+    check(db_, sqlite3_bind_int64(stmt_, i, v), "bind");
+    return *this;
+  }
+  Stmt& bind(int i, double v) {
+    check(db_, sqlite3_bind_double(stmt_, i, v), "bind");
+    return *this;
+  }
+  Stmt& bind_null(int i) {
+    check(db_, sqlite3_bind_null(stmt_, i), "bind");
+    return *this;
+  }
+  /// Steps once; true when a row is available.
+  bool step() {
+    int rc = sqlite3_step(stmt_);
+    if (rc == SQLITE_ROW) return true;
+    check(db_, rc, "step");
+    return false;
+  }
+  /// Steps to completion and resets for reuse.
+  void run() {
+    while (step()) {
+    }
+    reset();
+  }
+  void reset() {
+    sqlite3_reset(stmt_);
+    sqlite3_clear_bindings(stmt_);
+  }
+  std::string text(int col) const {
+    auto* p = reinterpret_cast<const char*>(sqlite3_column_text(stmt_, col));
+    return p ? std::string(p, static_cast<std::size_t>(sqlite3_column_bytes(stmt_, col))) : std::string();
+  }
+  std::int64_t int64(int col) const { return sqlite3_column_int64(stmt_, col); }
+  double real(int col) const { return sqlite3_column_double(stmt_, col); }
+
+ private:
+  sqlite3* db_;
+  sqlite3_stmt* stmt_ = nullptr;
+};
+
+}  // namespace kb::sql
