@@ -1,0 +1,131 @@
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "kb/diagnostic.h"
+#include "kb/model.h"
+
+namespace kb {
+
+class Corpus;
+class EvidenceIndex;
+
+/// How bad a gotcha is when it hits; declared worst first, so `<` means "worse than".
+enum class GotchaSeverity { blocker, major, minor, info };
+
+/// "blocker", "major", "minor" or "info".
+std::string_view to_string(GotchaSeverity s);
+/// Parses a severity name; nullopt for anything else.
+std::optional<GotchaSeverity> parse_gotcha_severity(std::string_view s);
+
+/// Largest deployment or ignore file accepted.
+inline constexpr std::size_t kMaxDeploymentBytes = 1u << 20;
+
+/// One engine a deployment runs.
+struct DeployedEngine {
+  std::string name;     ///< as written: "vLLM", "kvcache-ai/Mooncake", a GitHub URL
+  std::string version;  ///< as written; empty when not given
+  Pos pos;              ///< of the name
+  Pos version_pos;      ///< of the version, when given
+  std::string id;       ///< the engine record it resolves to; set by CheckIndex::run
+};
+
+/// One configuration key of a deployment; scalars keep their text (`true`, `1`).
+struct Setting {
+  std::string key;
+  std::string value;  ///< empty for a null value
+  Pos pos;            ///< of the key
+};
+
+/// What `kb check` is asked about: engines with versions and a flat configuration.
+struct Deployment {
+  std::string file;  ///< as given, for diagnostics
+  std::vector<DeployedEngine> engines;
+  std::vector<Setting> config;  ///< in file order, keys unique
+
+  /// The setting with this key, or nullptr.
+  const Setting* find(std::string_view key) const;
+};
+
+/// Parses a deployment written in YAML or JSON. Always returns what could be read;
+/// problems (not a mapping, engines not a list, a missing engine name, an unparseable
+/// version, nested config values, unknown keys) become diagnostics, errors among them
+/// meaning the input is unusable.
+Deployment parse_deployment(std::string_view text, const std::string& file,
+                            std::vector<Diagnostic>& diags);
+
+/// One entry of an ignore file: findings of gotcha `id` are reported as ignored.
+struct IgnoreEntry {
+  std::string id;       ///< as written; resolved like a `related` reference
+  std::string reason;   ///< required
+  std::string expires;  ///< YYYY-MM-DD or empty (never); the entry stops applying that day
+  Pos pos;
+};
+
+/// An ignore file: `ignore: [{id: gotchas/x, reason: "...", expires: 2027-01-01}]`.
+struct IgnoreList {
+  std::string file;
+  std::vector<IgnoreEntry> entries;
+};
+
+/// Parses an ignore file; entries without an id or a reason, or with a malformed date,
+/// are errors and are left out.
+IgnoreList parse_ignore_file(std::string_view text, const std::string& file,
+                             std::vector<Diagnostic>& diags);
+
+/// A gotcha that applies to a deployment.
+struct Finding {
+  std::string id;
+  std::string title;
+  std::string severity;  ///< blocker | major | minor | info
+  std::string status;    ///< open | mitigated | fixed
+  std::string evidence;  ///< "reproduced", "not-reproduced" or "no-evidence"
+  /// The predicate parts that held, e.g. "engine vllm 0.26.0 in >=0.26, <0.28",
+  /// "config kv_transfer = pd".
+  std::vector<std::string> why;
+  /// It holds only if an engine whose version was not given (or a range that does not
+  /// parse) is in range: it may apply, and is reported so it is not missed.
+  bool possible = false;
+  Pos pos;                     ///< in the deployment, of the first part that held; 0 if none
+  std::string ignore_reason;   ///< for ignored findings
+  std::string ignore_expires;  ///< for ignored findings
+};
+
+/// The answer of `kb check`.
+struct CheckReport {
+  Deployment deployment;                 ///< engines with their resolved ids
+  std::vector<Finding> findings;         ///< worst severity first, then by id
+  std::vector<Finding> ignored;          ///< findings an ignore entry matched
+  std::vector<Diagnostic> diagnostics;   ///< about the deployment and the ignore file
+};
+
+/// Whether any (not ignored) finding is at or worse than `threshold`: `kb check` exits 1.
+bool fails(const CheckReport& report, GotchaSeverity threshold);
+
+/// Every non-withdrawn gotcha's applicability compiled once per snapshot: engine
+/// references resolved to ids, version ranges parsed, so a check costs microseconds.
+class CheckIndex {
+ public:
+  /// Compiles every gotcha of `corpus`; `corpus` must outlive the index.
+  static CheckIndex build(const Corpus& corpus, const EvidenceIndex& evidence);
+  /// Resolves the deployment's engine names (unknown ones become `check.unknown-engine`
+  /// warnings) and returns every gotcha that applies.
+  CheckReport run(const Deployment& deployment) const;
+  /// Moves findings matched by an unexpired entry of `ignores` to `report.ignored`;
+  /// warns about expired entries and entries that matched nothing. `today` is YYYY-MM-DD.
+  void apply_ignores(CheckReport& report, const IgnoreList& ignores,
+                     std::string_view today) const;
+  /// Gotchas compiled (withdrawn ones are not).
+  std::size_t size() const;
+
+ private:
+  struct Impl;
+  std::shared_ptr<const Impl> impl_;
+};
+
+}  // namespace kb
