@@ -1,0 +1,142 @@
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <set>
+#include <sstream>
+
+#include "commands.h"
+#include "kb/corpus.h"
+#include "kb/error.h"
+#include "kb/import_text.h"
+
+namespace kb::cli {
+namespace {
+
+struct ImportTextConfig {
+  std::vector<std::string> files;
+  std::string out = "records";
+  bool force = false;
+};
+
+std::optional<std::string> read_input(const std::string& file, std::string& error) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(file, ec)) {
+    error = "is a directory";
+    return std::nullopt;
+  }
+  std::ifstream in(file, std::ios::binary);
+  if (!in) {
+    error = std::filesystem::exists(file, ec) ? "cannot open it" : "no such file";
+    return std::nullopt;
+  }
+  std::stringstream ss;
+  ss << in.rdbuf();
+  if (in.bad()) {
+    error = "read error";
+    return std::nullopt;
+  }
+  return ss.str();
+}
+
+// The YAML must load with only the missing required fields reported, and, once those
+// are filled in, give the same text back; anything else is a writer bug.
+void verify(const Record& r, const std::string& relative, const std::string& yaml_text) {
+  auto fail = [&](const std::string& why) {
+    throw Error(Errc::internal, "the YAML written for " + r.id + " " + why);
+  };
+  for (const auto& d : load_record_text(relative, yaml_text).diagnostics) {
+    if (d.code != "schema.missing-field") fail("does not load: " + format_diagnostic(d));
+  }
+  Record completed = r;
+  if (completed.title.empty()) completed.title = "title";
+  if (completed.severity.empty()) completed.severity = "info";
+  if (completed.status.empty()) completed.status = "open";
+  auto loaded = load_record_text(relative, format_record_yaml(completed));
+  if (!loaded.record || format_seed_text(*loaded.record) != format_seed_text(r)) {
+    fail("does not read back exactly");
+  }
+}
+
+std::string join(const std::vector<std::string>& v) {
+  std::string out;
+  for (std::size_t i = 0; i < v.size(); ++i) out += (i == 0 ? "" : ", ") + v[i];
+  return out;
+}
+
+int import_text(const ImportTextConfig& cfg) {
+  std::vector<Record> records;
+  bool problems = false;
+  for (const auto& file : cfg.files) {
+    std::string error;
+    auto bytes = read_input(file, error);
+    if (!bytes) {
+      std::cerr << "kb import-text: cannot read " << file << ": " << error << "\n";
+      return kExitUsage;
+    }
+    TextImport t = parse_seed_text(*bytes, file);
+    for (const auto& d : t.diagnostics) std::cerr << format_diagnostic(d) << "\n";
+    if (!t.record) {
+      problems = true;
+      continue;
+    }
+    records.push_back(std::move(*t.record));
+  }
+
+  std::set<std::string> ids;
+  for (const auto& r : records) {
+    if (!ids.insert(r.id).second) {
+      std::cerr << "kb import-text: " << r.id << " is given twice; nothing written\n";
+      problems = true;
+    }
+  }
+  if (problems) return kExitProblems;
+
+  std::vector<std::pair<std::filesystem::path, std::string>> outputs;
+  for (const auto& r : records) {
+    std::string relative = record_relative_path(r.id).generic_string();
+    std::string yaml_text = format_record_yaml(r);
+    verify(r, relative, yaml_text);
+    auto path = std::filesystem::path(cfg.out) / relative;
+    std::error_code ec;
+    if (!cfg.force && std::filesystem::exists(path, ec)) {
+      std::cerr << "kb import-text: " << path.string()
+                << " already exists; pass --force to overwrite it\n";
+      problems = true;
+    }
+    outputs.emplace_back(path, std::move(yaml_text));
+  }
+  if (problems) return kExitProblems;
+
+  for (std::size_t i = 0; i < records.size(); ++i) {
+    const auto& [path, yaml_text] = outputs[i];
+    if (!write_file_atomic(path, yaml_text, cfg.force)) {
+      std::cerr << "kb import-text: " << path.string()
+                << " appeared while importing; pass --force to overwrite it\n";
+      return kExitProblems;
+    }
+    std::cout << "wrote " << path.string() << " (" << records[i].id << ")\n";
+    auto missing = missing_required_fields(records[i]);
+    if (!missing.empty()) {
+      std::cout << "note: " << path.string() << ": complete the required field"
+                << (missing.size() > 1 ? "s " : " ") << join(missing)
+                << ", then run `kb lint`\n";
+    }
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+void add_import_text(CLI::App& app, Action& run) {
+  auto cfg = std::make_shared<ImportTextConfig>();
+  auto* sub = app.add_subcommand(
+      "import-text", "Turn records in the seed plain-text layout into new YAML record files");
+  sub->add_option("files", cfg->files, "Files in the seed layout (id, Symptom, Root cause, ...)")
+      ->required();
+  sub->add_option("--out,--records", cfg->out, "Records directory to write gotchas/<slug>.yaml into")
+      ->capture_default_str();
+  sub->add_flag("--force", cfg->force, "Overwrite record files that already exist");
+  sub->callback([&run, cfg] { run = [cfg] { return import_text(*cfg); }; });
+}
+
+}  // namespace kb::cli
