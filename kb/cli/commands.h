@@ -1,0 +1,33 @@
+#pragma once
+
+// Each command file adds one subcommand to the app. `add_*` declares its flags into a
+// config struct it owns and sets `run` to the action, called only if that subcommand
+// was chosen. Exit codes: 0 ok, 1 problems found, 2 bad usage or unreadable input.
+
+#include <CLI/CLI.hpp>
+
+#include <functional>
+#include <memory>
+#include <string>
+
+namespace kb::cli {
+
+/// What a chosen subcommand does; returns the exit code.
+using Action = std::function<int()>;
+
+/// Exit codes shared by every command.
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitProblems = 1;
+inline constexpr int kExitUsage = 2;
+
+/// Adds `--records DIR` (default `records`) to `sub`.
+void add_records_option(CLI::App* sub, std::string& records);
+
+void add_lint(CLI::App& app, Action& run);
+void add_build(CLI::App& app, Action& run);
+void add_show(CLI::App& app, Action& run);
+void add_import_text(CLI::App& app, Action& run);
+void add_check(CLI::App& app, Action& run);
+void add_site(CLI::App& app, Action& run);
+
+}  // namespace kb::cli

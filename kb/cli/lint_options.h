@@ -1,0 +1,48 @@
+#pragma once
+
+// Flags every command that loads and lints the tree shares.
+
+#include <CLI/CLI.hpp>
+
+#include <string>
+
+#include "commands.h"
+#include "kb/lint.h"
+
+namespace kb::cli {
+
+/// --records, --today, --stale-after, --max-file-bytes, --threads, --format.
+struct LintConfig {
+  std::string records = "records";
+  std::string today;
+  int stale_after = 90;
+  std::size_t max_file_bytes = LoadOptions{}.max_file_bytes;
+  unsigned threads = 0;
+  std::string format = "text";
+
+  LintOptions lint_options() const {
+    LintOptions o;
+    o.today = today;
+    o.stale_after_days = stale_after;
+    o.load.max_file_bytes = max_file_bytes;
+    o.load.threads = threads;
+    return o;
+  }
+};
+
+/// Declares LintConfig's flags on `sub` (all but --format).
+inline void add_lint_options(CLI::App* sub, LintConfig& cfg) {
+  add_records_option(sub, cfg.records);
+  sub->add_option("--today", cfg.today, "Date to measure staleness from (YYYY-MM-DD)")
+      ->check([](const std::string& s) {
+        return s.size() == 10 && s[4] == '-' && s[7] == '-' ? std::string() : "expected YYYY-MM-DD";
+      });
+  sub->add_option("--stale-after", cfg.stale_after, "Warn when a record was last verified longer ago (days)")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  sub->add_option("--max-file-bytes", cfg.max_file_bytes, "Refuse record files larger than this")
+      ->capture_default_str();
+  sub->add_option("--threads", cfg.threads, "Parser threads (0: one per core)")->capture_default_str();
+}
+
+}  // namespace kb::cli

@@ -1,0 +1,157 @@
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "kb/corpus.h"
+#include "kb/diagnostic.h"
+#include "kb/evidence.h"
+#include "kb/lint.h"
+#include "kb/store.h"
+
+namespace kb {
+
+class CheckIndex;
+
+/// Filters, sort and page of `GET /api/v1/gotchas`. Every filter but `q` takes one value
+/// or several separated by commas (any of them matches).
+struct GotchaQuery {
+  std::string engine;      ///< engine id or any name resolving to it; empty: any
+  std::string severity;    ///< empty: any
+  std::string status;
+  std::string family;
+  std::string reproduced;  ///< reproduced | not-reproduced | no-evidence
+  std::string q;           ///< full-text filter
+  bool include_withdrawn = false;
+  std::string sort = "severity";  ///< severity | id | updated
+  std::size_t limit = 50;         ///< capped by the caller
+  std::string page_token;         ///< opaque keyset token from the previous page
+};
+
+/// One facet: (value, count) pairs, most frequent first, then by value.
+using FacetCounts = std::vector<std::pair<std::string, std::size_t>>;
+
+/// One page of gotchas with facet counts over the whole filtered set.
+struct GotchaPage {
+  std::vector<const Record*> items;
+  std::string next_page_token;  ///< empty on the last page
+  std::size_t total = 0;        ///< matching records, all pages
+  /// facet name -> counts, for engine, severity, status, family, reproduced, in that order.
+  std::vector<std::pair<std::string, FacetCounts>> facets;
+};
+
+/// When a record was first seen and last changed, for `GET /api/v1/changes`.
+struct ChangeStamp {
+  std::string id;
+  std::int64_t changed_at_ms = 0;  ///< unix ms
+  bool deleted = false;
+};
+
+/// The sort orders `GotchaQuery::sort` accepts.
+inline constexpr std::string_view kGotchaSorts[] = {"severity", "id", "updated"};
+
+/// One whole, immutable view of the knowledge base: every request is answered from
+/// exactly one snapshot, held by shared_ptr until the request finishes.
+class Snapshot {
+ public:
+  /// Everything derived from a linted corpus, plus the full-text index in `store` (may be
+  /// null: no full-text search). `previous` (may be null) carries change stamps forward.
+  Snapshot(Linted linted, std::shared_ptr<const Store> store, std::uint64_t generation,
+           const Snapshot* previous,
+           std::chrono::milliseconds query_budget = std::chrono::milliseconds(2000));
+  ~Snapshot();
+  Snapshot(const Snapshot&) = delete;
+  Snapshot& operator=(const Snapshot&) = delete;
+
+  const Corpus& corpus() const { return *linted_.corpus; }
+  /// The corpus, shared, for holders that outlive this snapshot.
+  const std::shared_ptr<const Corpus>& corpus_ptr() const { return linted_.corpus; }
+  const EvidenceIndex& evidence() const { return linted_.evidence; }
+  const std::vector<Diagnostic>& diagnostics() const { return linted_.diagnostics; }
+  const CheckIndex& checks() const { return *checks_; }
+  /// Content hash of the corpus: the ETag of every response from this snapshot.
+  const std::string& etag() const { return linted_.corpus->content_hash(); }
+  std::uint64_t generation() const { return generation_; }
+  std::chrono::system_clock::time_point loaded_at() const { return loaded_at_; }
+
+  /// Gotchas matching `q`, keyset-paginated; throws Error(invalid_argument) on a bad
+  /// token, sort or filter value (an engine that resolves to nothing, an unknown severity).
+  GotchaPage gotchas(const GotchaQuery& q) const;
+  /// Records whose reference fields name `id` (resolved), sorted by id.
+  std::vector<const Record*> referencing(std::string_view id) const;
+  /// Full-text hits whose record is in this snapshot, unchanged since it was indexed;
+  /// throws Error(timeout) past the query budget.
+  std::vector<SearchHit> search(std::string_view q, std::size_t limit) const;
+  /// Records added, changed or deleted after `since_ms`, oldest first.
+  std::vector<ChangeStamp> changes_since(std::int64_t since_ms) const;
+  /// The newest change stamp (or load time when none is newer): the cursor for the next
+  /// `changes_since` call.
+  std::int64_t changes_cursor() const;
+  /// Counts of diagnostics by severity: error, warning, note.
+  std::size_t diagnostics_of(Severity s) const;
+
+ private:
+  struct Impl;
+  Linted linted_;
+  std::shared_ptr<const Store> store_;
+  std::unique_ptr<const CheckIndex> checks_;
+  std::unique_ptr<Impl> impl_;
+  std::uint64_t generation_;
+  std::chrono::system_clock::time_point loaded_at_;
+  std::chrono::milliseconds query_budget_;
+};
+
+/// Where a live knowledge base comes from.
+struct LiveOptions {
+  std::filesystem::path records;  ///< watch and reload this tree ...
+  std::filesystem::path db;       ///< ... or serve this prebuilt index read-only
+  LintOptions lint;
+  std::chrono::milliseconds poll_interval{250};  ///< fallback when inotify is unavailable
+  std::chrono::milliseconds debounce{50};        ///< quiet time after a change before reloading
+  std::chrono::milliseconds query_budget{2000};  ///< time limit of one full-text query
+  bool force_polling = false;                    ///< do not use inotify (tests)
+  /// Receives one line per reload problem or watcher fallback; may be empty.
+  std::function<void(const std::string&)> log;
+};
+
+/// Holds the current snapshot and replaces it atomically when files change.
+class LiveKb {
+ public:
+  /// Loads the first snapshot; throws kb::Error when the source cannot be read.
+  explicit LiveKb(LiveOptions options);
+  ~LiveKb();
+  LiveKb(const LiveKb&) = delete;
+  LiveKb& operator=(const LiveKb&) = delete;
+  /// The current snapshot; never null.
+  std::shared_ptr<const Snapshot> current() const;
+  /// Re-reads changed files now; true when a new snapshot was swapped in. Throws
+  /// kb::Error when the tree cannot be read (the current snapshot stays).
+  bool reload();
+  /// Starts a thread that watches `records` (inotify, polling fallback) and reloads;
+  /// does nothing for a database.
+  void start_watching();
+  /// Stops the watcher; idempotent.
+  void stop();
+  /// Number of snapshots swapped in since start.
+  std::uint64_t reloads() const;
+  /// Number of reloads that failed (the tree could not be read) since start.
+  std::uint64_t reload_failures() const;
+  /// Whether this serves a prebuilt database (read-only, never reloads).
+  bool read_only() const;
+  /// Whether the watcher uses inotify (false: polling, or not watching).
+  bool uses_inotify() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace kb

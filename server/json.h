@@ -1,0 +1,35 @@
+#pragma once
+
+// The one place kb types become JSON, shared by the CLI and the HTTP API.
+
+#include <nlohmann/json.hpp>
+
+#include <vector>
+
+#include "kb/corpus.h"
+#include "kb/diagnostic.h"
+#include "kb/evidence.h"
+#include "kb/model.h"
+
+namespace kb::json {
+
+/// {"file","line","column","severity","code","message","hint","record"}.
+nlohmann::json diagnostic(const Diagnostic& d);
+
+/// CONTRACT.md's lint document: {"records","errors","warnings","diagnostics":[...]}.
+nlohmann::json lint_report(std::size_t records, const std::vector<Diagnostic>& diags);
+
+/// A reference as written and as resolved: {"raw","id","versions","field"}.
+nlohmann::json reference(const Corpus& corpus, const RefValue& ref, Kind ns);
+
+/// An upstream citation, with `url` filled in for GitHub issues, PRs and commits.
+nlohmann::json citation(const Citation& c);
+
+/// The GitHub URL of a citation when one can be derived, else its `url`.
+std::string citation_url(const Citation& c);
+
+/// One record, resolved: every field of its namespace, references with their targets,
+/// the repair log, and for gotchas the evidence summary.
+nlohmann::json record(const Corpus& corpus, const Record& r, const EvidenceIndex& evidence);
+
+}  // namespace kb::json
