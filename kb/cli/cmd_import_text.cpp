@@ -118,8 +118,7 @@ int import_text(const ImportTextConfig& cfg) {
     auto missing = missing_required_fields(records[i]);
     if (!missing.empty()) {
       std::cout << "note: " << path.string() << ": complete the required field"
-                << (missing.size() > 1 ? "s " : " ") << join(missing)
-                << ", then run `kb lint`\n";
+                << (missing.size() > 1 ? "s " : " ") << join(missing) << ", then run `kb lint`\n";
     }
   }
   return kExitOk;
@@ -133,7 +132,8 @@ void add_import_text(CLI::App& app, Action& run) {
       "import-text", "Turn records in the seed plain-text layout into new YAML record files");
   sub->add_option("files", cfg->files, "Files in the seed layout (id, Symptom, Root cause, ...)")
       ->required();
-  sub->add_option("--out,--records", cfg->out, "Records directory to write gotchas/<slug>.yaml into")
+  sub->add_option("--out,--records", cfg->out,
+                  "Records directory to write gotchas/<slug>.yaml into")
       ->capture_default_str();
   sub->add_flag("--force", cfg->force, "Overwrite record files that already exist");
   sub->callback([&run, cfg] { run = [cfg] { return import_text(*cfg); }; });

@@ -48,7 +48,8 @@ std::optional<std::string> header_lookalike(std::string_view line) {
   for (auto s : kFieldHeaders) {
     if (f == s) {
       return "the seed layout has only id, Symptom, Root cause, Workaround and notes; "
-             "add '" + std::string(s) + "' to the YAML file after importing";
+             "add '" +
+             std::string(s) + "' to the YAML file after importing";
     }
   }
   return std::nullopt;
@@ -103,8 +104,7 @@ class SeedParser {
       }
       if (auto hint = header_lookalike(line)) {
         error("import.unknown-section", lineno, 1,
-              "'" + std::string(text::trim(line)) + "' is not a section of the seed layout",
-              *hint);
+              "'" + std::string(text::trim(line)) + "' is not a section of the seed layout", *hint);
         started_ = true;
         discarding = true;
         continue;
@@ -132,7 +132,8 @@ class SeedParser {
 
   void finish() {
     bool id_reported = false;
-    for (const auto& d : out_.diagnostics) id_reported = id_reported || d.code == "import.missing-id";
+    for (const auto& d : out_.diagnostics)
+      id_reported = id_reported || d.code == "import.missing-id";
     if (!sections_[kId].seen && !id_reported) {
       error("import.missing-id", 0, 0, "no 'id' section",
             "the first line of a record is 'id', the second its id (e.g. gotchas/my-gotcha)");
@@ -155,8 +156,7 @@ class SeedParser {
       std::string body = join(sec.lines);
       if (text::trim(body).empty()) {
         report(s == kSymptom ? Severity::error : Severity::warning, "import.empty-section",
-               sec.header_line, 1,
-               "section '" + std::string(kSeedSections[s]) + "' is empty",
+               sec.header_line, 1, "section '" + std::string(kSeedSections[s]) + "' is empty",
                s == kSymptom ? "every gotcha needs a Symptom: what an operator sees"
                              : "write its text or remove the header");
         continue;
@@ -294,8 +294,8 @@ std::string format_record_yaml(const Record& r) {
   std::string out;
   yaml_out::append_scalar(out, "id", r.id);
   const std::pair<const char*, const std::string*> scalars[] = {
-      {"title", &r.title},   {"severity", &r.severity}, {"status", &r.status},
-      {"kind", &r.category}, {"family", &r.family},     {"created", &r.created},
+      {"title", &r.title},    {"severity", &r.severity}, {"status", &r.status},
+      {"kind", &r.category},  {"family", &r.family},     {"created", &r.created},
       {"updated", &r.updated}};
   for (const auto& [key, value] : scalars) {
     if (!value->empty()) yaml_out::append_scalar(out, key, *value);
@@ -323,9 +323,15 @@ std::vector<std::string> missing_required_fields(const Record& r) {
                 {"status", r.status.empty()},
                 {"symptom", r.symptom.empty()}};
       break;
-    case Kind::engine: fields = {{"name", r.name.empty()}}; break;
-    case Kind::oracle: fields = {{"title", r.title.empty()}}; break;
-    case Kind::result: fields = {{"oracle", r.oracle.raw.empty()}, {"date", r.date.empty()}}; break;
+    case Kind::engine:
+      fields = {{"name", r.name.empty()}};
+      break;
+    case Kind::oracle:
+      fields = {{"title", r.title.empty()}};
+      break;
+    case Kind::result:
+      fields = {{"oracle", r.oracle.raw.empty()}, {"date", r.date.empty()}};
+      break;
   }
   std::vector<std::string> out;
   for (const auto& [name, missing] : fields) {

@@ -24,7 +24,6 @@ std::string scalar(std::string_view s);
 void append_text(std::string& out, std::string_view key, std::string_view text, int indent = 0);
 
 /// Appends `key: <scalar(value)>` at `indent` spaces.
-void append_scalar(std::string& out, std::string_view key, std::string_view value,
-                   int indent = 0);
+void append_scalar(std::string& out, std::string_view key, std::string_view value, int indent = 0);
 
 }  // namespace kb::yaml_out

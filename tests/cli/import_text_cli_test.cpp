@@ -38,8 +38,8 @@ fs::path scratch(const std::string& name) {
 }
 
 Run kb(const fs::path& dir, const std::string& args) {
-  std::string cmd = std::string("'") + KB_BINARY + "' " + args + " >'" +
-                    (dir / "stdout").string() + "' 2>'" + (dir / "stderr").string() + "'";
+  std::string cmd = std::string("'") + KB_BINARY + "' " + args + " >'" + (dir / "stdout").string() +
+                    "' 2>'" + (dir / "stderr").string() + "'";
   int status = std::system(cmd.c_str());
   Run r;
   r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
@@ -59,7 +59,8 @@ const std::string kId002 = "gotchas/pd-batch-invariant-mode-absent-from-kv-names
 TEST_CASE("import-text then show reproduces both seeds byte for byte") {
   auto dir = scratch("roundtrip");
   auto out = dir / "records";
-  Run imp = kb(dir, "import-text '" + kSeed000 + "' '" + kSeed002 + "' --out '" + out.string() + "'");
+  Run imp =
+      kb(dir, "import-text '" + kSeed000 + "' '" + kSeed002 + "' --out '" + out.string() + "'");
   INFO(imp.err);
   REQUIRE(imp.code == 0);
   CHECK(imp.out.find("wrote " + (out / (kId000 + ".yaml")).string()) != std::string::npos);
@@ -111,7 +112,8 @@ TEST_CASE("import-text writes nothing when any input is refused") {
 TEST_CASE("import-text exits 2 on unreadable input") {
   auto dir = scratch("unreadable");
   auto out = dir / "records";
-  Run missing = kb(dir, "import-text '" + (dir / "nope.txt").string() + "' --out '" + out.string() + "'");
+  Run missing =
+      kb(dir, "import-text '" + (dir / "nope.txt").string() + "' --out '" + out.string() + "'");
   CHECK(missing.code == 2);
   CHECK(missing.err.find("cannot read") != std::string::npos);
   Run directory = kb(dir, "import-text '" + dir.string() + "' --out '" + out.string() + "'");

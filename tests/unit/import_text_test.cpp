@@ -199,8 +199,7 @@ TEST_CASE("malformed input is reported with its code and line") {
       {"id\ngotchas/x\nnotes\nn", "import.missing-section", 0},
       {"id\ngotchas/x\nSymptom\n \nnotes\nn", "import.empty-section", 3},
       {"id\ngotchas/x\nSymptom\ns\nid\ngotchas/y\nSymptom\nt", "import.multiple-records", 5},
-      {"id\ngotchas/x\nSymptom\nends here.id\ngotchas/y\nSymptom\nt",
-       "import.multiple-records", 4},
+      {"id\ngotchas/x\nSymptom\nends here.id\ngotchas/y\nSymptom\nt", "import.multiple-records", 4},
       {"id\ngotchas/x\nSymptom\nbad \xC3\x28 byte", "import.not-utf8", 4},
       {std::string("id\ngotchas/x\nSymptom\nnul ") + '\0', "import.nul", 4},
   };
@@ -238,8 +237,7 @@ TEST_CASE("an empty optional section is a warning and is left out") {
   CHECK(t.diagnostics[0].line == 5);
   REQUIRE(t.record);
   CHECK(t.record->workaround.empty());
-  CHECK(kb::format_record_yaml(*t.record) ==
-        "id: gotchas/x\nsymptom: |-\n  s\nnotes: |-\n  n\n");
+  CHECK(kb::format_record_yaml(*t.record) == "id: gotchas/x\nsymptom: |-\n  s\nnotes: |-\n  n\n");
 }
 
 TEST_CASE("write_file_atomic refuses to overwrite unless asked") {

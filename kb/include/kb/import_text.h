@@ -13,8 +13,8 @@ namespace kb {
 
 /// The seed plain-text layout's section headers, in the order `format_seed_text` writes them.
 /// A header is a line exactly equal to one of these; its body runs to the next header.
-inline constexpr std::string_view kSeedSections[] = {"id", "Symptom", "Root cause",
-                                                     "Workaround", "notes"};
+inline constexpr std::string_view kSeedSections[] = {"id", "Symptom", "Root cause", "Workaround",
+                                                     "notes"};
 
 /// What reading one file in the seed layout produced.
 struct TextImport {
