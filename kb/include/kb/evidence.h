@@ -1,9 +1,12 @@
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "kb/diagnostic.h"
@@ -15,23 +18,41 @@ class Corpus;
 /// Whether the data shows a gotcha happening.
 enum class Reproduction {
   reproduced,      ///< at least one linked result failed
-  not_reproduced,  ///< linked results exist and all passed
-  no_evidence,     ///< no linked result
+  not_reproduced,  ///< linked results exist, some passed and none failed
+  no_evidence,     ///< no linked result (or only results that neither passed nor failed)
 };
 
 /// "reproduced", "not-reproduced", "no-evidence".
 std::string_view to_string(Reproduction r);
 
-/// Linked results of one subject (engines with versions + config), e.g.
+/// Results of one oracle on one subject (engines with versions + config), e.g.
 /// "vllm 0.26.0 + lmcache: 6/6 failed in 2 runs".
 struct EvidenceGroup {
-  std::string oracle;                  ///< oracle id
-  std::string subject;                 ///< "vllm 0.26.0 + lmcache"
-  std::vector<std::string> results;    ///< result ids, oldest first
+  std::string oracle;                ///< oracle id
+  std::string subject;               ///< "vllm 0.26.0 + lmcache"
+  std::vector<std::string> results;  ///< result ids, oldest first
   std::int64_t passed = 0;
   std::int64_t failed = 0;
   std::string newest_date;
-  std::string summary;                 ///< the sentence above
+  std::string summary;  ///< the sentence above
+  /// Engines as (engine slug, exact version or ""): versioned first, then by name.
+  std::vector<std::pair<std::string, std::string>> engines;
+  /// The subject's configuration, sorted by key.
+  std::vector<std::pair<std::string, std::string>> config;
+  std::int64_t errors = 0;   ///< test cases that errored (neither passed nor failed)
+  std::int64_t skipped = 0;  ///< test cases skipped
+  /// Result records in the group; `results` lists them all, except in controls, which
+  /// keep only the newest kMaxControlResults ids.
+  std::int64_t runs = 0;
+};
+
+/// Totals of the linked results of one oracle.
+struct OracleTally {
+  std::string oracle;  ///< oracle id
+  std::int64_t passed = 0;
+  std::int64_t failed = 0;
+  std::int64_t errors = 0;
+  std::int64_t runs = 0;  ///< result records
 };
 
 /// Everything the data says about one gotcha's claim.
@@ -42,17 +63,34 @@ struct EvidenceSummary {
   std::int64_t passed = 0;              ///< totals over `groups`
   std::int64_t failed = 0;
   std::int64_t runs = 0;
-  std::string newest_date;              ///< newest linked result's date
+  std::string newest_date;             ///< newest linked result's date
+  std::int64_t errors = 0;             ///< total over `groups`
+  std::vector<OracleTally> by_oracle;  ///< totals over `groups` per oracle, by oracle id
+  /// Passing control groups left out of `controls` (at most kMaxControls are kept).
+  std::size_t controls_omitted = 0;
 };
+
+/// Controls kept per gotcha; the rest are only counted.
+inline constexpr std::size_t kMaxControls = 20;
+/// Result ids a control group lists (its newest); `runs` counts them all.
+inline constexpr std::size_t kMaxControlResults = 5;
+
+/// One line for lists and the index, e.g. "reproduced: 10/10 failed in 4 runs
+/// (monolithic-equivalence 9/9, cold-vs-warm-prefix-cache 1/1); 2 passing controls".
+std::string summary_line(const EvidenceSummary& s);
 
 /// Evidence summaries of every gotcha, derived once per snapshot.
 class EvidenceIndex {
  public:
-  /// Derives every summary from the results in `corpus`.
+  /// Derives every summary from the results in `corpus` in one pass over its records.
   static EvidenceIndex build(const Corpus& corpus);
   /// The summary for a gotcha id; a no-evidence summary when nothing links to it.
   const EvidenceSummary& for_gotcha(std::string_view id) const;
+  /// Ids of the results whose `oracle` resolves to `oracle_id`, oldest first.
+  std::vector<std::string> results_for_oracle(std::string_view oracle_id) const;
   /// Lint diagnostics: claims that contradict evidence, and stale verification.
+  /// `today` is YYYY-MM-DD (throws Error{invalid_argument} otherwise);
+  /// `stale_after_days` <= 0 turns the staleness check off.
   std::vector<Diagnostic> check_claims(const Corpus& corpus, const std::string& today,
                                        int stale_after_days) const;
 
@@ -60,5 +98,14 @@ class EvidenceIndex {
   struct Impl;
   std::shared_ptr<const Impl> impl_;
 };
+
+/// Default age, in days, after which `evidence.stale` warns.
+inline constexpr int kDefaultStaleAfterDays = 90;
+
+/// Today's date in UTC, YYYY-MM-DD.
+std::string today_date();
+
+/// Days since 1970-01-01 of a YYYY-MM-DD date; nullopt when it is not a valid date.
+std::optional<std::int64_t> date_to_days(std::string_view date);
 
 }  // namespace kb

@@ -1,0 +1,248 @@
+#include <algorithm>
+#include <array>
+#include <map>
+#include <optional>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "evidence_internal.h"
+#include "kb/corpus.h"
+#include "kb/error.h"
+#include "kb/evidence.h"
+#include "kb/version.h"
+
+namespace kb {
+namespace {
+
+using evidence_detail::find_phrase;
+using evidence_detail::offset_to_pos;
+using evidence_detail::top_level_key_offset;
+using evidence_detail::top_level_key_pos;
+
+// What authors write when a gotcha has not been seen to happen. Longer phrases first
+// so the message quotes the most specific one.
+constexpr std::array<std::string_view, 13> kUnreproducedPhrases = {
+    "haven't been reproduced", "hasn't been reproduced", "not yet been reproduced",
+    "never been reproduced",   "not been reproduced",    "haven't reproduced",
+    "hasn't reproduced",       "not yet reproduced",     "never reproduced",
+    "not reproduced",          "unreproduced",           "not reproducible",
+    "no observed failure",
+};
+
+struct TextField {
+  std::string_view key;
+  const std::string* text;
+};
+
+Diagnostic make(Severity sev, std::string code, const Record& r, Pos pos, std::string message,
+                std::string hint) {
+  Diagnostic d;
+  d.severity = sev;
+  d.code = std::move(code);
+  d.file = r.file;
+  d.line = pos.line;
+  d.column = pos.column;
+  d.message = std::move(message);
+  d.hint = std::move(hint);
+  d.record = r.id;
+  return d;
+}
+
+std::string list_ids(const std::vector<std::string>& ids) {
+  std::string out;
+  const std::size_t shown = std::min<std::size_t>(ids.size(), 3);
+  for (std::size_t i = 0; i < shown; ++i) out += (i ? ", " : "") + ids[i];
+  if (ids.size() > shown) out += " and " + std::to_string(ids.size() - shown) + " more";
+  return out;
+}
+
+void check_unreproduced(const Record& g, const EvidenceSummary& s, std::vector<Diagnostic>& out) {
+  if (s.failed == 0) return;
+  const std::array<TextField, 5> fields = {{{"title", &g.title},
+                                            {"symptom", &g.symptom},
+                                            {"root_cause", &g.root_cause},
+                                            {"workaround", &g.workaround},
+                                            {"notes", &g.notes}}};
+  for (const auto& field : fields) {
+    // The earliest phrase in the field; the longest where two start together.
+    std::optional<std::size_t> first;
+    std::string_view phrase;
+    for (std::string_view p : kUnreproducedPhrases) {
+      auto at = find_phrase(*field.text, p);
+      if (at && (!first || *at < *first)) {
+        first = at;
+        phrase = p;
+      }
+    }
+    if (!first) continue;
+    // Quote the phrase's own position when it is written plainly in the field.
+    Pos pos;
+    if (auto key_at = top_level_key_offset(g.source_text, field.key)) {
+      pos = offset_to_pos(g.source_text, *key_at);
+      std::string_view rest = std::string_view(g.source_text).substr(*key_at);
+      if (auto at = find_phrase(rest, phrase)) pos = offset_to_pos(g.source_text, *key_at + *at);
+    }
+    std::vector<std::string> failing;
+    for (const auto& grp : s.groups) {
+      if (grp.failed > 0) failing.insert(failing.end(), grp.results.begin(), grp.results.end());
+    }
+    std::sort(failing.begin(), failing.end());
+    out.push_back(make(Severity::warning, "evidence.unreproduced-claim", g, pos,
+                       std::string(field.key) + " says \"" + std::string(phrase) +
+                           "\" but linked results record " + std::to_string(s.failed) + " failure" +
+                           (s.failed == 1 ? "" : "s") + ": " + list_ids(failing),
+                       "say that it was reproduced (and revisit severity), or correct the "
+                       "results' evidence_for"));
+    return;
+  }
+}
+
+// The version of `engine` a result ran, or "" when it does not name it.
+std::optional<std::string> subject_version(const Corpus& corpus, const Record& result,
+                                           const std::string& engine) {
+  for (const auto& e : result.subject.engines) {
+    if (corpus.target(Kind::engine, e.raw) == engine) return e.versions;
+  }
+  return std::nullopt;
+}
+
+// Orders candidates for "newest result": highest version (unparseable or absent lowest),
+// then latest date, then id.
+bool older(const Record& a, const std::string& va, const Record& b, const std::string& vb) {
+  auto pa = Version::parse(va), pb = Version::parse(vb);
+  if (pa.has_value() != pb.has_value()) return !pa.has_value();
+  if (pa && pb) {
+    const int c = pa->compare(*pb);
+    if (c != 0) return c < 0;
+  }
+  return std::tie(a.date, a.id) < std::tie(b.date, b.id);
+}
+
+void check_fixed(const Corpus& corpus, const Record& g, const EvidenceSummary& s,
+                 std::vector<Diagnostic>& out) {
+  if (g.status != "fixed" || s.groups.empty()) return;
+  // Affected engine id -> its version ranges ("" when an entry gives none).
+  std::map<std::string, std::vector<std::string>> affected;
+  for (const auto& a : g.affects) {
+    if (auto id = corpus.target(Kind::engine, a.raw)) affected[*id].push_back(a.versions);
+  }
+  if (affected.empty()) affected[""].push_back("");
+
+  const Pos status_pos = top_level_key_pos(g.source_text, "status");
+  // One diagnostic per (oracle, result): the most severe of its engines'.
+  std::map<std::pair<std::string, std::string>, Diagnostic> found;
+  auto report = [&](const std::string& oracle, const Record& r, Diagnostic d) {
+    auto [it, inserted] = found.try_emplace({oracle, r.id}, d);
+    if (!inserted && d.severity == Severity::error) it->second = std::move(d);
+  };
+  for (const auto& [engine, ranges] : affected) {
+    // Per oracle, the newest result that ran this engine.
+    std::map<std::string, std::pair<const Record*, std::string>> newest;
+    for (const auto& grp : s.groups) {
+      for (const auto& id : grp.results) {
+        const Record* r = corpus.find(id);
+        if (r == nullptr) continue;
+        std::string version;
+        if (!engine.empty()) {
+          auto v = subject_version(corpus, *r, engine);
+          if (!v) continue;
+          version = *v;
+        }
+        auto& slot = newest[grp.oracle];
+        if (slot.first == nullptr || older(*slot.first, slot.second, *r, version)) {
+          slot = {r, version};
+        }
+      }
+    }
+    for (const auto& [oracle, pick] : newest) {
+      const Record& r = *pick.first;
+      if (r.failed == 0) continue;
+      const std::string& version = pick.second;
+      bool inside = version.empty();
+      bool ranged = false;
+      for (const auto& text : ranges) {
+        if (text.empty()) continue;
+        ranged = true;
+        auto range = VersionRange::parse(text);
+        auto v = Version::parse(version);
+        if (!range || !v || range->contains(*v)) inside = true;
+      }
+      if (!ranged) inside = true;
+      const std::string what = engine.empty()
+                                   ? std::string("the newest result")
+                                   : "the newest result for " + engine +
+                                         (version.empty() ? std::string() : " " + version);
+      std::string message = "status is fixed but " + what + " on " + oracle + ", " + r.id + " (" +
+                            r.date + "), still fails: " + std::to_string(r.failed) + "/" +
+                            std::to_string(r.passed + r.failed) + " failed";
+      if (inside) {
+        report(
+            oracle, r,
+            make(Severity::warning, "evidence.fixed-but-failing", g, status_pos, std::move(message),
+                 "no result shows the fix yet: add a passing result on a fixed "
+                 "version, or set status back to open"));
+      } else {
+        report(oracle, r,
+               make(Severity::error, "evidence.fixed-but-failing", g, status_pos,
+                    message + "; " + version + " is outside every affects range of " + engine,
+                    "the fix should cover this version: reopen the gotcha, or widen "
+                    "affects to include it"));
+      }
+    }
+  }
+  for (auto& [key, d] : found) out.push_back(std::move(d));
+}
+
+void check_stale(const Record& r, const EvidenceSummary* s, std::int64_t today,
+                 const std::string& today_text, int stale_after_days,
+                 std::vector<Diagnostic>& out) {
+  std::string newest;
+  Pos pos;
+  for (const auto& c : r.references) {
+    if (date_to_days(c.as_of) && c.as_of > newest) {
+      newest = c.as_of;
+      pos = c.pos;
+    }
+  }
+  if (s != nullptr && s->newest_date > newest && date_to_days(s->newest_date)) {
+    newest = s->newest_date;
+    pos = top_level_key_pos(r.source_text, "references");
+  }
+  if (newest.empty()) return;
+  const std::int64_t age = today - *date_to_days(newest);
+  if (age <= stale_after_days) return;
+  out.push_back(make(Severity::warning, "evidence.stale", r, pos,
+                     "newest verification is " + newest + ", " + std::to_string(age) +
+                         " days before " + today_text + " (limit " +
+                         std::to_string(stale_after_days) + " days)",
+                     "re-check the references and update their as_of, or add a newer result"));
+}
+
+}  // namespace
+
+std::vector<Diagnostic> EvidenceIndex::check_claims(const Corpus& corpus, const std::string& today,
+                                                    int stale_after_days) const {
+  const auto today_days = date_to_days(today);
+  if (!today_days) {
+    throw Error(Errc::invalid_argument, "today: '" + today + "' is not a YYYY-MM-DD date");
+  }
+  std::vector<Diagnostic> out;
+  for (const auto& rec : corpus.records()) {
+    const Record& r = *rec;
+    // A stale record is the last good version of a file that is broken now: its positions
+    // no longer match the file, and the file reports its own errors.
+    if (corpus.is_stale(r.id) || r.kind == Kind::result) continue;
+    const EvidenceSummary* s = nullptr;
+    if (r.kind == Kind::gotcha) {
+      s = &for_gotcha(r.id);
+      check_unreproduced(r, *s, out);
+      check_fixed(corpus, r, *s, out);
+    }
+    if (stale_after_days > 0) check_stale(r, s, *today_days, today, stale_after_days, out);
+  }
+  sort_diagnostics(out);
+  return out;
+}
+
+}  // namespace kb

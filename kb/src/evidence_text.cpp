@@ -1,0 +1,125 @@
+#include <cctype>
+#include <cstdio>
+#include <ctime>
+
+#include "evidence_internal.h"
+
+namespace kb {
+namespace {
+
+bool is_space(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+char lower(char c) {
+  return static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+}
+
+// Length of the match of `phrase` at `text[at]`, or 0.
+std::size_t match_at(std::string_view text, std::size_t at, std::string_view phrase) {
+  static constexpr std::string_view kCurly = "\xE2\x80\x99";
+  std::size_t i = at;
+  for (char p : phrase) {
+    if (p == ' ') {
+      if (i >= text.size() || !is_space(text[i])) return 0;
+      while (i < text.size() && is_space(text[i])) ++i;
+    } else if (p == '\'' && text.substr(i, kCurly.size()) == kCurly) {
+      i += kCurly.size();
+    } else {
+      if (i >= text.size() || lower(text[i]) != lower(p)) return 0;
+      ++i;
+    }
+  }
+  return i - at;
+}
+
+bool leap(std::int64_t y) {
+  return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+}
+
+}  // namespace
+
+namespace evidence_detail {
+
+Pos offset_to_pos(std::string_view text, std::size_t offset) {
+  Pos pos{1, 1};
+  for (std::size_t i = 0; i < offset && i < text.size(); ++i) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (c == '\n') {
+      ++pos.line;
+      pos.column = 1;
+    } else if ((c & 0xC0) != 0x80) {
+      ++pos.column;
+    }
+  }
+  return pos;
+}
+
+std::optional<std::size_t> top_level_key_offset(std::string_view source, std::string_view key) {
+  std::size_t start = 0;
+  while (start < source.size()) {
+    std::size_t end = source.find('\n', start);
+    if (end == std::string_view::npos) end = source.size();
+    std::string_view text = source.substr(start, end - start);
+    if (text.substr(0, key.size()) == key) {
+      std::size_t i = key.size();
+      while (i < text.size() && text[i] == ' ') ++i;
+      if (i < text.size() && text[i] == ':') return start;
+    }
+    start = end + 1;
+  }
+  return std::nullopt;
+}
+
+Pos top_level_key_pos(std::string_view source, std::string_view key) {
+  auto at = top_level_key_offset(source, key);
+  return at ? offset_to_pos(source, *at) : Pos{};
+}
+
+std::optional<std::size_t> find_phrase(std::string_view text, std::string_view phrase) {
+  if (phrase.empty()) return std::nullopt;
+  auto word = [&](std::size_t i) { return std::isalnum(static_cast<unsigned char>(text[i])); };
+  for (std::size_t at = 0; at < text.size(); ++at) {
+    if (at > 0 && word(at - 1)) continue;
+    const std::size_t len = match_at(text, at, phrase);
+    if (len > 0 && (at + len == text.size() || !word(at + len))) return at;
+  }
+  return std::nullopt;
+}
+
+}  // namespace evidence_detail
+
+std::string today_date() {
+  std::time_t now = std::time(nullptr);
+  std::tm utc{};
+  gmtime_r(&now, &utc);
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%04d-%02d-%02d", utc.tm_year + 1900, utc.tm_mon + 1, utc.tm_mday);
+  return buf;
+}
+
+std::optional<std::int64_t> date_to_days(std::string_view date) {
+  if (date.size() != 10 || date[4] != '-' || date[7] != '-') return std::nullopt;
+  auto number = [&](std::size_t from, std::size_t len) -> std::int64_t {
+    std::int64_t n = 0;
+    for (std::size_t i = from; i < from + len; ++i) {
+      if (!std::isdigit(static_cast<unsigned char>(date[i]))) return -1;
+      n = n * 10 + (date[i] - '0');
+    }
+    return n;
+  };
+  const std::int64_t y = number(0, 4), m = number(5, 2), d = number(8, 2);
+  if (y < 0 || m < 1 || m > 12 || d < 1) return std::nullopt;
+  static constexpr int kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  const std::int64_t month_days = kDays[m - 1] + (m == 2 && leap(y) ? 1 : 0);
+  if (d > month_days) return std::nullopt;
+  // Howard Hinnant's days_from_civil.
+  const std::int64_t yy = m <= 2 ? y - 1 : y;
+  const std::int64_t era = (yy >= 0 ? yy : yy - 399) / 400;
+  const std::int64_t yoe = yy - era * 400;
+  const std::int64_t doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1;
+  const std::int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+  return era * 146097 + doe - 719468;
+}
+
+}  // namespace kb
