@@ -154,7 +154,8 @@ Store Store::open_readonly(const fs::path& path) {
   return s;
 }
 
-void Store::sync(const Corpus* prev, const Corpus& next, const EvidenceIndex& evidence) {
+void Store::sync(const Corpus* prev, const Corpus& next, const EvidenceIndex& evidence,
+                 bool derived) {
   if (!impl_->writer) throw Error(Errc::invalid_argument, "index opened read-only");
   sqlite3* db = impl_->writer;
   sql::exec(db, "BEGIN IMMEDIATE;");
@@ -233,7 +234,7 @@ void Store::sync(const Corpus* prev, const Corpus& next, const EvidenceIndex& ev
     }
 
     // References and evidence depend on other records too: rewrite them whole.
-    sql::exec(db, "DELETE FROM refs; DELETE FROM evidence; DELETE FROM evidence_groups;");
+    if (derived) sql::exec(db, "DELETE FROM refs; DELETE FROM evidence; DELETE FROM evidence_groups;");
     sql::Stmt ins_ref(db,
         "INSERT INTO refs(record_id,field,raw,target,target_kind,versions,line,col) "
         "VALUES(?,?,?,?,?,?,?,?)");
@@ -242,7 +243,8 @@ void Store::sync(const Corpus* prev, const Corpus& next, const EvidenceIndex& ev
     sql::Stmt ins_grp(db,
         "INSERT INTO evidence_groups(gotcha_id,role,oracle,subject,passed,failed,runs,"
         "newest_date,summary) VALUES(?,?,?,?,?,?,?,?,?)");
-    for (const auto& rp : next.records()) {
+    static const std::vector<std::shared_ptr<const Record>> kNone;
+    for (const auto& rp : derived ? next.records() : kNone) {
       const Record& r = *rp;
       for (const auto& slot : reference_slots(r)) {
         auto target = next.target(slot.target, slot.ref->raw);

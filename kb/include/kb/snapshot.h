@@ -48,6 +48,13 @@ struct GotchaPage {
   std::vector<std::pair<std::string, FacetCounts>> facets;
 };
 
+/// One page of the records of one type, by id.
+struct RecordPage {
+  std::vector<const Record*> items;
+  std::string next_page_token;  ///< empty on the last page
+  std::size_t total = 0;        ///< records of the type, all pages
+};
+
 /// When a record was first seen and last changed, for `GET /api/v1/changes`.
 struct ChangeStamp {
   std::string id;
@@ -85,6 +92,9 @@ class Snapshot {
   /// Gotchas matching `q`, keyset-paginated; throws Error(invalid_argument) on a bad
   /// token, sort or filter value (an engine that resolves to nothing, an unknown severity).
   GotchaPage gotchas(const GotchaQuery& q) const;
+  /// Records of `kind` in id order after `page_token`; throws Error(invalid_argument) on
+  /// a token this listing did not hand out.
+  RecordPage records(Kind kind, std::string_view page_token, std::size_t limit) const;
   /// Records whose reference fields name `id` (resolved), sorted by id.
   std::vector<const Record*> referencing(std::string_view id) const;
   /// Full-text hits whose record is in this snapshot, unchanged since it was indexed;

@@ -1,0 +1,173 @@
+#include <stdlib.h>
+
+#include <atomic>
+#include <mutex>
+#include <thread>
+
+#include "kb/error.h"
+#include "kb/snapshot.h"
+#include "watch.h"
+
+namespace kb {
+namespace fs = std::filesystem;
+namespace {
+
+// The private full-text index of a records tree lives in a fresh directory under the
+// system temp directory, removed again when the server stops.
+fs::path make_temp_dir() {
+  std::string pattern = (fs::temp_directory_path() / "kb-serve-XXXXXX").string();
+  if (!::mkdtemp(pattern.data())) throw Error(Errc::io, "cannot create a temporary directory for the search index");
+  return pattern;
+}
+
+std::shared_ptr<const Corpus> corpus_from_db(const Store& store, const fs::path& db,
+                                             const LoadOptions& options) {
+  std::vector<FileResult> files;
+  for (const auto& [file, text] : store.sources()) files.push_back(load_record_text(file, text, options));
+  return Corpus::from_files(db.parent_path(), std::move(files));
+}
+
+}  // namespace
+
+struct LiveKb::Impl {
+  LiveOptions options;
+  fs::path temp_dir;
+  std::shared_ptr<Store> store;
+  mutable std::mutex current_mu;
+  std::shared_ptr<const Snapshot> current;
+  std::mutex reload_mu;  // one reload at a time; readers never wait for it
+  std::atomic<std::uint64_t> generation{1};
+  std::atomic<std::uint64_t> reloads{0};
+  std::atomic<std::uint64_t> failures{0};
+  std::atomic<bool> inotify{false};
+  std::unique_ptr<DirWatcher> watcher;
+  std::thread thread;
+  std::string last_error;  // of the watcher thread's last failed reload
+
+  void log(const std::string& line) const {
+    if (options.log) options.log(line);
+  }
+
+  void swap_in(std::shared_ptr<const Snapshot> next) {
+    std::lock_guard<std::mutex> lock(current_mu);
+    current.swap(next);
+    // `next` now holds the old snapshot; it is released here unless a request holds it.
+  }
+
+  std::shared_ptr<const Snapshot> get() const {
+    std::lock_guard<std::mutex> lock(current_mu);
+    return current;
+  }
+
+  void watch_loop() {
+    for (;;) {
+      auto ev = watcher->wait(options.poll_interval, options.debounce);
+      if (ev == WatchEvent::stopped) return;
+      bool was_inotify = inotify.exchange(watcher->uses_inotify());
+      if (was_inotify && !watcher->uses_inotify()) {
+        log("watching " + options.records.string() + " by polling: " + watcher->fallback_reason());
+      }
+      if (ev != WatchEvent::changed) continue;
+      reload_logged();
+    }
+  }
+
+  // A tree that stays unreadable would otherwise log the same line on every poll.
+  void reload_logged() {
+    try {
+      reload_now();
+      last_error.clear();
+    } catch (const std::exception& e) {
+      ++failures;
+      if (last_error != e.what()) log(std::string("reload failed, still serving the previous snapshot: ") + e.what());
+      last_error = e.what();
+    }
+  }
+
+  bool reload_now() {
+    std::lock_guard<std::mutex> lock(reload_mu);
+    auto prev = get();
+    auto corpus = Corpus::reload(prev->corpus(), options.lint.load);
+    if (corpus->content_hash() == prev->etag()) return false;
+    Linted linted = lint_corpus(std::move(corpus), options.lint);
+    store->sync(&prev->corpus(), *linted.corpus, linted.evidence, false);
+    auto next = std::make_shared<const Snapshot>(std::move(linted), store, ++generation, prev.get(),
+                                                 options.query_budget);
+    swap_in(std::move(next));
+    ++reloads;
+    return true;
+  }
+};
+
+LiveKb::LiveKb(LiveOptions options) : impl_(std::make_unique<Impl>()) {
+  impl_->options = std::move(options);
+  auto& o = impl_->options;
+  if (!o.db.empty()) {
+    auto store = std::make_shared<Store>(Store::open_readonly(o.db));
+    Linted linted = lint_corpus(corpus_from_db(*store, o.db, o.lint.load), o.lint);
+    impl_->current = std::make_shared<const Snapshot>(std::move(linted), store, 1, nullptr, o.query_budget);
+    return;
+  }
+  Linted linted = lint_tree(o.records, o.lint);
+  impl_->temp_dir = make_temp_dir();
+  try {
+    impl_->store = std::make_shared<Store>(Store::open_writable(impl_->temp_dir / "search.db"));
+    impl_->store->sync(nullptr, *linted.corpus, linted.evidence, false);
+    impl_->current = std::make_shared<const Snapshot>(std::move(linted), impl_->store, 1, nullptr, o.query_budget);
+  } catch (...) {
+    impl_->store.reset();
+    std::error_code ec;
+    fs::remove_all(impl_->temp_dir, ec);
+    throw;
+  }
+}
+
+LiveKb::~LiveKb() {
+  stop();
+  impl_->current.reset();
+  impl_->store.reset();
+  if (!impl_->temp_dir.empty()) {
+    std::error_code ec;
+    fs::remove_all(impl_->temp_dir, ec);
+  }
+}
+
+std::shared_ptr<const Snapshot> LiveKb::current() const { return impl_->get(); }
+
+bool LiveKb::reload() {
+  if (read_only()) return false;
+  try {
+    return impl_->reload_now();
+  } catch (...) {
+    ++impl_->failures;
+    throw;
+  }
+}
+
+void LiveKb::start_watching() {
+  if (read_only() || impl_->thread.joinable()) return;
+  impl_->watcher = std::make_unique<DirWatcher>(impl_->options.records, impl_->options.force_polling);
+  impl_->inotify = impl_->watcher->uses_inotify();
+  if (!impl_->watcher->uses_inotify() && !impl_->watcher->fallback_reason().empty()) {
+    impl_->log("watching " + impl_->options.records.string() +
+               " by polling: " + impl_->watcher->fallback_reason());
+  }
+  // Changes made between the first load and the first watch would otherwise go unseen.
+  impl_->reload_logged();
+  impl_->thread = std::thread([this] { impl_->watch_loop(); });
+}
+
+void LiveKb::stop() {
+  if (!impl_->thread.joinable()) return;
+  impl_->watcher->stop();
+  impl_->thread.join();
+  impl_->watcher.reset();
+  impl_->inotify = false;
+}
+
+std::uint64_t LiveKb::reloads() const { return impl_->reloads; }
+std::uint64_t LiveKb::reload_failures() const { return impl_->failures; }
+bool LiveKb::read_only() const { return !impl_->options.db.empty(); }
+bool LiveKb::uses_inotify() const { return impl_->inotify; }
+
+}  // namespace kb
