@@ -1,0 +1,118 @@
+#include "check_json.h"
+#include "http_api.h"
+#include "http_request.h"
+#include "http_status.h"
+#include "json.h"
+#include "kb/check.h"
+
+namespace kb::http {
+
+using nlohmann::json;
+
+namespace {
+
+bool starts_with(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
+
+json diagnostics_json(const std::vector<Diagnostic>& diags) {
+  json list = json::array();
+  for (const auto& d : diags) list.push_back(kb::json::diagnostic(d));
+  return list;
+}
+
+// Why a deployment cannot be checked, as the client's problem: text that does not parse
+// is a bad request, a well-formed document that is not a deployment is unprocessable.
+std::optional<ApiError> unusable(const std::vector<Diagnostic>& diags) {
+  if (count_severity(diags, Severity::error) == 0) return std::nullopt;
+  bool syntax = false;
+  for (const auto& d : diags) {
+    if (d.severity != Severity::error) continue;
+    if (d.code == "limits.file-size") {
+      return ApiError(Problem::payload_too_large, problem_code(Problem::payload_too_large),
+                      "a deployment is at most " + std::to_string(kMaxDeploymentBytes) + " bytes");
+    }
+    syntax |= starts_with(d.code, "yaml.") || starts_with(d.code, "encoding.") || starts_with(d.code, "limits.");
+  }
+  const std::string first = [&] {
+    for (const auto& d : diags) {
+      if (d.severity == Severity::error) return d.message;
+    }
+    return std::string();
+  }();
+  if (syntax) {
+    return ApiError(Problem::bad_request, "malformed-body", "the body is not valid JSON: " + first,
+                    json{{"diagnostics", diagnostics_json(diags)}});
+  }
+  return ApiError(Problem::unprocessable, problem_code(Problem::unprocessable),
+                  "the body is not a deployment: " + first, json{{"diagnostics", diagnostics_json(diags)}});
+}
+
+// Runs one parsed deployment; `diags` holds what parsing it said (warnings only).
+json run_check(const Ctx& c, const Deployment& d, std::vector<Diagnostic> diags) {
+  CheckReport report = c.snap.checks().run(d);
+  if (std::size_t errors = c.snap.diagnostics_of(Severity::error)) {
+    diags.push_back({Severity::warning, "check.records-invalid", "", 0, 0,
+                     "the records have " + std::to_string(errors) +
+                         " lint errors; gotchas in broken files may be missing",
+                     "see /api/v1/diagnostics", ""});
+  }
+  diags.insert(diags.end(), report.diagnostics.begin(), report.diagnostics.end());
+  report.diagnostics = std::move(diags);
+  json out = kb::json::findings_json(report);
+  const std::string fail_on = param(c.req, "fail_on");
+  if (!fail_on.empty()) {
+    auto threshold = parse_gotcha_severity(fail_on);
+    if (!threshold) {
+      throw ApiError(Problem::bad_request, problem_code(Problem::bad_request),
+                     "fail_on must be one of blocker, major, minor, info");
+    }
+    out["fails"] = fails(report, *threshold);
+  }
+  return out;
+}
+
+}  // namespace
+
+void check(const Ctx& c) {
+  check_body(c.req, kMaxDeploymentBytes);
+  std::vector<Diagnostic> diags;
+  Deployment d = kb::json::deployment_from_body(c.req.body, diags);
+  if (auto err = unusable(diags)) throw *err;
+  json out = run_check(c, d, std::move(diags));
+  out["snapshot"] = c.snap.etag();
+  send_json(c.res, out);
+}
+
+void check_batch(const Ctx& c) {
+  check_body(c.req, c.svc.config.max_body_bytes);
+  json body = json::parse(c.req.body, nullptr, false);
+  if (body.is_discarded()) {
+    throw ApiError(Problem::bad_request, "malformed-body", "the body is not valid JSON");
+  }
+  const json* list = body.is_array() ? &body : nullptr;
+  if (body.is_object() && body.contains("deployments") && body["deployments"].is_array()) list = &body["deployments"];
+  if (!list) {
+    throw ApiError(Problem::unprocessable, problem_code(Problem::unprocessable),
+                   "expected {\"deployments\": [deployment, ...]} or a JSON array of deployments");
+  }
+  if (list->size() > c.svc.config.max_batch) {
+    throw ApiError(Problem::payload_too_large, problem_code(Problem::payload_too_large),
+                   "at most " + std::to_string(c.svc.config.max_batch) + " deployments per batch");
+  }
+  json results = json::array();
+  for (std::size_t i = 0; i < list->size(); ++i) {
+    const std::string file = "deployments[" + std::to_string(i) + "]";
+    std::vector<Diagnostic> diags;
+    Deployment d = kb::json::deployment_from_json((*list)[i], diags, file);
+    json item;
+    if (auto err = unusable(diags)) {
+      item = {{"error", {{"code", err->code()}, {"message", err->what()}, {"diagnostics", diagnostics_json(diags)}}}};
+    } else {
+      item = run_check(c, d, std::move(diags));
+    }
+    item["index"] = i;
+    results.push_back(std::move(item));
+  }
+  send_json(c.res, {{"snapshot", c.snap.etag()}, {"count", results.size()}, {"results", std::move(results)}});
+}
+
+}  // namespace kb::http

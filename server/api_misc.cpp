@@ -1,0 +1,136 @@
+#include <charconv>
+#include <ctime>
+
+#include "http_api.h"
+#include "http_request.h"
+#include "http_status.h"
+#include "json.h"
+
+namespace kb::http {
+
+using nlohmann::json;
+
+namespace {
+
+std::string iso_time(std::int64_t ms) {
+  std::time_t secs = static_cast<std::time_t>(ms / 1000);
+  std::tm tm{};
+  gmtime_r(&secs, &tm);
+  char buf[40];
+  std::size_t n = std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%S", &tm);
+  std::snprintf(buf + n, sizeof buf - n, ".%03dZ", static_cast<int>(ms % 1000));
+  return buf;
+}
+
+std::optional<int> digits(std::string_view s) {
+  int v = 0;
+  auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec != std::errc() || end != s.data() + s.size() || s.empty()) return std::nullopt;
+  return v;
+}
+
+// `since` is unix milliseconds (the `cursor` of the previous answer), a date, or a UTC
+// time YYYY-MM-DDTHH:MM:SS[.fff]Z.
+std::int64_t parse_since(const std::string& v) {
+  if (v.empty()) return 0;
+  std::int64_t ms = 0;
+  auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), ms);
+  if (ec == std::errc() && end == v.data() + v.size() && ms >= 0) return ms;
+  const std::string bad = "since: expected unix milliseconds, YYYY-MM-DD or YYYY-MM-DDTHH:MM:SSZ";
+  auto days = date_to_days(std::string_view(v).substr(0, 10));
+  if (!days) throw ApiError(Problem::bad_request, problem_code(Problem::bad_request), bad);
+  std::int64_t out = *days * 86400000;
+  if (v.size() == 10) return out;
+  std::string_view t = std::string_view(v).substr(10);
+  if (t.size() < 10 || t[0] != 'T' || t[3] != ':' || t[6] != ':' || t.back() != 'Z') {
+    throw ApiError(Problem::bad_request, problem_code(Problem::bad_request), bad);
+  }
+  auto h = digits(t.substr(1, 2)), m = digits(t.substr(4, 2)), s = digits(t.substr(7, 2));
+  std::optional<int> frac = 0;
+  if (t.size() > 10) {
+    if (t[9] != '.' || t.size() > 14) throw ApiError(Problem::bad_request, problem_code(Problem::bad_request), bad);
+    std::string f(t.substr(10, t.size() - 11));
+    while (f.size() < 3) f += '0';
+    frac = digits(f);
+  }
+  if (!h || !m || !s || !frac || *h > 23 || *m > 59 || *s > 60) {
+    throw ApiError(Problem::bad_request, problem_code(Problem::bad_request), bad);
+  }
+  return out + ((*h * 60 + *m) * 60 + *s) * 1000 + *frac;
+}
+
+}  // namespace
+
+void api_index(const Ctx& c) {
+  json routes = json::array();
+  for (const auto& r : route_table()) {
+    routes.push_back({{"method", r.method}, {"path", r.name}});
+  }
+  send_json(c.res, {{"snapshot", c.snap.etag()}, {"version", "v1"}, {"routes", std::move(routes)}});
+}
+
+void diagnostics(const Ctx& c) {
+  json out = kb::json::lint_report(c.snap.corpus().records().size(), c.snap.diagnostics());
+  out["snapshot"] = c.snap.etag();
+  out["notes"] = c.snap.diagnostics_of(Severity::note);
+  send_json(c.res, out);
+}
+
+void changes(const Ctx& c) {
+  const std::int64_t since = parse_since(param(c.req, "since"));
+  json list = json::array();
+  for (const auto& st : c.snap.changes_since(since)) {
+    json item = {{"id", st.id},
+                 {"changed_at", iso_time(st.changed_at_ms)},
+                 {"changed_at_ms", st.changed_at_ms},
+                 {"deleted", st.deleted}};
+    if (auto slash = st.id.find('/'); slash != std::string::npos) {
+      if (auto kind = parse_kind(std::string_view(st.id).substr(0, slash))) item["type"] = kind_name(*kind);
+    }
+    item["url"] = st.deleted ? json(nullptr) : json(api_url(st.id));
+    list.push_back(std::move(item));
+  }
+  send_json(c.res, {{"snapshot", c.snap.etag()},
+                    {"since", since},
+                    {"cursor", c.snap.changes_cursor()},
+                    {"changes", std::move(list)}});
+}
+
+void export_all(const Ctx& c) {
+  const Corpus& corpus = c.snap.corpus();
+  json records = json::array();
+  for (const auto& r : corpus.records()) {
+    json j = kb::json::record(corpus, *r, c.snap.evidence());
+    j["stale"] = corpus.is_stale(r->id);
+    j["content_hash"] = r->content_hash;
+    records.push_back(std::move(j));
+  }
+  const auto now = std::chrono::duration_cast<std::chrono::milliseconds>(
+      std::chrono::system_clock::now().time_since_epoch());
+  send_json(c.res, {{"snapshot", c.snap.etag()},
+                    {"generation", c.snap.generation()},
+                    {"exported_at", iso_time(now.count())},
+                    {"records", std::move(records)},
+                    {"diagnostics", kb::json::lint_report(corpus.records().size(), c.snap.diagnostics())}});
+}
+
+void healthz(const Ctx& c) {
+  const auto loaded = std::chrono::duration_cast<std::chrono::milliseconds>(c.snap.loaded_at().time_since_epoch());
+  const double age = std::chrono::duration<double>(std::chrono::system_clock::now() - c.snap.loaded_at()).count();
+  const char* watching = c.svc.kb.read_only() ? "none" : c.svc.kb.uses_inotify() ? "inotify" : "polling";
+  if (!c.svc.kb.read_only() && !c.svc.config.watch) watching = "none";
+  send_json(c.res, {{"status", "ok"},
+                    {"snapshot", c.snap.etag()},
+                    {"generation", c.snap.generation()},
+                    {"records", c.snap.corpus().records().size()},
+                    {"loaded_at", iso_time(loaded.count())},
+                    {"age_seconds", age},
+                    {"read_only", c.svc.kb.read_only()},
+                    {"watching", watching}});
+}
+
+void metrics(const Ctx& c) {
+  send_body(c.res, c.svc.metrics.render(c.snap, c.svc.kb), "text/plain; version=0.0.4; charset=utf-8");
+}
+
+}  // namespace kb::http

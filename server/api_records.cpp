@@ -1,0 +1,74 @@
+#include "http_api.h"
+#include "http_request.h"
+#include "http_status.h"
+
+namespace kb::http {
+
+using nlohmann::json;
+
+namespace {
+
+constexpr std::size_t kDefaultLimit = 100;
+constexpr std::size_t kMaxLimit = 1000;
+
+Kind kind_of(const Ctx& c) {
+  auto kind = parse_kind(c.match(1));
+  if (!kind) throw ApiError(Problem::not_found, problem_code(Problem::not_found), "no such record type");
+  return *kind;
+}
+
+}  // namespace
+
+void list_records(const Ctx& c) {
+  const Kind kind = kind_of(c);
+  RecordPage page = c.snap.records(kind, param(c.req, "page_token"),
+                                   size_param(c.req, "limit", kDefaultLimit, kMaxLimit));
+  json items = json::array();
+  for (const Record* r : page.items) {
+    json item = kind == Kind::gotcha ? gotcha_summary(c.snap, *r) : record_link(*r);
+    if (kind == Kind::engine) {
+      std::size_t n = 0;
+      for (const Record* from : c.snap.referencing(r->id)) n += from->kind == Kind::gotcha;
+      item["gotchas"] = n;
+    }
+    if (kind == Kind::result) {
+      item["date"] = r->date;
+      item["passed"] = r->passed;
+      item["failed"] = r->failed;
+    }
+    items.push_back(std::move(item));
+  }
+  send_json(c.res, {{"snapshot", c.snap.etag()},
+                    {"total", page.total},
+                    {"items", std::move(items)},
+                    {"next_page_token", page.next_page_token.empty() ? json(nullptr) : json(page.next_page_token)}});
+}
+
+void get_record(const Ctx& c) {
+  const Kind kind = kind_of(c);
+  const std::string slug = c.match(2);
+  const std::string ns(kind_namespace(kind));
+  if (!valid_slug(slug)) {
+    throw ApiError(Problem::bad_request, "invalid-slug",
+                   "a record slug is lower-case letters, digits, '.', '_' and '-', starting with a "
+                   "letter or digit");
+  }
+  const std::string id = ns + "/" + slug;
+  const Corpus& corpus = c.snap.corpus();
+  if (const Record* r = corpus.find(id)) {
+    send_json(c.res, record_detail(c.snap, *r));
+    return;
+  }
+  // A former id or another name of a record: send clients to where it lives now.
+  if (const Record* r = corpus.find_any(id); r && r->kind == kind) {
+    send_moved(c.res, path_with_query(c.req, api_url(r->id)));
+    return;
+  }
+  json candidates = candidates_json(c.snap, kind, slug);
+  std::string message = "no " + std::string(kind_name(kind)) + " '" + slug + "'";
+  if (!candidates.empty()) message += "; did you mean '" + candidates[0]["id"].get<std::string>() + "'?";
+  throw ApiError(Problem::not_found, problem_code(Problem::not_found), message,
+                 json{{"candidates", std::move(candidates)}});
+}
+
+}  // namespace kb::http

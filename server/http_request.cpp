@@ -1,0 +1,178 @@
+#include "http_request.h"
+
+#include <charconv>
+
+#include "http_status.h"
+
+namespace kb::http {
+namespace {
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+  return s;
+}
+
+[[noreturn]] void bad(const std::string& message) {
+  throw ApiError(Problem::bad_request, problem_code(Problem::bad_request), message);
+}
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) {
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  }
+  return out;
+}
+
+}  // namespace
+
+bool valid_utf8(std::string_view s) {
+  std::size_t i = 0;
+  while (i < s.size()) {
+    auto c = static_cast<unsigned char>(s[i]);
+    std::size_t n = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xe ? 3 : (c >> 3) == 0x1e ? 4 : 0;
+    if (n == 0 || i + n > s.size()) return false;
+    if (n == 2 && c < 0xc2) return false;
+    for (std::size_t k = 1; k < n; ++k) {
+      if ((static_cast<unsigned char>(s[i + k]) & 0xc0) != 0x80) return false;
+    }
+    if (n == 3) {
+      auto c1 = static_cast<unsigned char>(s[i + 1]);
+      if ((c == 0xe0 && c1 < 0xa0) || (c == 0xed && c1 >= 0xa0)) return false;
+    }
+    if (n == 4) {
+      auto c1 = static_cast<unsigned char>(s[i + 1]);
+      if ((c == 0xf0 && c1 < 0x90) || c > 0xf4 || (c == 0xf4 && c1 >= 0x90)) return false;
+    }
+    i += n;
+  }
+  return true;
+}
+
+std::string param(const httplib::Request& req, const char* name) {
+  std::string out;
+  std::size_t n = req.get_param_value_count(name);
+  for (std::size_t i = 0; i < n; ++i) {
+    auto v = trim(req.get_param_value(name, i));
+    if (v.empty()) continue;
+    if (!out.empty()) out += ',';
+    out += v;
+    if (out.size() > kMaxParamBytes) {
+      bad(std::string(name) + ": at most " + std::to_string(kMaxParamBytes) + " bytes");
+    }
+  }
+  if (!valid_utf8(out)) bad(std::string(name) + ": not valid UTF-8");
+  if (out.find('\0') != std::string::npos) bad(std::string(name) + ": contains a NUL byte");
+  return out;
+}
+
+std::size_t size_param(const httplib::Request& req, const char* name, std::size_t fallback, std::size_t max) {
+  std::string v = param(req, name);
+  if (v.empty()) return std::min(fallback, max);
+  std::size_t n = 0;
+  auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
+  if (ec == std::errc::result_out_of_range && end == v.data() + v.size()) return max;
+  if (ec != std::errc() || end != v.data() + v.size()) bad(std::string(name) + ": expected a non-negative integer");
+  return std::min(n, max);
+}
+
+bool bool_param(const httplib::Request& req, const char* name, bool fallback) {
+  std::string v = lower(param(req, name));
+  if (v.empty()) return fallback;
+  if (v == "true" || v == "1" || v == "yes") return true;
+  if (v == "false" || v == "0" || v == "no") return false;
+  bad(std::string(name) + ": expected true or false");
+}
+
+bool valid_slug(std::string_view slug) {
+  if (slug.empty() || slug.size() > 200) return false;
+  if (slug.find("..") != std::string_view::npos) return false;
+  for (std::size_t i = 0; i < slug.size(); ++i) {
+    char c = slug[i];
+    bool alnum = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
+    if (i == 0 && !alnum) return false;
+    if (!alnum && c != '.' && c != '_' && c != '-') return false;
+  }
+  return true;
+}
+
+bool etag_matches(const httplib::Request& req, const std::string& quoted_etag) {
+  if (!req.has_header("If-None-Match")) return false;
+  const std::string header = req.get_header_value("If-None-Match");
+  std::string_view v = header;
+  while (!v.empty()) {
+    auto comma = v.find(',');
+    auto item = trim(v.substr(0, comma));
+    if (item == "*") return true;
+    if (item.substr(0, 2) == "W/") item.remove_prefix(2);
+    if (item == quoted_etag) return true;
+    if (comma == std::string_view::npos) break;
+    v.remove_prefix(comma + 1);
+  }
+  return false;
+}
+
+void check_body(const httplib::Request& req, std::size_t max_bytes) {
+  if (req.has_header("Content-Type")) {
+    const std::string header = req.get_header_value("Content-Type");
+    std::string type = lower(trim(std::string_view(header).substr(0, header.find(';'))));
+    bool ok = type == "application/json" || type == "application/yaml" ||
+              type == "application/x-yaml" || type == "text/yaml" || type == "text/x-yaml";
+    if (!ok) {
+      throw ApiError(Problem::unsupported_media_type, problem_code(Problem::unsupported_media_type),
+                     "send the body as application/json (or application/yaml)");
+    }
+  }
+  if (req.body.size() > max_bytes) {
+    throw ApiError(Problem::payload_too_large, problem_code(Problem::payload_too_large),
+                   "the body is larger than " + std::to_string(max_bytes) + " bytes");
+  }
+  if (trim(req.body).empty()) bad("the body is empty; send a JSON document");
+  // Parsers and serialisers of nested values recurse; refuse deep nesting up front.
+  int depth = 0;
+  bool in_string = false;
+  bool escaped = false;
+  for (char c : req.body) {
+    if (in_string) {
+      if (escaped) escaped = false;
+      else if (c == '\\') escaped = true;
+      else if (c == '"') in_string = false;
+      continue;
+    }
+    if (c == '"') in_string = true;
+    else if (c == '[' || c == '{') {
+      if (++depth > kMaxBodyDepth) bad("the body nests deeper than " + std::to_string(kMaxBodyDepth) + " levels");
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      --depth;
+    }
+  }
+}
+
+std::string path_with_query(const httplib::Request& req, const std::string& path) {
+  std::string out = path;
+  auto q = req.target.find('?');
+  if (q != std::string::npos) {
+    for (char c : std::string_view(req.target).substr(q)) {
+      if (static_cast<unsigned char>(c) > 0x20 && c != 0x7f) out += c;
+    }
+  }
+  return out;
+}
+
+std::string log_safe(std::string_view s) {
+  static const char* kHex = "0123456789abcdef";
+  std::string out;
+  for (unsigned char c : s) {
+    if (c < 0x20 || c == 0x7f || c == '"' || c == '\\') {
+      out += "\\x";
+      out += kHex[c >> 4];
+      out += kHex[c & 15];
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  return out;
+}
+
+}  // namespace kb::http

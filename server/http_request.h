@@ -1,0 +1,51 @@
+#pragma once
+
+// Reading requests defensively: every query parameter, path slug and body is user text
+// and is validated here before it reaches kb; failures throw ApiError (a 4xx).
+
+#include <httplib.h>
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace kb::http {
+
+/// Longest query parameter value accepted.
+inline constexpr std::size_t kMaxParamBytes = 1024;
+/// Longest request path accepted (longer: 414), before any route regex sees it.
+inline constexpr std::size_t kMaxPathBytes = 2048;
+/// Deepest nesting of `[` / `{` accepted in a request body.
+inline constexpr int kMaxBodyDepth = 32;
+
+/// The parameter's values joined with ',' (repeats allowed), trimmed; empty when absent.
+/// Throws ApiError(bad_request) when over kMaxParamBytes or not valid UTF-8.
+std::string param(const httplib::Request& req, const char* name);
+
+/// A non-negative integer parameter; `fallback` when absent, capped at `max`.
+std::size_t size_param(const httplib::Request& req, const char* name, std::size_t fallback, std::size_t max);
+
+/// A boolean parameter: true/false/1/0/yes/no; `fallback` when absent.
+bool bool_param(const httplib::Request& req, const char* name, bool fallback);
+
+/// Whether `slug` is a record slug: [a-z0-9][a-z0-9._-]*, at most 200 bytes, no "..".
+bool valid_slug(std::string_view slug);
+
+/// Whether the If-None-Match header lists `etag` (quoted or weak) or is `*`.
+bool etag_matches(const httplib::Request& req, const std::string& quoted_etag);
+
+/// Checks a POST body is JSON (or YAML) by Content-Type (415 otherwise; a missing type
+/// is read as JSON), at most `max_bytes` (413) and not nested past kMaxBodyDepth (400).
+void check_body(const httplib::Request& req, std::size_t max_bytes);
+
+/// Whether `s` is valid UTF-8.
+bool valid_utf8(std::string_view s);
+
+/// The request path plus its query string, for Location headers and logs.
+std::string path_with_query(const httplib::Request& req, const std::string& path);
+
+/// `s` with control bytes, quotes and backslashes escaped, for one-line logs.
+std::string log_safe(std::string_view s);
+
+}  // namespace kb::http

@@ -1,0 +1,104 @@
+#include "metrics.h"
+
+#include <cstdio>
+#include <sstream>
+
+#include "kb/snapshot.h"
+
+namespace kb::http {
+namespace {
+
+// Label values come from the route table, but escape them as the format requires anyway.
+std::string label(std::string_view v) {
+  std::string out;
+  for (char c : v) {
+    if (c == '\\' || c == '"') out += '\\';
+    if (c == '\n') {
+      out += "\\n";
+      continue;
+    }
+    out += c;
+  }
+  return out;
+}
+
+std::string number(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.6g", v);
+  return buf;
+}
+
+}  // namespace
+
+void Metrics::observe(std::string_view route, int status, std::chrono::microseconds latency) {
+  const double seconds = static_cast<double>(latency.count()) / 1e6;
+  std::lock_guard<std::mutex> lock(mu_);
+  ++requests_[{std::string(route), status}];
+  auto& h = latency_[std::string(route)];
+  for (std::size_t i = 0; i < kLatencyBuckets.size(); ++i) {
+    if (seconds <= kLatencyBuckets[i]) ++h.buckets[i];
+  }
+  ++h.count;
+  h.sum += seconds;
+}
+
+std::uint64_t Metrics::requests(std::string_view route, int status) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = requests_.find({std::string(route), status});
+  return it == requests_.end() ? 0 : it->second;
+}
+
+std::string Metrics::render(const Snapshot& snap, const LiveKb& kb) const {
+  std::ostringstream out;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    out << "# HELP kb_http_requests_total HTTP requests answered, by route and status.\n"
+           "# TYPE kb_http_requests_total counter\n";
+    for (const auto& [key, n] : requests_) {
+      out << "kb_http_requests_total{route=\"" << label(key.first) << "\",status=\"" << key.second
+          << "\"} " << n << "\n";
+    }
+    out << "# HELP kb_http_request_duration_seconds Time from routing to the response, by route.\n"
+           "# TYPE kb_http_request_duration_seconds histogram\n";
+    for (const auto& [route, h] : latency_) {
+      const std::string r = label(route);
+      for (std::size_t i = 0; i < kLatencyBuckets.size(); ++i) {
+        out << "kb_http_request_duration_seconds_bucket{route=\"" << r << "\",le=\""
+            << number(kLatencyBuckets[i]) << "\"} " << h.buckets[i] << "\n";
+      }
+      out << "kb_http_request_duration_seconds_bucket{route=\"" << r << "\",le=\"+Inf\"} " << h.count << "\n";
+      out << "kb_http_request_duration_seconds_sum{route=\"" << r << "\"} " << number(h.sum) << "\n";
+      out << "kb_http_request_duration_seconds_count{route=\"" << r << "\"} " << h.count << "\n";
+    }
+  }
+  const auto age = std::chrono::duration<double>(std::chrono::system_clock::now() - snap.loaded_at()).count();
+  out << "# HELP kb_snapshot_age_seconds Seconds since the snapshot being served was loaded.\n"
+         "# TYPE kb_snapshot_age_seconds gauge\n"
+      << "kb_snapshot_age_seconds " << number(age < 0 ? 0 : age) << "\n";
+  out << "# HELP kb_snapshot_generation Snapshots loaded since start, this one included.\n"
+         "# TYPE kb_snapshot_generation gauge\n"
+      << "kb_snapshot_generation " << snap.generation() << "\n";
+  std::size_t by_kind[4] = {0, 0, 0, 0};
+  for (const auto& r : snap.corpus().records()) ++by_kind[static_cast<int>(r->kind)];
+  out << "# HELP kb_records Records in the snapshot, by type.\n# TYPE kb_records gauge\n";
+  for (Kind k : {Kind::gotcha, Kind::engine, Kind::oracle, Kind::result}) {
+    out << "kb_records{type=\"" << kind_name(k) << "\"} " << by_kind[static_cast<int>(k)] << "\n";
+  }
+  out << "# HELP kb_reloads_total Snapshots swapped in after file changes.\n"
+         "# TYPE kb_reloads_total counter\n"
+      << "kb_reloads_total " << kb.reloads() << "\n";
+  out << "# HELP kb_reload_failures_total Reloads that failed; the previous snapshot stayed.\n"
+         "# TYPE kb_reload_failures_total counter\n"
+      << "kb_reload_failures_total " << kb.reload_failures() << "\n";
+  out << "# HELP kb_diagnostics Lint diagnostics of the snapshot, by severity.\n"
+         "# TYPE kb_diagnostics gauge\n";
+  for (Severity s : {Severity::error, Severity::warning, Severity::note}) {
+    out << "kb_diagnostics{severity=\"" << to_string(s) << "\"} " << snap.diagnostics_of(s) << "\n";
+  }
+  out << "# HELP kb_watch_inotify Whether file changes are watched with inotify (0: polling or none).\n"
+         "# TYPE kb_watch_inotify gauge\n"
+      << "kb_watch_inotify " << (kb.uses_inotify() ? 1 : 0) << "\n";
+  return out.str();
+}
+
+}  // namespace kb::http

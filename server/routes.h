@@ -1,0 +1,67 @@
+#pragma once
+
+// The route table (routes.cpp) and what every handler receives. Handlers never see a
+// status code: they send through http_status.h or throw ApiError / kb::Error.
+
+#include <httplib.h>
+
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "kb/snapshot.h"
+#include "metrics.h"
+#include "server.h"
+
+namespace kb::pages {
+class Renderer;
+}
+
+namespace kb::http {
+
+/// What the handlers share for the server's lifetime.
+struct Services {
+  LiveKb& kb;
+  const ServeConfig& config;
+  Metrics& metrics;
+  std::function<void(const std::string&)> log_error;
+  const pages::Renderer* renderer = nullptr;  ///< the HTML pages, when they are served
+};
+
+/// One request: the request, the response to fill, the one snapshot it is answered
+/// from (held until the response is written) and the server's services.
+struct Ctx {
+  const httplib::Request& req;
+  httplib::Response& res;
+  const Snapshot& snap;
+  const Services& svc;
+
+  /// The n-th capture of the route's pattern.
+  std::string match(std::size_t n) const { return n < req.matches.size() ? req.matches[n].str() : std::string(); }
+};
+
+/// A request handler.
+using Handler = void (*)(const Ctx&);
+
+/// One row of the route table.
+struct Route {
+  std::string_view method;   ///< "GET" (HEAD follows it) or "POST"
+  std::string_view pattern;  ///< ECMAScript regex over the decoded path, matched whole
+  std::string_view name;     ///< the route as documented; the metrics label
+  Handler handler;
+  bool cacheable;  ///< answered with the snapshot's ETag; If-None-Match gives 304
+};
+
+/// Every route, API first; matched in this order.
+const std::vector<Route>& route_table();
+
+/// Registers the table on `server` with what every route shares: one snapshot per
+/// request, ETag and 304, Cache-Control, CORS, 405 with Allow, JSON errors, a generic
+/// 500 for exceptions (logged), metrics and the access log (through `on_response`).
+void install_routes(httplib::Server& server, const Services& services,
+                    std::function<void(const httplib::Request&, const httplib::Response&,
+                                       std::string_view route, std::chrono::microseconds)>
+                        on_response);
+
+}  // namespace kb::http

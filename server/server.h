@@ -1,0 +1,70 @@
+#pragma once
+
+// `kb serve`: the HTTP API (and pages) over a live, atomically swapped snapshot.
+// Start it in-process (tests) or from the CLI; both go through ServeConfig.
+
+#include <chrono>
+#include <cstddef>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "kb/lint.h"
+
+namespace kb {
+class LiveKb;
+}
+
+namespace kb::http {
+
+/// Everything `kb serve` can be told, with its defaults.
+struct ServeConfig {
+  std::filesystem::path records = "records";  ///< watch and serve this tree ...
+  std::filesystem::path db;                   ///< ... or this prebuilt index, read-only
+  std::string host = "127.0.0.1";             ///< loopback unless told otherwise
+  int port = 8080;                            ///< 0: any free port (tests)
+  unsigned threads = 8;                       ///< request worker threads
+  bool cors = false;                          ///< Access-Control-Allow-Origin: * on the API
+  std::filesystem::path web_dir;              ///< templates from disk instead of the binary
+  std::string access_log;                     ///< "" none, "-" stdout, else a file (appended)
+  std::size_t max_body_bytes = 8u << 20;      ///< larger request bodies get 413
+  std::size_t max_batch = 1000;               ///< deployments per POST /api/v1/check/batch
+  std::chrono::milliseconds query_budget{2000};  ///< time limit of one full-text query
+  bool watch = true;                          ///< reload on file changes (records only)
+  bool force_polling = false;                 ///< watch by polling even where inotify works
+  LintOptions lint;                           ///< as `kb lint` would check the files
+  /// Where operational problems (reload failures, 500s) are reported; stderr when empty.
+  std::function<void(const std::string&)> error_log;
+
+  /// Throws kb::Error(invalid_argument) naming the first bad setting.
+  void validate() const;
+};
+
+/// A running server: loads the knowledge base, binds, answers on a thread pool.
+class Server {
+ public:
+  /// Validates `config` and loads the first snapshot; throws kb::Error.
+  explicit Server(ServeConfig config);
+  ~Server();
+  Server(const Server&) = delete;
+  Server& operator=(const Server&) = delete;
+
+  /// Binds and starts answering on background threads (and the file watcher); returns
+  /// the bound port. Throws kb::Error(io) when the address cannot be bound.
+  int start();
+  /// Stops accepting, lets in-flight requests finish, stops the watcher; idempotent.
+  void stop();
+  /// Blocks until the server stopped.
+  void wait();
+  /// The live knowledge base being served.
+  LiveKb& kb();
+  /// The port it listens on (0 before start()).
+  int port() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace kb::http
