@@ -26,6 +26,15 @@ struct Node {
   std::vector<Node> items;                       ///< seq
   std::vector<std::pair<Node, Node>> entries;    ///< map, in file order
 
+  // Declared, and the destructor defined after the class, so clang with libstdc++ in
+  // C++20 mode does not instantiate ~vector<pair<Node, Node>> while Node is incomplete.
+  Node() = default;
+  Node(const Node&) = default;
+  Node(Node&&) noexcept = default;
+  Node& operator=(const Node&) = default;
+  Node& operator=(Node&&) noexcept = default;
+  ~Node();
+
   bool is_scalar() const { return type == Type::scalar; }
   bool is_map() const { return type == Type::map; }
   bool is_seq() const { return type == Type::seq; }
@@ -33,6 +42,8 @@ struct Node {
   /// The value of the first entry whose key is `key`, or nullptr.
   const Node* find(std::string_view key) const;
 };
+
+inline Node::~Node() = default;
 
 /// Explicit bounds so hostile input is reported, not obeyed.
 struct Limits {
