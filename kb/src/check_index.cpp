@@ -9,6 +9,7 @@
 #include "check_predicate.h"
 #include "kb/check.h"
 #include "kb/corpus.h"
+#include "kb/error.h"
 #include "kb/evidence.h"
 #include "text_util.h"
 
@@ -158,6 +159,10 @@ CheckReport CheckIndex::run(const Deployment& deployment) const {
 
 void CheckIndex::apply_ignores(CheckReport& report, const IgnoreList& ignores,
                                std::string_view today) const {
+  const std::string date = today.empty() ? text::today_utc() : std::string(today);
+  if (!text::valid_date(date)) {
+    throw Error(Errc::invalid_argument, "'" + date + "' is not a date (YYYY-MM-DD)");
+  }
   auto warn = [&](const IgnoreEntry& e, std::string code, std::string message,
                   std::string hint) {
     report.diagnostics.push_back({Severity::warning, std::move(code), ignores.file, e.pos.line,
@@ -166,7 +171,7 @@ void CheckIndex::apply_ignores(CheckReport& report, const IgnoreList& ignores,
   for (const IgnoreEntry& e : ignores.entries) {
     std::optional<std::string> id =
         impl_ ? impl_->corpus->target(Kind::gotcha, e.id) : std::nullopt;
-    if (!e.expires.empty() && today >= e.expires) {
+    if (!e.expires.empty() && date >= e.expires) {
       warn(e, "check.ignore-expired",
            "the ignore of '" + e.id + "' expired on " + e.expires + "; it no longer applies",
            "re-check the gotcha, then renew the date or remove the entry");

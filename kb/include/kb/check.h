@@ -117,7 +117,8 @@ class CheckIndex {
   /// warnings) and returns every gotcha that applies.
   CheckReport run(const Deployment& deployment) const;
   /// Moves findings matched by an unexpired entry of `ignores` to `report.ignored`;
-  /// warns about expired entries and entries that matched nothing. `today` is YYYY-MM-DD.
+  /// warns about expired entries and entries that matched nothing. `today` is YYYY-MM-DD
+  /// (empty: today, UTC); throws Error{invalid_argument} when it is not a date.
   void apply_ignores(CheckReport& report, const IgnoreList& ignores,
                      std::string_view today) const;
   /// Gotchas compiled (withdrawn ones are not).

@@ -1,0 +1,190 @@
+#include <catch2/catch.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include "cli/cli_support.h"
+
+using namespace kb_test;
+using nlohmann::json;
+
+namespace {
+
+const char* kSeed000 = "gotchas/pd-cache-hit-silently-differs-from-cold-run";
+const char* kSeed002 = "gotchas/pd-batch-invariant-mode-absent-from-kv-namespace";
+
+std::string deployment(const std::string& name) {
+  return "'" + (fs::path(KB_TEST_DATA) / "deployments" / name).string() + "'";
+}
+
+std::string records() { return "--records '" + (fs::path(KB_SOURCE_DIR) / "records").string() + "'"; }
+
+// `kb check` on a deployment of tests/data/deployments against the shipped records.
+Run check(const std::string& name, const std::string& extra = "") {
+  auto dir = scratch("check");
+  return kb(dir, "check " + deployment(name) + " " + records() + " " + extra);
+}
+
+json check_json(const std::string& name, int expected_code, const std::string& extra = "") {
+  Run r = check(name, "--format json " + extra);
+  INFO(r.err);
+  CHECK(r.code == expected_code);
+  json j = json::parse(r.out, nullptr, false);
+  REQUIRE_FALSE(j.is_discarded());
+  return j;
+}
+
+std::vector<std::string> ids(const json& list) {
+  std::vector<std::string> out;
+  for (const auto& f : list) out.push_back(f.at("id").get<std::string>());
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("kb check: seed 000 hits LMCache P/D on vLLM 0.26 and exits 1", "[cli][check]") {
+  json j = check_json("lmcache-pd-vllm-0-26.yaml", 1);
+  REQUIRE(ids(j["findings"]) == std::vector<std::string>{kSeed000});
+  const json& f = j["findings"][0];
+  CHECK(f["severity"] == "blocker");
+  CHECK(f["status"] == "open");
+  CHECK(f["evidence"] == "reproduced");
+  CHECK(f["possible"] == false);
+  CHECK(f["line"] == 3);
+  CHECK(f["why"] == json::array({"engine vllm 0.26.0 in >=0.26.0, <0.28", "engine lmcache 0.3.9",
+                                 "config kv_transfer = pd"}));
+  CHECK(j["ignored"] == json::array());
+  CHECK(j["diagnostics"] == json::array());
+  CHECK(j["deployment"]["engines"][0]["id"] == "engines/vllm");
+  CHECK(j["deployment"]["config"]["connector"] == "lmcache");
+  CHECK(j["counts"]["blocker"] == 1);
+}
+
+TEST_CASE("kb check: deployments that must not hit seed 000", "[cli][check]") {
+  CHECK(check_json("nixl-native-pd-vllm-0-26.yaml", 0)["findings"] == json::array());
+  CHECK(check_json("lmcache-pd-vllm-0-28.yaml", 0)["findings"] == json::array());
+  CHECK(check_json("batch-invariant-off.yaml", 0)["findings"] == json::array());
+}
+
+TEST_CASE("kb check: plain prefix caching also hits seed 000", "[cli][check]") {
+  json j = check_json("prefix-caching.yaml", 1);
+  REQUIRE(ids(j["findings"]) == std::vector<std::string>{kSeed000});
+  CHECK(j["findings"][0]["why"] ==
+        json::array({"engine vllm 0.29.0+cu128", "config prefix_caching = true"}));
+}
+
+TEST_CASE("kb check: seed 002 and --fail-on", "[cli][check]") {
+  json j = check_json("batch-invariant-shared-offload.json", 0);
+  REQUIRE(ids(j["findings"]) == std::vector<std::string>{kSeed002});
+  CHECK(j["findings"][0]["severity"] == "major");
+  CHECK(j["findings"][0]["why"] ==
+        json::array({"config VLLM_BATCH_INVARIANT = 1", "config kv_offload = shared"}));
+  check_json("batch-invariant-shared-offload.json", 1, "--fail-on major");
+  check_json("batch-invariant-shared-offload.json", 1, "--fail-on info");
+  CHECK(check("batch-invariant-shared-offload.json", "--fail-on critical").code == 2);
+}
+
+TEST_CASE("kb check: text output", "[cli][check]") {
+  Run r = check("lmcache-pd-vllm-0-26.yaml");
+  CHECK(r.code == 1);
+  CHECK(r.err.empty());
+  std::string file = (fs::path(KB_TEST_DATA) / "deployments" / "lmcache-pd-vllm-0-26.yaml").string();
+  CHECK(r.out.rfind(file + ": 1 finding (1 blocker)\n\nblocker  " + kSeed000 + "\n", 0) == 0);
+  CHECK(r.out.find("         why: engine vllm 0.26.0 in >=0.26.0, <0.28\n") != std::string::npos);
+}
+
+TEST_CASE("kb check: an unknown engine is a warning, not a failure", "[cli][check]") {
+  json j = check_json("unknown-engine.yaml", 0);
+  REQUIRE(j["diagnostics"].size() == 1);
+  CHECK(j["diagnostics"][0]["code"] == "check.unknown-engine");
+  CHECK(j["diagnostics"][0]["severity"] == "warning");
+  CHECK(j["diagnostics"][0]["line"] == 3);
+  CHECK(j["diagnostics"][0]["hint"] == "did you mean 'mooncake'?");
+}
+
+TEST_CASE("kb check: malformed or unreadable deployments exit 2", "[cli][check]") {
+  struct Case {
+    const char* file;
+    const char* code;
+    int line;
+  };
+  for (const Case& c : {Case{"malformed-engines-not-a-list.yaml", "check.type", 1},
+                        Case{"malformed-version.yaml", "version.invalid", 2},
+                        Case{"malformed-nested-config.yaml", "check.nested-config", 3}}) {
+    INFO(c.file);
+    json j = check_json(c.file, 2);
+    CHECK(j["findings"] == json::array());
+    REQUIRE(j["diagnostics"].size() == 1);
+    CHECK(j["diagnostics"][0]["code"] == c.code);
+    CHECK(j["diagnostics"][0]["line"] == c.line);
+    Run text = check(c.file);
+    CHECK(text.code == 2);
+    CHECK(text.out.empty());
+    CHECK(text.err.find(std::string("error[") + c.code + "]") != std::string::npos);
+  }
+  Run missing = check("no-such-file.yaml");
+  CHECK(missing.code == 2);
+  CHECK(missing.err.find("error[io.read]: cannot open the file") != std::string::npos);
+  auto dir = scratch("check_records");
+  Run no_records =
+      kb(dir, "check " + deployment("lmcache-pd-vllm-0-26.yaml") + " --records '" +
+                  (dir / "nope").string() + "'");
+  CHECK(no_records.code == 2);
+  CHECK(kb(dir, "check").code == 2);
+}
+
+TEST_CASE("kb check: ignore files", "[cli][check]") {
+  json j = check_json("lmcache-pd-vllm-0-26.yaml", 0,
+                      "--ignore " + deployment("ignore-seed-000.yaml") + " --today 2026-10-05");
+  CHECK(j["findings"] == json::array());
+  REQUIRE(ids(j["ignored"]) == std::vector<std::string>{kSeed000});
+  CHECK(j["ignored"][0]["reason"] == "we run the monolithic-equivalence oracle on every rollout");
+  CHECK(j["ignored"][0]["expires"] == "2027-01-01");
+  REQUIRE(j["diagnostics"].size() == 1);
+  CHECK(j["diagnostics"][0]["code"] == "check.ignore-unused");
+  CHECK(j["diagnostics"][0]["line"] == 5);
+
+  json expired = check_json("lmcache-pd-vllm-0-26.yaml", 1,
+                            "--ignore " + deployment("ignore-seed-000.yaml") + " --today 2027-01-01");
+  CHECK(ids(expired["findings"]) == std::vector<std::string>{kSeed000});
+  REQUIRE(expired["diagnostics"].size() == 2);
+  CHECK(expired["diagnostics"][0]["code"] == "check.ignore-expired");
+
+  json bad = check_json("lmcache-pd-vllm-0-26.yaml", 2,
+                        "--ignore " + deployment("ignore-no-reason.yaml"));
+  REQUIRE(bad["diagnostics"].size() == 1);
+  CHECK(bad["diagnostics"][0]["code"] == "check.ignore-missing-reason");
+  CHECK(check("lmcache-pd-vllm-0-26.yaml", "--today 2026-13-01").code == 2);
+}
+
+TEST_CASE("kb check --format sarif has SARIF 2.1.0's required fields", "[cli][check]") {
+  Run r = check("lmcache-pd-vllm-0-26.yaml",
+                "--format sarif --ignore " + deployment("ignore-seed-000.yaml") +
+                    " --today 2026-10-05");
+  CHECK(r.code == 0);
+  json s = json::parse(r.out, nullptr, false);
+  REQUIRE_FALSE(s.is_discarded());
+  CHECK(s["version"] == "2.1.0");
+  CHECK(s["$schema"].get<std::string>().find("sarif-schema-2.1.0.json") != std::string::npos);
+  REQUIRE(s["runs"].size() == 1);
+  const json& run = s["runs"][0];
+  CHECK(run["tool"]["driver"]["name"] == "kb");
+  REQUIRE(run["tool"]["driver"]["rules"].size() == 1);
+  CHECK(run["tool"]["driver"]["rules"][0]["id"] == kSeed000);
+  CHECK(run["tool"]["driver"]["rules"][0]["shortDescription"]["text"].is_string());
+  REQUIRE(run["results"].size() == 1);
+  const json& res = run["results"][0];
+  CHECK(res["ruleId"] == kSeed000);
+  CHECK(res["ruleIndex"] == 0);
+  CHECK(res["level"] == "error");
+  CHECK(res["message"]["text"].get<std::string>().find("config kv_transfer = pd") !=
+        std::string::npos);
+  CHECK(res["locations"][0]["physicalLocation"]["region"]["startLine"] == 3);
+  CHECK(res["suppressions"][0]["kind"] == "external");
+  CHECK(res["suppressions"][0]["justification"] ==
+        "we run the monolithic-equivalence oracle on every rollout");
+  const json& notes = run["invocations"][0]["toolExecutionNotifications"];
+  REQUIRE(notes.size() == 1);
+  CHECK(notes[0]["descriptor"]["id"] == "check.ignore-unused");
+  CHECK(notes[0]["level"] == "warning");
+  CHECK(run["invocations"][0]["executionSuccessful"] == true);
+}
