@@ -1,0 +1,127 @@
+#pragma once
+
+// The HTML pages: one renderer serves `kb serve` and writes `kb site`, from the same
+// Mustache templates (web/templates, compiled in, or read from `--web-dir`).
+
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "kb/corpus.h"
+#include "kb/diagnostic.h"
+#include "kb/evidence.h"
+#include "kb/lint.h"
+#include "kb/model.h"
+#include "kb/store.h"
+
+namespace kb {
+class Snapshot;
+}
+
+namespace kb::pages {
+
+/// The Content-Security-Policy header of every live page: no inline script or style.
+inline constexpr std::string_view kContentSecurityPolicy =
+    "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self' data:; "
+    "base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+
+/// How pages link to each other: live server paths (`gotchas/x`) or static files
+/// (`gotchas/x.html`). Both are relative, so either works below any path prefix.
+enum class LinkStyle { live, static_site };
+
+/// One consistent view of the knowledge base that pages are rendered from.
+struct View {
+  const Corpus& corpus;
+  const EvidenceIndex& evidence;
+  const std::vector<Diagnostic>& diagnostics;
+  /// Records whose reference fields name `id` (resolved), sorted by id.
+  std::function<std::vector<const Record*>(std::string_view id)> referencing;
+  /// Full-text search with \x02/\x03-marked snippets; empty when there is none (static site).
+  std::function<std::vector<SearchHit>(std::string_view q, std::size_t limit)> search;
+};
+
+/// Which records reference each id, for views without a Snapshot.
+class ReferenceMap {
+ public:
+  /// Resolves every reference of every record of `corpus` once.
+  explicit ReferenceMap(const Corpus& corpus);
+  /// Records referencing `id`, sorted by id, each once.
+  std::vector<const Record*> referencing(std::string_view id) const;
+
+ private:
+  std::unordered_map<std::string, std::vector<const Record*>> by_target_;
+};
+
+/// A view over a linted tree; `refs` must outlive it. No full-text search.
+View make_view(const Linted& linted, const ReferenceMap& refs);
+
+/// A view over a live snapshot, with its full-text search; `s` must outlive it.
+View make_view(const Snapshot& s);
+
+/// What the search page was asked for (query parameters q, engine, severity, status).
+struct SearchParams {
+  std::string q;
+  std::string engine;
+  std::string severity;
+  std::string status;
+};
+
+/// What a page request came to.
+enum class Outcome { ok, moved, not_found };
+
+/// A rendered response for one path.
+struct Page {
+  Outcome outcome = Outcome::ok;
+  std::string content_type = "text/html; charset=utf-8";
+  std::string body;
+  std::string location;  ///< relative redirect target when `outcome` is moved
+};
+
+/// Renders every page kind from the templates.
+class Renderer {
+ public:
+  /// Templates come from `web_dir` when it is set (re-read on every render, for
+  /// editing; a file missing there falls back to the compiled-in one).
+  explicit Renderer(LinkStyle style, std::filesystem::path web_dir = {});
+  ~Renderer();
+  Renderer(Renderer&&) noexcept;
+  Renderer& operator=(Renderer&&) noexcept;
+
+  /// Counts by severity and status, newest and most recently verified gotchas, engines.
+  std::string home(const View& v) const;
+  /// The page of a gotcha, engine or oracle; nullopt for kinds without a page (results).
+  std::optional<std::string> record(const View& v, const Record& r) const;
+  /// Search results with snippets and filters; client-side in the static site.
+  std::string search(const View& v, const SearchParams& p) const;
+  /// Every diagnostic of the tree, as `kb lint` reports them.
+  std::string diagnostics(const View& v) const;
+  /// A 404 page for `path` with the resolver's best candidates.
+  std::string not_found(const View& v, std::string_view path) const;
+  /// The Atom feed of new and changed gotchas, newest first.
+  std::string feed(const View& v) const;
+  /// The bytes of `web/static/<name>`, or nullopt.
+  std::optional<std::string> asset(std::string_view name) const;
+  /// Names of every file under web/static.
+  std::vector<std::string> asset_names() const;
+
+  /// Answers a GET for a page path (`/`, `/gotchas/x`, `/engines/x.json`, `/search`,
+  /// `/static/kb.css` ...): the page, a redirect from a former or alternative name, or
+  /// the 404 page. `path` is already percent-decoded.
+  Page serve(const View& v, std::string_view path, const SearchParams& params) const;
+
+  /// The style links are written in.
+  LinkStyle style() const;
+
+  /// Templates and link style; defined in pages_internal.h for the page files.
+  struct Impl;
+
+ private:
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace kb::pages

@@ -1,0 +1,185 @@
+#include <map>
+#include <set>
+
+#include "markdown.h"
+#include "pages_internal.h"
+
+namespace kb::pages {
+
+namespace {
+
+void record_files(Data& d, const Links& links, const Record& r) {
+  d.set("source_href", links.source(r.id));
+  d.set("source_file", r.file);
+  d.set("json_href", links.json(r.id));
+}
+
+void prose(Data& d, const std::string& key, const std::string& markdown) {
+  if (!markdown.empty()) d.set(key, render_markdown(markdown));
+}
+
+List string_list(const std::vector<std::string>& values) {
+  List out;
+  for (const auto& v : values) out.push_back(Data("value", v));
+  return out;
+}
+
+List citations(const Record& r) {
+  List out;
+  for (const auto& c : r.references) out.push_back(citation_item(c));
+  return out;
+}
+
+// Gotchas naming the engine, grouped by severity; the item's range is the version
+// range its `affects` entry gives.
+List severity_groups(const View& v, const Links& links, const Record& engine) {
+  std::map<int, std::pair<std::string, List>> groups;
+  for (const Record* g : v.referencing(engine.id)) {
+    if (g->kind != Kind::gotcha) continue;
+    Data item = gotcha_item(v, links, *g);
+    for (const auto& ref : g->affects) {
+      if (target_id(v, ref, Kind::engine) == engine.id) put(item, "range", ref.versions);
+    }
+    auto& group = groups[severity_rank(g->severity)];
+    group.first = g->severity;
+    group.second.push_back(item);
+  }
+  List out;
+  for (const auto& [rank, group] : groups) {
+    Data d = item_list(group.second);
+    d.set("severity", group.first);
+    d.set("count", std::to_string(group.second.size()));
+    out.push_back(d);
+  }
+  return out;
+}
+
+std::string engine_name(const View& v, const std::string& slug) {
+  const Record* e = v.corpus.find("engines/" + slug);
+  return e != nullptr ? std::string(display_name(*e)) : slug;
+}
+
+// Rows: the subject without versions; columns: the versions it ran at.
+Data results_matrix(const View& v, const Record& oracle) {
+  struct Cell {
+    std::int64_t passed = 0, failed = 0, runs = 0;
+  };
+  std::map<std::string, std::map<std::string, Cell>> cells;
+  std::set<std::string> columns;
+  for (const auto& id : v.evidence.results_for_oracle(oracle.id)) {
+    const Record* r = v.corpus.find(id);
+    if (r == nullptr) continue;
+    std::string row, column;
+    for (const auto& ref : r->subject.engines) {
+      const std::string target = target_id(v, ref, Kind::engine);
+      const std::string name = target.empty() ? ref.raw : engine_name(v, std::string(slug_of(target)));
+      row += (row.empty() ? "" : " + ") + name;
+      if (!ref.versions.empty()) column += (column.empty() ? "" : ", ") + name + " " + ref.versions;
+    }
+    for (std::size_t i = 0; i < r->subject.config.size(); ++i) {
+      row += (i == 0 ? " · " : ", ") + r->subject.config[i].first + "=" + r->subject.config[i].second;
+    }
+    if (column.empty()) column = "unversioned";
+    Cell& c = cells[row][column];
+    c.passed += r->passed;
+    c.failed += r->failed;
+    ++c.runs;
+    columns.insert(column);
+  }
+  List header, rows;
+  for (const auto& c : columns) header.push_back(Data("name", c));
+  for (const auto& [subject, by_column] : cells) {
+    List row_cells;
+    for (const auto& column : columns) {
+      Data cell;
+      auto it = by_column.find(column);
+      if (it != by_column.end()) {
+        const Cell& c = it->second;
+        cell.set("passed", std::to_string(c.passed));
+        cell.set("failed", std::to_string(c.failed));
+        cell.set("runs", std::to_string(c.runs) + (c.runs == 1 ? " run" : " runs"));
+        cell.set("outcome", c.failed > 0 ? "failed" : (c.passed > 0 ? "passed" : "none"));
+      }
+      row_cells.push_back(cell);
+    }
+    Data row;
+    row.set("subject", subject);
+    row.set("cells", row_cells);
+    rows.push_back(row);
+  }
+  Data m;
+  m.set("columns", header);
+  m.set("rows", rows);
+  m.set("has_rows", !rows.empty());
+  return m;
+}
+
+// Gotchas that name the oracle, or that its results are evidence for.
+List oracle_gotchas(const View& v, const Links& links, const Record& oracle) {
+  std::set<std::string> ids;
+  for (const Record* r : v.referencing(oracle.id)) {
+    if (r->kind == Kind::gotcha) ids.insert(r->id);
+    if (r->kind != Kind::result) continue;
+    for (const auto& ref : r->evidence_for) {
+      const std::string id = target_id(v, ref, Kind::gotcha);
+      if (!id.empty()) ids.insert(id);
+    }
+  }
+  List out;
+  for (const auto& id : ids) {
+    if (const Record* g = v.corpus.find(id)) out.push_back(gotcha_item(v, links, *g));
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string render_engine(const Renderer::Impl& impl, const View& v, const Record& r) {
+  const Links links(impl.style, depth_of(r.id));
+  Data d = page_data(links, display_name(r));
+  d.set("name", std::string(display_name(r)));
+  d.set("id", r.id);
+  put(d, "category", r.category);
+  if (!r.repo.empty()) {
+    d.set("repo", r.repo);
+    const std::size_t slash = r.repo.find('/');
+    std::string url = "https://github.com/";
+    url += slash == std::string::npos
+               ? encode_uri_component(r.repo)
+               : encode_uri_component(r.repo.substr(0, slash)) + "/" +
+                     encode_uri_component(r.repo.substr(slash + 1));
+    d.set("repo_href", url);
+  }
+  if (is_web_url(r.url)) d.set("url", r.url);
+  d.set("aliases", string_list(r.aliases));
+  d.set("has_aliases", !r.aliases.empty());
+  prose(d, "description", r.description);
+  prose(d, "notes", r.notes);
+  const List refs = citations(r);
+  d.set("references", refs);
+  d.set("has_references", !refs.empty());
+  const List groups = severity_groups(v, links, r);
+  d.set("groups", groups);
+  d.set("has_groups", !groups.empty());
+  record_files(d, links, r);
+  return impl.templates.render("engine", d);
+}
+
+std::string render_oracle(const Renderer::Impl& impl, const View& v, const Record& r) {
+  const Links links(impl.style, depth_of(r.id));
+  Data d = page_data(links, display_name(r));
+  d.set("title", std::string(display_name(r)));
+  d.set("id", r.id);
+  prose(d, "method", r.method);
+  prose(d, "pass_criterion", r.pass_criterion);
+  prose(d, "notes", r.notes);
+  d.set("matrix", results_matrix(v, r));
+  d.set("gotchas", item_list(oracle_gotchas(v, links, r)));
+  const List refs = citations(r);
+  d.set("references", refs);
+  d.set("has_references", !refs.empty());
+  record_files(d, links, r);
+  return impl.templates.render("oracle", d);
+}
+
+}  // namespace kb::pages

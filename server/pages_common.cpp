@@ -1,0 +1,232 @@
+#include <algorithm>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "json.h"
+#include "kb/error.h"
+#include "markdown.h"
+#include "pages_internal.h"
+#include "web_assets.h"
+
+namespace kb::pages {
+
+const std::vector<std::string_view> kSeverities = {"blocker", "major", "minor", "info"};
+const std::vector<std::string_view> kStatuses = {"open", "mitigated", "fixed", "withdrawn"};
+
+Links::Links(LinkStyle style, int depth) : style_(style) {
+  for (int i = 0; i < depth; ++i) root_ += "../";
+}
+
+std::string Links::top_level(std::string_view name) const {
+  return root_ + std::string(name) + (style_ == LinkStyle::static_site ? ".html" : "");
+}
+
+std::string Links::by_id(std::string_view id, std::string_view suffix) const {
+  std::string out = root_;
+  std::size_t start = 0;
+  for (std::size_t slash = id.find('/'); slash != std::string_view::npos; slash = id.find('/', start)) {
+    out += encode_uri_component(id.substr(start, slash - start)) + "/";
+    start = slash + 1;
+  }
+  return out + encode_uri_component(id.substr(start)) + std::string(suffix);
+}
+
+std::string Links::home() const {
+  if (style_ == LinkStyle::static_site) return root_ + "index.html";
+  return root_.empty() ? "./" : root_;
+}
+
+std::string Links::page(std::string_view id) const {
+  if (id.rfind("results/", 0) == 0) return json(id);
+  return by_id(id, style_ == LinkStyle::static_site ? ".html" : "");
+}
+
+std::string Links::json(std::string_view id) const { return by_id(id, ".json"); }
+
+std::string Links::source(std::string_view id) const { return by_id(id, ".yaml"); }
+
+std::string Links::search(const SearchParams& p) const {
+  std::string url = top_level("search");
+  char sep = '?';
+  for (const auto& [key, value] : {std::pair<const char*, const std::string&>{"q", p.q},
+                                   {"engine", p.engine},
+                                   {"severity", p.severity},
+                                   {"status", p.status}}) {
+    if (value.empty()) continue;
+    url += sep + std::string(key) + "=" + encode_uri_component(value);
+    sep = '&';
+  }
+  return url;
+}
+
+std::string Links::diagnostics() const { return top_level("diagnostics"); }
+
+std::string Links::asset(std::string_view name) const {
+  return root_ + "static/" + encode_uri_component(name);
+}
+
+std::string Links::feed() const { return root_ + "feed.xml"; }
+
+Templates::Templates(std::filesystem::path web_dir) : web_dir_(std::move(web_dir)) {}
+
+std::optional<std::string> Templates::file(std::string_view path) const {
+  if (!web_dir_.empty()) {
+    std::ifstream in(web_dir_ / std::string(path), std::ios::binary);
+    if (in) {
+      std::ostringstream s;
+      s << in.rdbuf();
+      return s.str();
+    }
+  }
+  for (const auto& [name, bytes] : web::embedded_assets()) {
+    if (name == path) return std::string(bytes);
+  }
+  return std::nullopt;
+}
+
+std::vector<std::string> Templates::list(std::string_view dir) const {
+  std::set<std::string> names;
+  const std::string prefix = std::string(dir) + "/";
+  for (const auto& entry : web::embedded_assets()) {
+    if (entry.first.rfind(prefix, 0) == 0) names.insert(std::string(entry.first));
+  }
+  std::error_code ec;
+  if (!web_dir_.empty()) {
+    for (const auto& e : std::filesystem::directory_iterator(web_dir_ / std::string(dir), ec)) {
+      if (e.is_regular_file()) names.insert(prefix + e.path().filename().string());
+    }
+  }
+  return {names.begin(), names.end()};
+}
+
+std::string Templates::render(std::string_view name, Data data) const {
+  for (const auto& path : list("templates")) {
+    const std::string file_name = path.substr(path.find('/') + 1);
+    if (file_name.rfind('_', 0) != 0) continue;
+    const std::string partial_name =
+        file_name.substr(1, file_name.size() - 1 - std::string_view(".mustache").size());
+    auto text = file(path);
+    data.set(partial_name, kainjow::mustache::partial([text] { return text.value_or(""); }));
+  }
+  const std::string path = "templates/" + std::string(name) + ".mustache";
+  auto text = file(path);
+  if (!text) throw Error(Errc::internal, "missing template " + path);
+  kainjow::mustache::mustache tmpl(*text);
+  tmpl.set_custom_escape([](const std::string& s) { return escape_html(s); });
+  if (!tmpl.is_valid()) throw Error(Errc::internal, path + ": " + tmpl.error_message());
+  std::string out = tmpl.render(data);
+  if (!tmpl.is_valid()) throw Error(Errc::internal, path + ": " + tmpl.error_message());
+  return out;
+}
+
+void put(Data& d, const std::string& key, const std::string& value) {
+  if (!value.empty()) d.set(key, value);
+}
+
+Data item_list(const List& items) {
+  Data d;
+  d.set("items", items);
+  d.set("has_items", !items.empty());
+  return d;
+}
+
+Data page_data(const Links& links, std::string_view title, std::string_view query) {
+  Data d;
+  d.set("title", std::string(title));
+  d.set("root", links.root());
+  d.set("home_href", links.home());
+  d.set("search_href", links.search());
+  d.set("search_q", std::string(query));
+  d.set("diagnostics_href", links.diagnostics());
+  d.set("css_href", links.asset("kb.css"));
+  d.set("feed_href", links.feed());
+  return d;
+}
+
+int severity_rank(std::string_view severity) {
+  auto it = std::find(kSeverities.begin(), kSeverities.end(), severity);
+  return static_cast<int>(it - kSeverities.begin());
+}
+
+int depth_of(std::string_view id) { return static_cast<int>(std::count(id.begin(), id.end(), '/')); }
+
+std::string_view slug_of(std::string_view id) {
+  const std::size_t slash = id.find('/');
+  return slash == std::string_view::npos ? id : id.substr(slash + 1);
+}
+
+Data gotcha_item(const View& v, const Links& links, const Record& r) {
+  const EvidenceSummary& e = v.evidence.for_gotcha(r.id);
+  Data d;
+  d.set("id", r.id);
+  d.set("title", std::string(display_name(r)));
+  d.set("href", links.page(r.id));
+  d.set("severity", r.severity);
+  d.set("status", r.status);
+  d.set("reproduction", std::string(to_string(e.state)));
+  d.set("evidence", summary_line(e));
+  put(d, "verified", verified_as_of(v, r));
+  d.set("stale", v.corpus.is_stale(r.id));
+  return d;
+}
+
+std::string verified_as_of(const View& v, const Record& r) {
+  std::string newest;
+  for (const auto& c : r.references) {
+    if (date_to_days(c.as_of) && c.as_of > newest) newest = c.as_of;
+  }
+  if (r.kind == Kind::gotcha) {
+    const std::string& results = v.evidence.for_gotcha(r.id).newest_date;
+    if (date_to_days(results) && results > newest) newest = results;
+  }
+  return newest;
+}
+
+std::vector<const Record*> gotchas_by_severity(const View& v) {
+  std::vector<const Record*> out;
+  for (const auto& r : v.corpus.records()) {
+    if (r->kind == Kind::gotcha) out.push_back(r.get());
+  }
+  std::stable_sort(out.begin(), out.end(), [](const Record* a, const Record* b) {
+    return severity_rank(a->severity) < severity_rank(b->severity);
+  });
+  return out;
+}
+
+std::string target_id(const View& v, const RefValue& ref, Kind ns) {
+  return v.corpus.target(ns, ref.raw).value_or("");
+}
+
+Data engine_ref(const View& v, const Links& links, const RefValue& ref) {
+  Data d;
+  const std::string id = target_id(v, ref, Kind::engine);
+  const Record* target = id.empty() ? nullptr : v.corpus.find(id);
+  d.set("name", target != nullptr ? std::string(display_name(*target)) : ref.raw);
+  d.set("resolved", target != nullptr);
+  d.set("href", target != nullptr ? links.page(id) : std::string());
+  put(d, "versions", ref.versions);
+  return d;
+}
+
+Data citation_item(const Citation& c) {
+  std::string label = c.title;
+  if (label.empty() && !c.repo.empty()) {
+    label = c.repo;
+    if (c.number > 0) label += "#" + std::to_string(c.number);
+    if (!c.ref.empty()) label += "@" + c.ref;
+  }
+  const std::string url = json::citation_url(c);
+  if (label.empty()) label = url.empty() ? c.type : url;
+  Data d;
+  d.set("label", label);
+  d.set("type", c.type);
+  d.set("linked", is_web_url(url));
+  if (is_web_url(url)) d.set("href", url);
+  put(d, "state", c.state);
+  put(d, "as_of", c.as_of);
+  put(d, "note", c.note);
+  return d;
+}
+
+}  // namespace kb::pages

@@ -1,0 +1,151 @@
+#include <algorithm>
+#include <map>
+
+#include "markdown.h"
+#include "pages_internal.h"
+
+namespace kb::pages {
+
+namespace {
+
+constexpr std::size_t kListLength = 10;
+constexpr std::size_t kFeedLength = 50;
+
+List counts(const Links& links, const std::vector<const Record*>& gotchas,
+            const std::vector<std::string_view>& values, std::string Record::*field,
+            std::string SearchParams::*param) {
+  List out;
+  for (auto value : values) {
+    const auto n = std::count_if(gotchas.begin(), gotchas.end(),
+                                 [&](const Record* g) { return g->*field == value; });
+    SearchParams p;
+    p.*param = std::string(value);
+    Data d;
+    d.set("name", std::string(value));
+    d.set("count", std::to_string(n));
+    d.set("href", links.search(p));
+    out.push_back(d);
+  }
+  return out;
+}
+
+// The first `n` gotchas by `date` (newest first), skipping those without one.
+List newest_by(const View& v, const Links& links, std::vector<const Record*> gotchas,
+               const std::function<std::string(const Record&)>& date) {
+  std::vector<std::pair<std::string, const Record*>> dated;
+  for (const Record* g : gotchas) {
+    std::string d = date(*g);
+    if (!d.empty()) dated.emplace_back(std::move(d), g);
+  }
+  std::stable_sort(dated.begin(), dated.end(),
+                   [](const auto& a, const auto& b) { return a.first > b.first; });
+  List out;
+  for (std::size_t i = 0; i < dated.size() && i < kListLength; ++i) {
+    out.push_back(gotcha_item(v, links, *dated[i].second));
+  }
+  return out;
+}
+
+// The last day a gotcha changed, as far as the record tells.
+std::string changed_on(const View& v, const Record& r) {
+  std::string day = std::max({r.updated, r.created, verified_as_of(v, r)});
+  for (const auto& e : r.repairs) day = std::max(day, e.date);
+  return day;
+}
+
+}  // namespace
+
+std::string Renderer::home(const View& v) const {
+  const Links links(impl_->style, 0);
+  Data d = page_data(links, "Home");
+  std::vector<const Record*> gotchas = gotchas_by_severity(v);
+  d.set("gotcha_count", std::to_string(gotchas.size()));
+  d.set("record_count", std::to_string(v.corpus.records().size()));
+  d.set("severity_counts", counts(links, gotchas, kSeverities, &Record::severity, &SearchParams::severity));
+  d.set("status_counts", counts(links, gotchas, kStatuses, &Record::status, &SearchParams::status));
+  d.set("newest", item_list(newest_by(v, links, gotchas, [](const Record& r) { return r.created; })));
+  d.set("verified", item_list(newest_by(v, links, gotchas,
+                                        [&](const Record& r) { return verified_as_of(v, r); })));
+  List engines, oracles;
+  for (const auto& r : v.corpus.records()) {
+    if (r->kind != Kind::engine && r->kind != Kind::oracle) continue;
+    const auto refs = v.referencing(r->id);
+    const auto n = std::count_if(refs.begin(), refs.end(),
+                                 [](const Record* x) { return x->kind == Kind::gotcha; });
+    Data e;
+    e.set("name", std::string(display_name(*r)));
+    e.set("href", links.page(r->id));
+    e.set("count", std::to_string(n));
+    (r->kind == Kind::engine ? engines : oracles).push_back(e);
+  }
+  d.set("engines", engines);
+  d.set("oracles", oracles);
+  const auto errors = count_severity(v.diagnostics, Severity::error);
+  const auto warnings = count_severity(v.diagnostics, Severity::warning);
+  d.set("errors", std::to_string(errors));
+  d.set("warnings", std::to_string(warnings));
+  d.set("has_problems", errors + warnings > 0);
+  return impl_->templates.render("home", d);
+}
+
+std::string Renderer::diagnostics(const View& v) const {
+  const Links links(impl_->style, 0);
+  Data d = page_data(links, "Diagnostics");
+  List rows;
+  for (const auto& diag : v.diagnostics) {
+    Data row;
+    row.set("severity", std::string(to_string(diag.severity)));
+    row.set("code", diag.code);
+    std::string where = diag.file;
+    if (diag.line > 0) where += ":" + std::to_string(diag.line);
+    if (diag.line > 0 && diag.column > 0) where += ":" + std::to_string(diag.column);
+    row.set("where", where);
+    row.set("message", diag.message);
+    put(row, "hint", diag.hint);
+    const Record* r = diag.record.empty() ? nullptr : v.corpus.find(diag.record);
+    if (r != nullptr) {
+      row.set("record", r->id);
+      row.set("record_href", links.page(r->id));
+    }
+    rows.push_back(row);
+  }
+  d.set("rows", rows);
+  d.set("has_rows", !rows.empty());
+  d.set("records", std::to_string(v.corpus.records().size()));
+  d.set("errors", std::to_string(count_severity(v.diagnostics, Severity::error)));
+  d.set("warnings", std::to_string(count_severity(v.diagnostics, Severity::warning)));
+  d.set("notes", std::to_string(count_severity(v.diagnostics, Severity::note)));
+  return impl_->templates.render("diagnostics", d);
+}
+
+std::string Renderer::feed(const View& v) const {
+  const Links links(impl_->style, 0);
+  std::vector<std::pair<std::string, const Record*>> entries;
+  for (const Record* g : gotchas_by_severity(v)) {
+    std::string day = changed_on(v, *g);
+    entries.emplace_back(day.empty() ? "1970-01-01" : day, g);
+  }
+  std::stable_sort(entries.begin(), entries.end(),
+                   [](const auto& a, const auto& b) { return a.first > b.first; });
+  if (entries.size() > kFeedLength) entries.resize(kFeedLength);
+  List list;
+  for (const auto& [day, g] : entries) {
+    Data e;
+    e.set("title", std::string(display_name(*g)));
+    e.set("atom_id", "tag:kb.invalid,2026:" + encode_uri_component(g->id));
+    e.set("updated", day + "T00:00:00Z");
+    e.set("href", links.page(g->id));
+    e.set("severity", g->severity);
+    e.set("status", g->status);
+    e.set("content", render_markdown(g->symptom));
+    list.push_back(e);
+  }
+  Data d;
+  d.set("entries", list);
+  d.set("updated", (entries.empty() ? std::string("1970-01-01") : entries.front().first) + "T00:00:00Z");
+  d.set("home_href", links.home());
+  d.set("feed_href", links.feed());
+  return impl_->templates.render("feed", d);
+}
+
+}  // namespace kb::pages

@@ -1,0 +1,121 @@
+#pragma once
+
+// Shared by the page renderers: relative links, template loading, and the pieces of
+// view data several pages show. Every string that reaches a template through `{{ }}`
+// is escaped there; only render_markdown() and snippet_html() output goes through `{{{ }}}`.
+
+#include <kainjow/mustache.hpp>
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "pages.h"
+
+namespace kb::pages {
+
+using Data = kainjow::mustache::data;
+using List = kainjow::mustache::list;
+
+/// Relative links from a page `depth` directories below the site root.
+class Links {
+ public:
+  Links(LinkStyle style, int depth);
+  /// "", "../", "../../" ...
+  const std::string& root() const { return root_; }
+  /// The home page.
+  std::string home() const;
+  /// The page of a record id ("gotchas/x"); results link to their JSON.
+  std::string page(std::string_view id) const;
+  /// The record's JSON, beside its page.
+  std::string json(std::string_view id) const;
+  /// The record's YAML source file, beside its page.
+  std::string source(std::string_view id) const;
+  /// The search page, with its query parameters when given.
+  std::string search(const SearchParams& p = {}) const;
+  /// The diagnostics page.
+  std::string diagnostics() const;
+  /// A file of web/static.
+  std::string asset(std::string_view name) const;
+  /// The Atom feed.
+  std::string feed() const;
+
+ private:
+  std::string top_level(std::string_view name) const;
+  std::string by_id(std::string_view id, std::string_view suffix) const;
+
+  LinkStyle style_;
+  std::string root_;
+};
+
+/// Template and static files: compiled in, or read from a web directory.
+class Templates {
+ public:
+  explicit Templates(std::filesystem::path web_dir);
+  /// The bytes of `path` under web/ ("templates/home.mustache", "static/kb.css").
+  std::optional<std::string> file(std::string_view path) const;
+  /// Paths of every file under `dir` ("static") of web/, sorted.
+  std::vector<std::string> list(std::string_view dir) const;
+  /// Renders templates/<name>.mustache with `data`; every `_x.mustache` is the partial
+  /// `{{>x}}`. Throws Error(internal) on a missing or malformed template.
+  std::string render(std::string_view name, Data data) const;
+
+ private:
+  std::filesystem::path web_dir_;
+};
+
+/// What a Renderer holds.
+struct Renderer::Impl {
+  LinkStyle style;
+  Templates templates;
+};
+
+/// Sets `key` only when `value` is not empty, so `{{#key}}` sections skip empty values
+/// (kainjow treats an empty string as true).
+void put(Data& d, const std::string& key, const std::string& value);
+
+/// {"items": items, "has_items": !empty}: what the gotcha_list partial renders.
+Data item_list(const List& items);
+
+/// The data every page's head and foot partials use: title, links, search box.
+Data page_data(const Links& links, std::string_view title, std::string_view query = {});
+
+/// A gotcha in a list: title, link, id, severity and status badges, reproduction.
+Data gotcha_item(const View& v, const Links& links, const Record& r);
+
+/// 0 for blocker ... 3 for info, 4 for anything else.
+int severity_rank(std::string_view severity);
+
+/// The severities in order, then the statuses in order, as written in records.
+extern const std::vector<std::string_view> kSeverities;
+extern const std::vector<std::string_view> kStatuses;
+
+/// Newest date the record was verified on: its references' as_of, its newest result.
+std::string verified_as_of(const View& v, const Record& r);
+
+/// Every gotcha, sorted by severity, then id.
+std::vector<const Record*> gotchas_by_severity(const View& v);
+
+/// The id a reference resolves to, or "".
+std::string target_id(const View& v, const RefValue& ref, Kind ns);
+
+/// An engine reference as a list item: name, link when it resolves, version range.
+Data engine_ref(const View& v, const Links& links, const RefValue& ref);
+
+/// A citation as a list item: label ("vllm-project/vllm#40896"), http(s) link, state.
+Data citation_item(const Citation& c);
+
+/// The page kinds, one per file.
+std::string render_gotcha(const Renderer::Impl& impl, const View& v, const Record& r);
+std::string render_engine(const Renderer::Impl& impl, const View& v, const Record& r);
+std::string render_oracle(const Renderer::Impl& impl, const View& v, const Record& r);
+
+/// How many directories below the site root the page of `id` is: 1 for "gotchas/x".
+int depth_of(std::string_view id);
+
+/// "gotchas/x" -> "x".
+std::string_view slug_of(std::string_view id);
+
+}  // namespace kb::pages

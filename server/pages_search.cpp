@@ -1,0 +1,170 @@
+#include <algorithm>
+#include <map>
+
+#include "markdown.h"
+#include "pages_internal.h"
+
+namespace kb::pages {
+
+namespace {
+
+constexpr std::size_t kMaxHits = 200;
+constexpr std::size_t kMaxShown = 100;
+constexpr std::size_t kMaxCandidates = 5;
+
+bool affects_engine(const View& v, const Record& g, const std::string& engine_id) {
+  return std::any_of(g.affects.begin(), g.affects.end(), [&](const RefValue& ref) {
+    return target_id(v, ref, Kind::engine) == engine_id;
+  });
+}
+
+struct Filter {
+  std::string engine_id;  // resolved; "" matches nothing when an engine was asked for
+  const SearchParams& p;
+
+  bool active() const { return !p.engine.empty() || !p.severity.empty() || !p.status.empty(); }
+  bool matches(const View& v, const Record& r) const {
+    if (!active()) return true;
+    if (r.kind != Kind::gotcha) return false;
+    if (!p.severity.empty() && r.severity != p.severity) return false;
+    if (!p.status.empty() && r.status != p.status) return false;
+    return p.engine.empty() || (!engine_id.empty() && affects_engine(v, r, engine_id));
+  }
+};
+
+// Select options: every value, with its count among `matched` when counting.
+List options(const std::vector<std::pair<std::string, std::string>>& values,
+             const std::string& selected, const std::map<std::string, std::size_t>* counts) {
+  List out;
+  for (const auto& [value, label] : values) {
+    Data o;
+    o.set("value", value);
+    std::string text = label;
+    if (counts != nullptr) {
+      auto it = counts->find(value);
+      text += " (" + std::to_string(it == counts->end() ? 0 : it->second) + ")";
+    }
+    o.set("label", text);
+    o.set("selected", value == selected);
+    out.push_back(o);
+  }
+  return out;
+}
+
+std::vector<std::pair<std::string, std::string>> named(const std::vector<std::string_view>& values) {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (auto v : values) out.emplace_back(std::string(v), std::string(v));
+  return out;
+}
+
+Data result_item(const View& v, const Links& links, const Record& r, const std::string& snippet) {
+  Data d = r.kind == Kind::gotcha ? gotcha_item(v, links, r) : Data();
+  d.set("is_gotcha", r.kind == Kind::gotcha);
+  d.set("kind", std::string(kind_name(r.kind)));
+  d.set("id", r.id);
+  d.set("title", std::string(display_name(r)));
+  d.set("href", links.page(r.id));
+  put(d, "snippet", snippet_html(snippet));
+  return d;
+}
+
+}  // namespace
+
+std::string Renderer::search(const View& v, const SearchParams& p) const {
+  const Links links(impl_->style, 0);
+  Data d = page_data(links, p.q.empty() ? "Search" : "Search: " + p.q, p.q);
+  Filter filter{p.engine.empty() ? "" : v.corpus.target(Kind::engine, p.engine).value_or(""), p};
+  std::map<std::string, std::size_t> by_engine, by_severity, by_status;
+  List results;
+  std::size_t matched = 0;
+  auto consider = [&](const Record& r, const std::string& snippet) {
+    if (r.kind == Kind::gotcha) {
+      ++by_severity[r.severity];
+      ++by_status[r.status];
+      for (const auto& ref : r.affects) {
+        const std::string id = target_id(v, ref, Kind::engine);
+        if (!id.empty()) ++by_engine[std::string(slug_of(id))];
+      }
+    }
+    if (!filter.matches(v, r)) return;
+    if (++matched <= kMaxShown) results.push_back(result_item(v, links, r, snippet));
+  };
+  const bool client_side = impl_->style == LinkStyle::static_site || !v.search;
+  if (client_side) {
+    // The static site searches in the browser, over search-index.js.
+  } else if (!p.q.empty()) {
+    for (const auto& hit : v.search(p.q, kMaxHits)) {
+      if (const Record* r = v.corpus.find(hit.id)) consider(*r, hit.snippet);
+    }
+  } else if (filter.active()) {
+    for (const Record* g : gotchas_by_severity(v)) consider(*g, "");
+  }
+  std::vector<std::pair<std::string, std::string>> engines;
+  for (const auto& r : v.corpus.records()) {
+    if (r->kind == Kind::engine) engines.emplace_back(std::string(slug_of(r->id)), std::string(display_name(*r)));
+  }
+  const bool counting = !client_side && (!p.q.empty() || filter.active());
+  const std::string engine_value = filter.engine_id.empty() ? p.engine : std::string(slug_of(filter.engine_id));
+  d.set("engine_options", options(engines, engine_value, counting ? &by_engine : nullptr));
+  d.set("severity_options", options(named(kSeverities), p.severity, counting ? &by_severity : nullptr));
+  d.set("status_options", options(named(kStatuses), p.status, counting ? &by_status : nullptr));
+  d.set("client_side", client_side);
+  d.set("asked", !client_side && (!p.q.empty() || filter.active()));
+  d.set("results", results);
+  d.set("has_results", !results.empty());
+  d.set("matched", std::to_string(matched));
+  d.set("truncated", matched > kMaxShown);
+  d.set("shown", std::to_string(std::min(matched, kMaxShown)));
+  if (client_side) {
+    List scripts;
+    scripts.push_back(Data("src", links.root() + "search-index.js"));
+    scripts.push_back(Data("src", links.asset("search.js")));
+    d.set("scripts", scripts);
+  }
+  return impl_->templates.render("search", d);
+}
+
+std::string Renderer::not_found(const View& v, std::string_view path) const {
+  std::string rest(path);
+  const int depth = static_cast<int>(std::count(rest.begin(), rest.end(), '/')) - 1;
+  const Links links(impl_->style, std::max(depth, 0));
+  while (!rest.empty() && rest.front() == '/') rest.erase(0, 1);
+  for (std::string_view ext : {".html", ".json", ".yaml"}) {
+    if (rest.size() > ext.size() && rest.compare(rest.size() - ext.size(), ext.size(), ext) == 0) {
+      rest.resize(rest.size() - ext.size());
+    }
+  }
+  std::vector<Candidate> found;
+  const std::size_t slash = rest.find('/');
+  const auto kind = slash == std::string::npos ? std::nullopt : parse_kind(rest.substr(0, slash));
+  if (kind) {
+    found = v.corpus.names().candidates(*kind, rest.substr(slash + 1), kMaxCandidates);
+  } else {
+    const std::string name = rest.substr(rest.rfind('/') == std::string::npos ? 0 : rest.rfind('/') + 1);
+    for (Kind k : {Kind::gotcha, Kind::engine, Kind::oracle}) {
+      auto more = v.corpus.names().candidates(k, name, kMaxCandidates);
+      found.insert(found.end(), more.begin(), more.end());
+    }
+    std::stable_sort(found.begin(), found.end(),
+                     [](const Candidate& a, const Candidate& b) { return a.score > b.score; });
+    if (found.size() > kMaxCandidates) found.resize(kMaxCandidates);
+  }
+  List candidates;
+  for (const auto& c : found) {
+    const Record* r = v.corpus.find(c.id);
+    if (r == nullptr) continue;
+    Data item;
+    item.set("name", std::string(display_name(*r)));
+    item.set("id", r->id);
+    item.set("href", links.page(r->id));
+    candidates.push_back(item);
+  }
+  Data d = page_data(links, "Not found");
+  put(d, "path", std::string(path));
+  d.set("candidates", candidates);
+  d.set("has_candidates", !candidates.empty());
+  if (!candidates.empty()) d.set("best", candidates.front());
+  return impl_->templates.render("not_found", d);
+}
+
+}  // namespace kb::pages
