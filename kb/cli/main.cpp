@@ -23,6 +23,7 @@ int main(int argc, char** argv) {
   add_import_text(app, run);
   add_check(app, run);
   add_site(app, run);
+  add_results(app, run);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
