@@ -1,0 +1,62 @@
+#!/usr/bin/env python3
+"""`kb site` against `hugo` building the same records as pages from equivalent Markdown.
+
+    bench_site.py [SIZES...]         default: 1000 10000
+
+Both get the same records (gen_corpus.py writes hugo/ with one content page per record
+and minimal layouts: title, two params, the rendered Markdown; list pages per section).
+Prints median wall time of RUNS runs, HTML pages written, and time per page.
+Target: kb site at least as fast as hugo per page (ratio <= 1).
+"""
+import os
+import shutil
+import sys
+
+import benchlib as b
+
+
+def pages(d):
+    return sum(1 for _, _, files in os.walk(d) for f in files if f.endswith(".html"))
+
+
+def kb_site(d, out):
+    return b.timed([b.KB, "site", "--records", os.path.join(d, "records"), "--out", out,
+                    "--today", b.TODAY])
+
+
+def hugo(d, out):
+    if os.path.exists(out):
+        shutil.rmtree(out)
+    return b.timed(["hugo", "--quiet", "--source", os.path.join(d, "hugo"), "--destination", out,
+                    "--cacheDir", os.path.join(b.WORK, "hugo-cache"), "--noBuildLock"])
+
+
+def main():
+    b.need(b.KB)
+    b.need("hugo")
+    sizes = [int(s) for s in sys.argv[1:]] or [1000, 10000]
+    rows, saved = [], {}
+    for n in sizes:
+        d, _ = b.corpus(n)
+        kout, hout = os.path.join(b.WORK, "site-kb"), os.path.join(b.WORK, "site-hugo")
+        kb_site(d, kout)  # warm-up
+        hugo(d, hout)
+        k = [kb_site(d, kout) for _ in range(b.RUNS)]
+        h = [hugo(d, hout) for _ in range(b.RUNS)]
+        kp, hp = pages(kout), pages(hout)
+        kw, hw = b.median([r[0] for r in k]), b.median([r[0] for r in h])
+        fig = {"records": n, "kb_s": round(kw, 2), "kb_pages": kp,
+               "kb_ms_page": round(kw * 1000 / kp, 3), "kb_rss_mib": round(b.median([r[1] for r in k])),
+               "hugo_s": round(hw, 2), "hugo_pages": hp, "hugo_ms_page": round(hw * 1000 / hp, 3),
+               "hugo_rss_mib": round(b.median([r[1] for r in h]))}
+        fig["ratio"] = round(fig["kb_ms_page"] / fig["hugo_ms_page"], 2)
+        saved[str(n)] = fig
+        rows.append([n, fig["kb_s"], kp, fig["kb_ms_page"], fig["kb_rss_mib"], fig["hugo_s"], hp,
+                     fig["hugo_ms_page"], fig["hugo_rss_mib"], "%.2fx" % fig["ratio"]])
+    b.table(["records", "kb site s", "kb pages", "kb ms/page", "kb peak MiB", "hugo s",
+             "hugo pages", "hugo ms/page", "hugo peak MiB", "per page kb/hugo"], rows)
+    b.save("site", saved)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,62 @@
+#pragma once
+
+// Fuzz target body: the first line of the input as a version, the second as another, the
+// rest as a range; checks that parsing and ordering behave like an ordering.
+
+#include <string>
+#include <string_view>
+
+#include "kb/version.h"
+
+namespace kb::fuzz {
+
+namespace detail {
+
+inline int sign(int x) {
+  return (x > 0) - (x < 0);
+}
+
+inline std::string_view next_line(std::string_view& data) {
+  const std::size_t nl = data.find('\n');
+  std::string_view line = data.substr(0, nl);
+  data = nl == std::string_view::npos ? std::string_view() : data.substr(nl + 1);
+  return line;
+}
+
+}  // namespace detail
+
+/// Empty when every invariant held; otherwise the one the input broke.
+inline std::string version(std::string_view data) {
+  const std::string_view first = detail::next_line(data);
+  const std::string_view second = detail::next_line(data);
+  std::string err;
+  auto a = Version::parse(first, &err);
+  if (!a && err.empty()) return "refused a version without saying why";
+  auto b = Version::parse(second);
+  auto range = VersionRange::parse(data, &err);
+  if (!range && err.empty()) return "refused a range without saying why";
+  auto whole = VersionRange::parse(first);
+  if (a) {
+    if (a->compare(*a) != 0) return "a version differs from itself";
+    if (a->text() != first) return "version text changed";
+    if (range) range->contains(*a);
+    if (whole) whole->contains(*a);
+  }
+  if (a && b) {
+    const int ab = a->compare(*b);
+    if (detail::sign(ab) != -detail::sign(b->compare(*a))) return "compare is not antisymmetric";
+    if (detail::sign(a->compare_public(*b)) != -detail::sign(b->compare_public(*a))) {
+      return "compare_public is not antisymmetric";
+    }
+    if (ab == 0 && a->compare_base(*b) != 0) return "equal versions with different bases";
+    if (a->compare_public(*b) != 0 && ab == 0) return "equal versions differing publicly";
+    // `===` compares text (PEP 440 arbitrary equality), so equal versions may differ there.
+    const bool textual = data.find("===") != std::string_view::npos;
+    if (range && !textual && ab == 0 && range->contains(*a) != range->contains(*b)) {
+      return "equal versions disagree on a range";
+    }
+  }
+  return {};
+}
+
+}  // namespace kb::fuzz

@@ -1,0 +1,91 @@
+// Replays inputs the fuzzers (fuzz/) once crashed on or broke an invariant with, saved
+// under tests/data/fuzz/<target>/, through the same target bodies the fuzzers run, and
+// checks the invariants on the test data they are seeded with. The Markdown target needs
+// kb_server and md4c and is replayed by fuzz/run.sh only.
+
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "../../fuzz/targets/deployment_target.h"
+#include "../../fuzz/targets/record_loader_target.h"
+#include "../../fuzz/targets/search_target.h"
+#include "../../fuzz/targets/version_target.h"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string read_file(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::vector<fs::path> files_in(const fs::path& dir) {
+  std::vector<fs::path> out;
+  if (!fs::is_directory(dir)) return out;
+  for (const auto& e : fs::directory_iterator(dir)) {
+    if (e.is_regular_file() && e.path().filename() != "README.md") out.push_back(e.path());
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+template <typename Target>
+std::size_t replay(const std::string& name, Target target) {
+  const auto inputs = files_in(fs::path(KB_TEST_DATA) / "fuzz" / name);
+  for (const auto& p : inputs) {
+    INFO(name << ": " << p.filename().string());
+    CHECK(target(read_file(p)) == "");
+  }
+  return inputs.size();
+}
+
+}  // namespace
+
+TEST_CASE("fuzz: saved crash inputs no longer break an invariant") {
+  std::size_t n = 0;
+  n += replay("record_loader", kb::fuzz::record_loader);
+  n += replay("deployment", kb::fuzz::deployment);
+  n += replay("version", kb::fuzz::version);
+  n += replay("search", kb::fuzz::search);
+  SUCCEED(n << " saved inputs replayed");
+}
+
+TEST_CASE("fuzz: invariants hold on the invalid-record fixtures the loader is seeded with") {
+  const auto inputs = files_in(fs::path(KB_TEST_DATA) / "invalid");
+  REQUIRE(inputs.size() >= 10);
+  for (const auto& p : inputs) {
+    INFO(p.filename().string());
+    CHECK(kb::fuzz::record_loader(read_file(p)) == "");
+  }
+}
+
+TEST_CASE("fuzz: invariants hold on the deployment fixtures") {
+  const auto inputs = files_in(fs::path(KB_TEST_DATA) / "deployments");
+  REQUIRE(inputs.size() >= 5);
+  for (const auto& p : inputs) {
+    INFO(p.filename().string());
+    CHECK(kb::fuzz::deployment(read_file(p)) == "");
+  }
+}
+
+TEST_CASE("fuzz: the version target compares equal versions and ranges") {
+  CHECK(kb::fuzz::version("0.28\n0.28.0\n==0.28.*") == "");
+  CHECK(kb::fuzz::version("0.27.1rc2\n0.27.1\n>=0.26, <0.28") == "");
+  CHECK(kb::fuzz::version("1!2.0+cu128\nv2.0\n~=2.0") == "");
+}
+
+TEST_CASE("fuzz: the search target finds the fixture and survives FTS5 operators") {
+  CHECK(kb::fuzz::search("mooncake") == "");
+  CHECK(kb::fuzz::search("\"unbalanced") == "");
+  CHECK(kb::fuzz::search("NEAR(a b) OR ^x -y col:z *") == "");
+  const auto hits = kb::fuzz::detail::search_fixture().search("mooncake", 10);
+  REQUIRE(hits.size() == 3);
+}
