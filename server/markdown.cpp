@@ -196,4 +196,14 @@ std::string encode_uri_component(std::string_view text) {
   return out;
 }
 
+std::string encode_uri_path(std::string_view path) {
+  std::string out;
+  std::size_t start = 0;
+  for (std::size_t slash = path.find('/'); slash != std::string_view::npos; slash = path.find('/', start)) {
+    out += encode_uri_component(path.substr(start, slash - start)) + "/";
+    start = slash + 1;
+  }
+  return out + encode_uri_component(path.substr(start));
+}
+
 }  // namespace kb::pages

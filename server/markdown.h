@@ -34,4 +34,7 @@ std::string snippet_html(std::string_view snippet);
 /// one query value.
 std::string encode_uri_component(std::string_view text);
 
+/// encode_uri_component() of each `/`-separated segment, the slashes kept.
+std::string encode_uri_path(std::string_view path);
+
 }  // namespace kb::pages

@@ -142,13 +142,7 @@ std::string render_engine(const Renderer::Impl& impl, const View& v, const Recor
   put(d, "category", r.category);
   if (!r.repo.empty()) {
     d.set("repo", r.repo);
-    const std::size_t slash = r.repo.find('/');
-    std::string url = "https://github.com/";
-    url += slash == std::string::npos
-               ? encode_uri_component(r.repo)
-               : encode_uri_component(r.repo.substr(0, slash)) + "/" +
-                     encode_uri_component(r.repo.substr(slash + 1));
-    d.set("repo_href", url);
+    d.set("repo_href", "https://github.com/" + encode_uri_path(r.repo));
   }
   if (is_web_url(r.url)) d.set("url", r.url);
   d.set("aliases", string_list(r.aliases));

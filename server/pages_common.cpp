@@ -23,13 +23,7 @@ std::string Links::top_level(std::string_view name) const {
 }
 
 std::string Links::by_id(std::string_view id, std::string_view suffix) const {
-  std::string out = root_;
-  std::size_t start = 0;
-  for (std::size_t slash = id.find('/'); slash != std::string_view::npos; slash = id.find('/', start)) {
-    out += encode_uri_component(id.substr(start, slash - start)) + "/";
-    start = slash + 1;
-  }
-  return out + encode_uri_component(id.substr(start)) + std::string(suffix);
+  return root_ + encode_uri_path(id) + std::string(suffix);
 }
 
 std::string Links::home() const {
