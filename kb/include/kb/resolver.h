@@ -40,6 +40,7 @@ struct Resolution {
   double confidence = 0;              ///< of candidates[0]
   std::string reason;                 ///< why it was (not) repaired, for people
   std::string other_namespace_id;     ///< set when the value names a record of another namespace
+  std::string rule;  ///< the rule that decided, e.g. "exact", "repair", "ambiguous", "extends-id"
 };
 
 /// Every name by which records can be referenced, per namespace: ids, aliases (former
@@ -77,5 +78,13 @@ std::string normalize_name(std::string_view raw);
 /// nor for values that extend an id with extra tokens, are too short, or hold several ids.
 Resolution resolve(const NameIndex& names, Kind ns, std::string_view raw,
                    const RepairPolicy& policy = {});
+
+/// "ref.wrong-namespace" when the value names a record of another namespace, else
+/// "ref.dangling"; for lint diagnostics of references without a target.
+std::string_view dangling_code(const Resolution& r);
+
+/// A lint hint for a reference without a target, e.g. "did you mean `mooncake`? (0.85,
+/// `kb repair --write` would apply it)" or "... (0.80, not applied: <reason>)".
+std::string dangling_hint(const Resolution& r);
 
 }  // namespace kb
