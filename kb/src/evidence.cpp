@@ -41,7 +41,6 @@ struct Tally {
 
 struct SubjectGroup {
   std::string oracle;
-  std::string key;  // oracle + engines + config: the grouping identity
   std::string engine_label;
   std::string label;  // engine_label, plus the config when another group shares it
   Pairs engines;
@@ -168,7 +167,6 @@ class Builder {
     if (inserted) {
       SubjectGroup g;
       g.oracle = oracle;
-      g.key = key;
       g.engines = std::move(engines);
       g.config = std::move(config);
       groups_.push_back(std::move(g));
