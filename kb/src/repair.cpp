@@ -1,0 +1,176 @@
+// Planning repairs over a corpus and writing them: verify, then replace atomically.
+
+#include "kb/repair.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "kb/error.h"
+#include "resolver_internal.h"
+
+namespace kb {
+namespace {
+
+// The value written back keeps the form of the original: bare stays bare, `engines/x`
+// stays prefixed.
+std::string replacement(std::string_view raw, const std::string& target) {
+  if (namespace_prefix(raw)) return target;
+  const auto slash = target.find('/');
+  return slash == std::string::npos ? target : target.substr(slash + 1);
+}
+
+std::string read_file(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw Error(Errc::io, "cannot read " + path.string());
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+[[noreturn]] void io_error(const std::string& what, const std::filesystem::path& path) {
+  throw Error(Errc::io, what + " " + path.string() + ": " + std::strerror(errno));
+}
+
+// Temp file in the same directory, fsync, rename over the original, fsync the directory:
+// readers see the old bytes or the new ones, never a mix, even across a crash.
+void write_atomically(const std::filesystem::path& path, std::string_view bytes) {
+  std::string tmpl = (path.parent_path() / ("." + path.filename().string() + ".kb-repair-XXXXXX")).string();
+  const int fd = ::mkstemp(tmpl.data());
+  if (fd < 0) io_error("cannot create a temporary file next to", path);
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0) ::fchmod(fd, st.st_mode & 07777);
+  std::size_t done = 0;
+  while (done < bytes.size()) {
+    const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      ::close(fd);
+      ::unlink(tmpl.c_str());
+      io_error("cannot write", tmpl);
+    }
+    done += static_cast<std::size_t>(n);
+  }
+  if (::fsync(fd) != 0 || ::close(fd) != 0) {
+    ::unlink(tmpl.c_str());
+    io_error("cannot flush", tmpl);
+  }
+  if (::rename(tmpl.c_str(), path.c_str()) != 0) {
+    ::unlink(tmpl.c_str());
+    io_error("cannot replace", path);
+  }
+  const int dir = ::open(path.parent_path().c_str(), O_RDONLY | O_DIRECTORY);
+  if (dir >= 0) {
+    ::fsync(dir);
+    ::close(dir);
+  }
+}
+
+// Why the edited text must not be written, or empty when it is sound: it loads without
+// errors, every repaired field now holds its new value, and the log grew by one entry per
+// repair.
+std::string verify(const Record& before, const std::string& text,
+                   const std::vector<PlannedRepair>& repairs, const LoadOptions& options) {
+  FileResult reloaded = load_record_text(before.file, text, options);
+  if (!reloaded.record) {
+    std::string first;
+    for (const auto& d : reloaded.diagnostics) {
+      if (d.severity == Severity::error) {
+        first = d.code + " at line " + std::to_string(d.line) + ": " + d.message;
+        break;
+      }
+    }
+    return "the edited file would not load (" + first + ")";
+  }
+  const Record& after = *reloaded.record;
+  const auto slots = reference_slots(after);
+  for (const auto& r : repairs) {
+    const auto it = std::find_if(slots.begin(), slots.end(),
+                                 [&](const RefSlot& s) { return s.ref->field == r.field; });
+    if (it == slots.end() || it->ref->raw != r.to) {
+      return "the edited file would not hold '" + r.to + "' in " + r.field;
+    }
+  }
+  if (after.repairs.size() != before.repairs.size() + repairs.size()) {
+    return "the edited file's repairs: log would not grow by " + std::to_string(repairs.size());
+  }
+  return {};
+}
+
+}  // namespace
+
+RepairPlan plan_repairs(const Corpus& corpus, const RepairPolicy& policy) {
+  RepairPlan plan;
+  for (const auto& record : corpus.records()) {
+    if (corpus.is_stale(record->id)) continue;
+    for (const RefSlot& slot : reference_slots(*record)) {
+      const RefValue& ref = *slot.ref;
+      if (trim_view(ref.raw).empty()) continue;
+      Resolution res = resolve(corpus.names(), slot.target, ref.raw, policy);
+      if (res.target) continue;
+      if (res.repairable) {
+        const Candidate& best = res.candidates.front();
+        plan.repairs.push_back(PlannedRepair{record->id, record->file, ref.pos.line,
+                                             ref.pos.column, ref.field, ref.raw,
+                                             replacement(ref.raw, best.id), best.id,
+                                             res.confidence, false, res.reason});
+      } else {
+        if (res.candidates.size() > 5) res.candidates.resize(5);
+        plan.unresolved.push_back(UnresolvedRef{record->id, record->file, ref.pos.line,
+                                                ref.pos.column, ref.field, ref.raw,
+                                                std::move(res.candidates), res.reason, res.rule,
+                                                res.other_namespace_id});
+      }
+    }
+  }
+  return plan;
+}
+
+ApplyResult apply_repairs(const Corpus& corpus, RepairPlan& plan, std::string_view today) {
+  std::map<std::string, std::vector<PlannedRepair*>> by_record;
+  for (auto& r : plan.repairs) by_record[r.record].push_back(&r);
+
+  ApplyResult result;
+  for (auto& [id, pending] : by_record) {
+    const Record* record = corpus.find(id);
+    const std::string file = pending.front()->file;
+    auto refuse = [&](const std::string& code, const std::string& message) {
+      result.refused.push_back(Diagnostic{Severity::error, code, file, 0, 0, message,
+                                          "run `kb repair` again after fixing the file", id});
+    };
+    if (record == nullptr) {
+      refuse("repair.stale", "record " + id + " is not in the corpus");
+      continue;
+    }
+    const std::filesystem::path path = corpus.dir() / record->file;
+    if (read_file(path) != record->source_text) {
+      refuse("repair.stale", "the file changed since it was read; nothing written");
+      continue;
+    }
+    std::vector<PlannedRepair> repairs;
+    for (const auto* r : pending) repairs.push_back(*r);
+    std::string error;
+    auto text = repaired_text(*record, repairs, today, &error);
+    if (!text) {
+      refuse("repair.not-in-place", "cannot edit in place: " + error + "; nothing written");
+      continue;
+    }
+    if (std::string why = verify(*record, *text, repairs, corpus.options()); !why.empty()) {
+      refuse("repair.unsound", why + "; nothing written");
+      continue;
+    }
+    write_atomically(path, *text);
+    for (auto* r : pending) r->applied = true;
+    result.files_written.push_back(record->file);
+  }
+  return result;
+}
+
+}  // namespace kb
