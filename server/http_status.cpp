@@ -92,6 +92,11 @@ void send_error(httplib::Response& res, Problem p, std::string_view code, std::s
   res.set_content(dump(json{{"error", std::move(err)}}), "application/json");
 }
 
+void send_page(httplib::Response& res, Problem p, std::string body, const std::string& content_type) {
+  res.status = status_of(p);
+  res.set_content(std::move(body), content_type.c_str());
+}
+
 void send_moved(httplib::Response& res, const std::string& location) {
   res.status = 301;
   res.set_header("Location", location);

@@ -72,6 +72,9 @@ void send_body(httplib::Response& res, std::string body, const std::string& cont
 void send_error(httplib::Response& res, Problem p, std::string_view code, std::string_view message,
                 const nlohmann::json& details = nullptr);
 
+/// A page (HTML) with the problem's status, e.g. the 404 page with its candidates.
+void send_page(httplib::Response& res, Problem p, std::string body, const std::string& content_type);
+
 /// 301 to `location` (a path on this server, with its query string).
 void send_moved(httplib::Response& res, const std::string& location);
 

@@ -23,6 +23,10 @@ namespace kb {
 class Snapshot;
 }
 
+namespace kb::http {
+struct Ctx;
+}
+
 namespace kb::pages {
 
 /// The Content-Security-Policy header of every live page: no inline script or style.
@@ -123,5 +127,10 @@ class Renderer {
  private:
   std::unique_ptr<Impl> impl_;
 };
+
+/// The route handler of every HTML page of `kb serve` (routes.cpp points its page rows
+/// here): renders from the request's snapshot with the server's Renderer, and sends the
+/// page with a strict Content-Security-Policy.
+void handle(const http::Ctx& c);
 
 }  // namespace kb::pages

@@ -5,6 +5,7 @@
 #include "routes.h"
 
 #include "http_api.h"
+#include "pages.h"
 
 namespace kb::http {
 
@@ -23,6 +24,14 @@ const std::vector<Route>& route_table() {
       {"GET", "/api/v1/export", "/api/v1/export", export_all, true},
       {"POST", "/api/v1/check", "/api/v1/check", check, false},
       {"POST", "/api/v1/check/batch", "/api/v1/check/batch", check_batch, false},
+      // HTML pages (server/pages_http.cpp), last: the final row answers every other path
+      // outside /api with the 404 page and its did-you-mean candidates. Not cacheable by
+      // ETag: with --web-dir a page changes when its template does.
+      {"GET", "/", "/", pages::handle, false},
+      {"GET", "/(search|diagnostics|feed\\.xml)", "/{page}", pages::handle, false},
+      {"GET", "/static/([^/]+)", "/static/{file}", pages::handle, false},
+      {"GET", "/(gotchas|engines|oracles|results)/(.+)", "/{type}/{slug}", pages::handle, false},
+      {"GET", "/(?!api/|api$|healthz$|metrics$).*", "/{other}", pages::handle, false},
   };
   return kRoutes;
 }

@@ -11,6 +11,7 @@
 #include "kb/error.h"
 #include "kb/snapshot.h"
 #include "metrics.h"
+#include "pages.h"
 #include "routes.h"
 
 namespace kb::http {
@@ -47,6 +48,7 @@ struct Server::Impl {
   ServeConfig config;
   std::unique_ptr<LiveKb> kb;
   Metrics metrics;
+  std::unique_ptr<pages::Renderer> renderer;
   std::unique_ptr<Services> services;
   httplib::Server http;
   std::thread listener;
@@ -95,8 +97,10 @@ Server::Server(ServeConfig config) : impl_(std::make_unique<Impl>()) {
   live.force_polling = m.config.force_polling;
   live.log = [impl = impl_.get()](const std::string& line) { impl->log_error(line); };
   m.kb = std::make_unique<LiveKb>(std::move(live));
+  m.renderer = std::make_unique<pages::Renderer>(pages::LinkStyle::live, m.config.web_dir);
   m.services = std::make_unique<Services>(Services{
-      *m.kb, m.config, m.metrics, [impl = impl_.get()](const std::string& line) { impl->log_error(line); }, nullptr});
+      *m.kb, m.config, m.metrics, [impl = impl_.get()](const std::string& line) { impl->log_error(line); },
+      m.renderer.get()});
 
   const unsigned threads = m.config.threads;
   m.http.new_task_queue = [threads] { return new httplib::ThreadPool(threads); };

@@ -4,6 +4,10 @@
 
 #include <pugixml.hpp>
 
+#include <algorithm>
+#include <cctype>
+#include <set>
+
 #include <filesystem>
 #include <fstream>
 #include <memory>
@@ -103,6 +107,72 @@ inline std::vector<std::string> attrs_at(const pugi::xml_document& doc, const ch
   std::vector<std::string> out;
   for (const auto& n : doc.select_nodes(xpath)) out.push_back(n.node().attribute(attr).value());
   return out;
+}
+
+inline std::string lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
+  return s;
+}
+
+// A URL a browser would run or render as a document: judged on what it parses.
+inline bool dangerous_url(const std::string& value) {
+  std::string seen;
+  for (char c : value) {
+    if (static_cast<unsigned char>(c) > 0x20) seen += c;
+  }
+  seen = lower(seen);
+  for (const char* scheme : {"javascript:", "vbscript:", "data:", "file:", "blob:"}) {
+    if (seen.rfind(scheme, 0) == 0) return true;
+  }
+  return false;
+}
+
+inline const std::set<std::string> kAllowedScripts = {"search-index.js", "static/search.js"};
+inline const std::set<std::string> kForbiddenElements = {"iframe", "object", "embed",    "svg",    "math",
+                                                   "style",  "base",   "frame",    "frameset", "applet",
+                                                   "template", "audio", "video"};
+inline const std::set<std::string> kUrlAttributes = {"href", "src", "action", "formaction", "xlink:href",
+                                              "poster", "data", "background", "cite"};
+
+// Every way the page could run record-supplied code, as readable problems.
+inline std::vector<std::string> active_content(const std::string& page, const std::string& html) {
+  std::vector<std::string> problems;
+  std::string error;
+  auto doc = parse_page(html, &error);
+  if (!doc->first_child()) return {page + ": not well-formed: " + error};
+  struct Walker : pugi::xml_tree_walker {
+    std::vector<std::string>* problems;
+    std::string page;
+    bool for_each(pugi::xml_node& n) override {
+      if (n.type() != pugi::node_element) return true;
+      const std::string name = lower(n.name());
+      auto problem = [&](const std::string& what) { problems->push_back(page + ": <" + name + "> " + what); };
+      if (kForbiddenElements.count(name)) problem("element");
+      if (name == "script") {
+        const std::string src = n.attribute("src").value();
+        std::string base = src;
+        while (base.rfind("../", 0) == 0) base.erase(0, 3);
+        if (!kAllowedScripts.count(base) || n.first_child()) problem("script src='" + src + "'");
+      }
+      if (name == "meta" && n.attribute("http-equiv")) problem("http-equiv");
+      if (name == "link") {
+        const std::string rel = n.attribute("rel").value();
+        if (rel != "stylesheet" && rel != "alternate" && rel != "self") problem("rel=" + rel);
+      }
+      for (auto a : n.attributes()) {
+        const std::string attr = lower(a.name());
+        if (attr.rfind("on", 0) == 0 || attr == "style" || attr == "srcdoc") problem("attribute " + attr);
+        if (kUrlAttributes.count(attr) && dangerous_url(a.value())) {
+          problem(attr + "='" + a.value() + "'");
+        }
+      }
+      return true;
+    }
+  } walker;
+  walker.problems = &problems;
+  walker.page = page;
+  doc->traverse(walker);
+  return problems;
 }
 
 /// A tree shaped like the shipped seeds: two related gotchas, four engines, an oracle,

@@ -8,7 +8,6 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
-#include <set>
 #include <unistd.h>
 
 #include "pages_fixture.h"
@@ -27,74 +26,8 @@ const kb::test::Tree& hostile() {
   return t;
 }
 
-std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
-  return s;
-}
-
-// A URL a browser would run or render as a document: judged on what it parses.
-bool dangerous_url(const std::string& value) {
-  std::string seen;
-  for (char c : value) {
-    if (static_cast<unsigned char>(c) > 0x20) seen += c;
-  }
-  seen = lower(seen);
-  for (const char* scheme : {"javascript:", "vbscript:", "data:", "file:", "blob:"}) {
-    if (seen.rfind(scheme, 0) == 0) return true;
-  }
-  return false;
-}
-
-const std::set<std::string> kAllowedScripts = {"search-index.js", "static/search.js"};
-const std::set<std::string> kForbiddenElements = {"iframe", "object", "embed",    "svg",    "math",
-                                                   "style",  "base",   "frame",    "frameset", "applet",
-                                                   "template", "audio", "video"};
-const std::set<std::string> kUrlAttributes = {"href", "src", "action", "formaction", "xlink:href",
-                                              "poster", "data", "background", "cite"};
-
-// Every way the page could run record-supplied code, as readable problems.
-std::vector<std::string> active_content(const std::string& page, const std::string& html) {
-  std::vector<std::string> problems;
-  std::string error;
-  auto doc = kb::test::parse_page(html, &error);
-  if (!doc->first_child()) return {page + ": not well-formed: " + error};
-  struct Walker : pugi::xml_tree_walker {
-    std::vector<std::string>* problems;
-    std::string page;
-    bool for_each(pugi::xml_node& n) override {
-      if (n.type() != pugi::node_element) return true;
-      const std::string name = lower(n.name());
-      auto problem = [&](const std::string& what) { problems->push_back(page + ": <" + name + "> " + what); };
-      if (kForbiddenElements.count(name)) problem("element");
-      if (name == "script") {
-        const std::string src = n.attribute("src").value();
-        std::string base = src;
-        while (base.rfind("../", 0) == 0) base.erase(0, 3);
-        if (!kAllowedScripts.count(base) || n.first_child()) problem("script src='" + src + "'");
-      }
-      if (name == "meta" && n.attribute("http-equiv")) problem("http-equiv");
-      if (name == "link") {
-        const std::string rel = n.attribute("rel").value();
-        if (rel != "stylesheet" && rel != "alternate" && rel != "self") problem("rel=" + rel);
-      }
-      for (auto a : n.attributes()) {
-        const std::string attr = lower(a.name());
-        if (attr.rfind("on", 0) == 0 || attr == "style" || attr == "srcdoc") problem("attribute " + attr);
-        if (kUrlAttributes.count(attr) && dangerous_url(a.value())) {
-          problem(attr + "='" + a.value() + "'");
-        }
-      }
-      return true;
-    }
-  } walker;
-  walker.problems = &problems;
-  walker.page = page;
-  doc->traverse(walker);
-  return problems;
-}
-
 void require_inert(const std::string& page, const std::string& html) {
-  const auto problems = active_content(page, html);
+  const auto problems = kb::test::active_content(page, html);
   for (const auto& p : problems) FAIL_CHECK(p);
   CHECK(problems.empty());
 }
@@ -120,9 +53,9 @@ TEST_CASE("the inertness check finds active content", "[pages]") {
                           "<p><a href=\" JavaScript:alert(1)\">x</a></p>", "<p><b onclick=\"x\">b</b></p>",
                           "<p><img src=\"data:image/svg+xml,x\" /></p>", "<p><svg></svg></p>",
                           "<p style=\"x\">p</p>", "<form action=\"javascript:x\"></form>", "<p><b></p>"}) {
-    CHECK(active_content("bad", bad).size() == 1);
+    CHECK(kb::test::active_content("bad", bad).size() == 1);
   }
-  CHECK(active_content("good", "<p><a href=\"../x\">x</a><script src=\"../static/search.js\"></script></p>").empty());
+  CHECK(kb::test::active_content("good", "<p><a href=\"../x\">x</a><script src=\"../static/search.js\"></script></p>").empty());
 }
 
 TEST_CASE("the hostile tree loads all but its broken file", "[pages]") {
