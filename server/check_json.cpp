@@ -15,8 +15,12 @@ constexpr const char* kSarifSchema =
     "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json";
 
 json finding(const Finding& f, bool ignored) {
-  json j = {{"id", f.id},         {"title", f.title},       {"severity", f.severity},
-            {"status", f.status}, {"evidence", f.evidence}, {"why", f.why},
+  json j = {{"id", f.id},
+            {"title", f.title},
+            {"severity", f.severity},
+            {"status", f.status},
+            {"evidence", f.evidence},
+            {"why", f.why},
             {"possible", f.possible}};
   if (f.pos.line > 0) j["line"] = f.pos.line;
   if (ignored) {
@@ -116,11 +120,12 @@ json sarif_json(const CheckReport& report, const std::string& tool_version) {
   auto add = [&](const Finding& f, bool ignored) {
     auto [it, fresh] = rule_index.emplace(f.id, static_cast<int>(rules.size()));
     if (fresh) {
-      rules.push_back({{"id", f.id},
-                       {"shortDescription", {{"text", f.title}}},
-                       {"defaultConfiguration", {{"level", sarif_level(f.severity)}}},
-                       {"properties",
-                        {{"severity", f.severity}, {"status", f.status}, {"evidence", f.evidence}}}});
+      rules.push_back(
+          {{"id", f.id},
+           {"shortDescription", {{"text", f.title}}},
+           {"defaultConfiguration", {{"level", sarif_level(f.severity)}}},
+           {"properties",
+            {{"severity", f.severity}, {"status", f.status}, {"evidence", f.evidence}}}});
     }
     json r = {{"ruleId", f.id},
               {"ruleIndex", it->second},
@@ -150,10 +155,7 @@ json sarif_json(const CheckReport& report, const std::string& tool_version) {
   }
   json run = {
       {"tool",
-       {{"driver",
-         {{"name", "kb"},
-          {"version", tool_version},
-          {"rules", std::move(rules)}}}}},
+       {{"driver", {{"name", "kb"}, {"version", tool_version}, {"rules", std::move(rules)}}}}},
       {"invocations",
        json::array({{{"executionSuccessful", ok}, {"toolExecutionNotifications", notes}}})},
       {"results", std::move(results)}};
@@ -186,15 +188,15 @@ Deployment deployment_from_json(const json& value, std::vector<Diagnostic>& diag
         const json& e = (*engines)[i];
         if (e.is_object() && e.contains("version") && e["version"].is_number_float()) {
           diags.push_back({Severity::warning, "check.numeric-version", file, 0, 0,
-                           "engines[" + std::to_string(i) + "].version: a JSON number loses "
+                           "engines[" + std::to_string(i) +
+                               "].version: a JSON number loses "
                                "trailing zeros (0.30 reads as 0.3)",
                            "write the version as a string: \"0.30.0\"", ""});
         }
       }
     }
   }
-  return parse_deployment(value.dump(-1, ' ', false, json::error_handler_t::replace), file,
-                          diags);
+  return parse_deployment(value.dump(-1, ' ', false, json::error_handler_t::replace), file, diags);
 }
 
 }  // namespace kb::json

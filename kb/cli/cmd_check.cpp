@@ -98,7 +98,8 @@ int run_check(const CheckConfig& cfg) {
   }
   IgnoreList ignores;
   if (!cfg.ignore.empty()) {
-    if (auto text = read_input(cfg.ignore, diags)) ignores = parse_ignore_file(*text, cfg.ignore, diags);
+    if (auto text = read_input(cfg.ignore, diags))
+      ignores = parse_ignore_file(*text, cfg.ignore, diags);
   }
   if (count_severity(diags, Severity::error) > 0) {
     report.deployment = deployment;
@@ -142,9 +143,7 @@ void add_check(CLI::App& app, Action& run) {
   sub->add_option("--ignore", cfg->ignore, "Ignore file: ignore: [{id, reason, expires}]");
   sub->add_option("--today", cfg->today,
                   "Date ignore expiries are measured against (YYYY-MM-DD; default today, UTC)");
-  sub->callback([&run, cfg] {
-    run = [cfg] { return run_check(*cfg); };
-  });
+  sub->callback([&run, cfg] { run = [cfg] { return run_check(*cfg); }; });
 }
 
 }  // namespace kb::cli

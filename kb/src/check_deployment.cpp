@@ -30,9 +30,12 @@ class DeploymentReader {
     const Node* config = nullptr;
     for (const auto& [k, v] : root.entries) {
       if (!out_.expect_key(k)) continue;
-      if (k.value == "engines") engines = &v;
-      else if (k.value == "config") config = &v;
-      else if (k.value != "name" && k.value != "description") out_.unknown_key(k, "", kDeploymentKeys);
+      if (k.value == "engines")
+        engines = &v;
+      else if (k.value == "config")
+        config = &v;
+      else if (k.value != "name" && k.value != "description")
+        out_.unknown_key(k, "", kDeploymentKeys);
     }
     if (engines) read_engines(*engines);
     if (config) read_config(*config);
@@ -67,9 +70,12 @@ class DeploymentReader {
       const Node* version = nullptr;
       for (const auto& [k, val] : v.entries) {
         if (!out_.expect_key(k)) continue;
-        if (k.value == "engine") name = &val;
-        else if (k.value == "version") version = &val;
-        else out_.unknown_key(k, field + ".", kEngineKeys);
+        if (k.value == "engine")
+          name = &val;
+        else if (k.value == "version")
+          version = &val;
+        else
+          out_.unknown_key(k, field + ".", kEngineKeys);
       }
       if (name) {
         e.pos = name->pos;
@@ -106,10 +112,10 @@ class DeploymentReader {
   void read_config(const Node& v) {
     if (v.is_null()) return;
     if (!v.is_map()) {
-      out_.add(Severity::error, "check.type", v.pos,
-               "config: expected a mapping of keys to values, found " +
-                   std::string(yaml::type_name(v)),
-               "config: {kv_transfer: pd, VLLM_BATCH_INVARIANT: 1}");
+      out_.add(
+          Severity::error, "check.type", v.pos,
+          "config: expected a mapping of keys to values, found " + std::string(yaml::type_name(v)),
+          "config: {kv_transfer: pd, VLLM_BATCH_INVARIANT: 1}");
       return;
     }
     std::unordered_set<std::string> seen;
@@ -120,7 +126,8 @@ class DeploymentReader {
                  "config." + k.value + ": expected a single value, found " +
                      std::string(yaml::type_name(val)),
                  "the configuration is flat: write each setting as its own key, such as "
-                 "`" + k.value + ".field: value`");
+                 "`" +
+                     k.value + ".field: value`");
         continue;
       }
       if (!seen.insert(k.value).second) continue;  // yaml.duplicate-key reported it
@@ -142,14 +149,15 @@ class IgnoreReader {
     const Node* entries = nullptr;
     for (const auto& [k, v] : root.entries) {
       if (!out_.expect_key(k)) continue;
-      if (k.value == "ignore") entries = &v;
-      else out_.unknown_key(k, "", {"ignore"});
+      if (k.value == "ignore")
+        entries = &v;
+      else
+        out_.unknown_key(k, "", {"ignore"});
     }
     if (!entries || entries->is_null()) return;
     if (!entries->is_seq()) {
       out_.add(Severity::error, "check.type", entries->pos,
-               "ignore: expected a list, found " + std::string(yaml::type_name(*entries)),
-               example);
+               "ignore: expected a list, found " + std::string(yaml::type_name(*entries)), example);
       return;
     }
     for (std::size_t i = 0; i < entries->items.size(); ++i) {
@@ -167,7 +175,7 @@ class IgnoreReader {
     bool ok = true;
     for (const auto& [k, val] : v.entries) {
       if (!out_.expect_key(k)) continue;
-      std::string* target = k.value == "id"       ? &e.id
+      std::string* target = k.value == "id"        ? &e.id
                             : k.value == "reason"  ? &e.reason
                             : k.value == "expires" ? &e.expires
                                                    : nullptr;
@@ -178,8 +186,8 @@ class IgnoreReader {
       }
     }
     if (e.id.empty()) {
-      out_.add(Severity::error, "check.ignore-missing-id", v.pos,
-               field + ": no gotcha id", "write id: gotchas/NAME");
+      out_.add(Severity::error, "check.ignore-missing-id", v.pos, field + ": no gotcha id",
+               "write id: gotchas/NAME");
       ok = false;
     }
     if (e.reason.empty()) {

@@ -59,8 +59,10 @@ struct CheckIndex::Impl {
     n.range_text = std::string(text::trim(ref.versions));
     if (!n.range_text.empty()) {
       auto range = VersionRange::parse(n.range_text);
-      if (!range) n.bad_range = true;
-      else if (!range->is_any()) n.range = std::move(range);
+      if (!range)
+        n.bad_range = true;
+      else if (!range->is_any())
+        n.range = std::move(range);
     }
     return n;
   }
@@ -108,7 +110,9 @@ CheckIndex CheckIndex::build(const Corpus& corpus, const EvidenceIndex& evidence
   return index;
 }
 
-std::size_t CheckIndex::size() const { return impl_ ? impl_->gotchas.size() : 0; }
+std::size_t CheckIndex::size() const {
+  return impl_ ? impl_->gotchas.size() : 0;
+}
 
 CheckReport CheckIndex::run(const Deployment& deployment) const {
   CheckReport report;
@@ -122,14 +126,13 @@ CheckReport CheckIndex::run(const Deployment& deployment) const {
     auto id = corpus.target(Kind::engine, e.name);
     if (!id) {
       auto candidates = corpus.names().candidates(Kind::engine, e.name, 1);
-      std::string hint = candidates.empty()
-                             ? "no engine record has this name; gotchas about it cannot match"
-                             : "did you mean '" + std::string(without_namespace(candidates[0].id)) +
-                                   "'?";
-      report.diagnostics.push_back({Severity::warning, "check.unknown-engine", deployment.file,
-                                    e.pos.line, e.pos.column,
-                                    "engine '" + e.name + "' is not in the knowledge base",
-                                    std::move(hint), ""});
+      std::string hint =
+          candidates.empty()
+              ? "no engine record has this name; gotchas about it cannot match"
+              : "did you mean '" + std::string(without_namespace(candidates[0].id)) + "'?";
+      report.diagnostics.push_back(
+          {Severity::warning, "check.unknown-engine", deployment.file, e.pos.line, e.pos.column,
+           "engine '" + e.name + "' is not in the knowledge base", std::move(hint), ""});
       continue;
     }
     e.id = *id;
@@ -163,8 +166,7 @@ void CheckIndex::apply_ignores(CheckReport& report, const IgnoreList& ignores,
   if (!text::valid_date(date)) {
     throw Error(Errc::invalid_argument, "'" + date + "' is not a date (YYYY-MM-DD)");
   }
-  auto warn = [&](const IgnoreEntry& e, std::string code, std::string message,
-                  std::string hint) {
+  auto warn = [&](const IgnoreEntry& e, std::string code, std::string message, std::string hint) {
     report.diagnostics.push_back({Severity::warning, std::move(code), ignores.file, e.pos.line,
                                   e.pos.column, std::move(message), std::move(hint), ""});
   };
@@ -207,10 +209,14 @@ void CheckIndex::apply_ignores(CheckReport& report, const IgnoreList& ignores,
 
 std::string_view to_string(GotchaSeverity s) {
   switch (s) {
-    case GotchaSeverity::blocker: return "blocker";
-    case GotchaSeverity::major: return "major";
-    case GotchaSeverity::minor: return "minor";
-    case GotchaSeverity::info: return "info";
+    case GotchaSeverity::blocker:
+      return "blocker";
+    case GotchaSeverity::major:
+      return "major";
+    case GotchaSeverity::minor:
+      return "minor";
+    case GotchaSeverity::info:
+      return "info";
   }
   return "info";
 }

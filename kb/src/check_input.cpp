@@ -29,8 +29,8 @@ bool InputDiagnostics::parse(std::string_view text, yaml::Node& root) {
 void InputDiagnostics::add(Severity s, std::string code, Pos pos, std::string message,
                            std::string hint) {
   if (s == Severity::error) ++errors_;
-  diags_.push_back({s, std::move(code), file_, pos.line, pos.column, std::move(message),
-                    std::move(hint), ""});
+  diags_.push_back(
+      {s, std::move(code), file_, pos.line, pos.column, std::move(message), std::move(hint), ""});
 }
 
 bool InputDiagnostics::expect_map(const yaml::Node& v, const std::string& what,
@@ -60,8 +60,8 @@ void InputDiagnostics::unknown_key(const yaml::Node& k, const std::string& prefi
   std::string list;
   for (const auto& c : choices) list += (list.empty() ? "" : ", ") + c;
   if (auto guess = did_you_mean(k.value, choices)) {
-    add(Severity::error, "check.unknown-field", k.pos,
-        prefix + k.value + ": unknown key", "did you mean '" + *guess + "'?");
+    add(Severity::error, "check.unknown-field", k.pos, prefix + k.value + ": unknown key",
+        "did you mean '" + *guess + "'?");
   } else {
     add(Severity::warning, "check.unknown-field", k.pos,
         prefix + k.value + ": unknown key, ignored", "known keys: " + list);

@@ -9,7 +9,9 @@ namespace {
 
 using Op = Predicate::Op;
 
-Truth negate(Truth t) { return static_cast<Truth>(2 - static_cast<int>(t)); }
+Truth negate(Truth t) {
+  return static_cast<Truth>(2 - static_cast<int>(t));
+}
 
 // The best truth any deployed instance gives the engine atom, and that instance.
 Truth eval_engine(const Node& n, const Env& env, const Instance** which) {
@@ -18,8 +20,10 @@ Truth eval_engine(const Node& n, const Env& env, const Instance** which) {
   Truth best = Truth::no;
   for (const Instance& inst : env.by_slot[static_cast<std::size_t>(n.engine)]) {
     Truth t = Truth::yes;
-    if (n.bad_range || (n.range && !inst.version)) t = Truth::maybe;
-    else if (n.range && !n.range->contains(*inst.version)) t = Truth::no;
+    if (n.bad_range || (n.range && !inst.version))
+      t = Truth::maybe;
+    else if (n.range && !n.range->contains(*inst.version))
+      t = Truth::no;
     if (t > best) {
       best = t;
       if (which) *which = &inst;

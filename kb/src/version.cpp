@@ -11,12 +11,22 @@ namespace {
 constexpr std::size_t kMaxDigits = 18;
 constexpr std::size_t kMaxClauses = 32;
 
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
-bool is_alnum(char c) { return is_digit(c) || (c >= 'a' && c <= 'z'); }
-bool is_separator(char c) { return c == '.' || c == '-' || c == '_'; }
-bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+bool is_digit(char c) {
+  return c >= '0' && c <= '9';
+}
+bool is_alnum(char c) {
+  return is_digit(c) || (c >= 'a' && c <= 'z');
+}
+bool is_separator(char c) {
+  return c == '.' || c == '-' || c == '_';
+}
+bool is_space(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
 
-char lower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
+char lower(char c) {
+  return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+}
 
 std::string_view trim(std::string_view s) {
   while (!s.empty() && is_space(s.front())) s.remove_prefix(1);
@@ -117,8 +127,8 @@ class VersionParser {
     std::string rest = v.text_.substr(std::min(i_, v.text_.size()));
     std::string before = v.text_.substr(0, std::min(i_, v.text_.size()));
     if (rest.empty()) return fail("'" + v.text_ + "' is not a version: it ends too early");
-    return fail("'" + v.text_ + "' is not a version: unexpected '" + rest + "' after '" +
-                before + "'");
+    return fail("'" + v.text_ + "' is not a version: unexpected '" + rest + "' after '" + before +
+                "'");
   }
 
   bool number(long long& out) {
@@ -156,9 +166,14 @@ class VersionParser {
   }
 
   bool pre_release(Version& v) {
-    static constexpr std::array<std::pair<std::string_view, int>, 8> kWords{{
-        {"alpha", 0}, {"a", 0}, {"beta", 1}, {"b", 1},
-        {"preview", 2}, {"pre", 2}, {"rc", 2}, {"c", 2}}};
+    static constexpr std::array<std::pair<std::string_view, int>, 8> kWords{{{"alpha", 0},
+                                                                             {"a", 0},
+                                                                             {"beta", 1},
+                                                                             {"b", 1},
+                                                                             {"preview", 2},
+                                                                             {"pre", 2},
+                                                                             {"rc", 2},
+                                                                             {"c", 2}}};
     for (const auto& [w, kind] : kWords) {
       if (word(w, true)) {
         v.pre_kind_ = kind;
@@ -287,8 +302,7 @@ bool VersionRange::holds(const Clause& c, const Version& v) {
       if (v.has_local() && v.compare_public(b) == 0) return false;
       return b.is_postrelease() || !v.is_postrelease() || v.compare_base(b) != 0;
     case Op::compatible:
-      return v.compare_public(b) >= 0 &&
-             release_prefix_matches(v, b, b.release().size() - 1);
+      return v.compare_public(b) >= 0 && release_prefix_matches(v, b, b.release().size() - 1);
     case Op::prefix_eq:
       return release_prefix_matches(v, b, b.release().size());
     case Op::prefix_ne:
@@ -312,8 +326,7 @@ std::optional<VersionRange> VersionRange::parse(std::string_view text, std::stri
     return std::nullopt;
   };
   if (text.size() > kMaxRangeLength) {
-    return fail("version range is longer than " + std::to_string(kMaxRangeLength) +
-                " characters");
+    return fail("version range is longer than " + std::to_string(kMaxRangeLength) + " characters");
   }
   VersionRange range;
   range.text_ = std::string(trim(text));
@@ -321,20 +334,20 @@ std::optional<VersionRange> VersionRange::parse(std::string_view text, std::stri
   if (all.empty() || all == "*") return range;
   // Ordered longest first so `<=` is not read as `<` followed by `=...`.
   static constexpr std::array<OpToken, 9> kOps{{{"===", static_cast<int>(Op::arbitrary)},
-                                                 {"~=", static_cast<int>(Op::compatible)},
-                                                 {"==", static_cast<int>(Op::eq)},
-                                                 {"!=", static_cast<int>(Op::ne)},
-                                                 {"<=", static_cast<int>(Op::le)},
-                                                 {">=", static_cast<int>(Op::ge)},
-                                                 {"<", static_cast<int>(Op::lt)},
-                                                 {">", static_cast<int>(Op::gt)},
-                                                 {"=", static_cast<int>(Op::eq)}}};
+                                                {"~=", static_cast<int>(Op::compatible)},
+                                                {"==", static_cast<int>(Op::eq)},
+                                                {"!=", static_cast<int>(Op::ne)},
+                                                {"<=", static_cast<int>(Op::le)},
+                                                {">=", static_cast<int>(Op::ge)},
+                                                {"<", static_cast<int>(Op::lt)},
+                                                {">", static_cast<int>(Op::gt)},
+                                                {"=", static_cast<int>(Op::eq)}}};
   std::size_t start = 0;
   int index = 0;
   while (start <= all.size()) {
     std::size_t comma = all.find(',', start);
-    std::string_view part = all.substr(start, comma == std::string_view::npos ? all.npos
-                                                                             : comma - start);
+    std::string_view part =
+        all.substr(start, comma == std::string_view::npos ? all.npos : comma - start);
     start = comma == std::string_view::npos ? all.size() + 1 : comma + 1;
     ++index;
     std::string_view clause = trim(part);

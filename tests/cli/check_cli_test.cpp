@@ -16,7 +16,9 @@ std::string deployment(const std::string& name) {
   return "'" + (fs::path(KB_TEST_DATA) / "deployments" / name).string() + "'";
 }
 
-std::string records() { return "--records '" + (fs::path(KB_SOURCE_DIR) / "records").string() + "'"; }
+std::string records() {
+  return "--records '" + (fs::path(KB_SOURCE_DIR) / "records").string() + "'";
+}
 
 // `kb check` on a deployment of tests/data/deployments against the shipped records.
 Run check(const std::string& name, const std::string& extra = "") {
@@ -87,7 +89,8 @@ TEST_CASE("kb check: text output", "[cli][check]") {
   Run r = check("lmcache-pd-vllm-0-26.yaml");
   CHECK(r.code == 1);
   CHECK(r.err.empty());
-  std::string file = (fs::path(KB_TEST_DATA) / "deployments" / "lmcache-pd-vllm-0-26.yaml").string();
+  std::string file =
+      (fs::path(KB_TEST_DATA) / "deployments" / "lmcache-pd-vllm-0-26.yaml").string();
   CHECK(r.out.rfind(file + ": 1 finding (1 blocker)\n\nblocker  " + kSeed000 + "\n", 0) == 0);
   CHECK(r.out.find("         why: engine vllm 0.26.0 in >=0.26.0, <0.28\n") != std::string::npos);
 }
@@ -125,9 +128,8 @@ TEST_CASE("kb check: malformed or unreadable deployments exit 2", "[cli][check]"
   CHECK(missing.code == 2);
   CHECK(missing.err.find("error[io.read]: cannot open the file") != std::string::npos);
   auto dir = scratch("check_records");
-  Run no_records =
-      kb(dir, "check " + deployment("lmcache-pd-vllm-0-26.yaml") + " --records '" +
-                  (dir / "nope").string() + "'");
+  Run no_records = kb(dir, "check " + deployment("lmcache-pd-vllm-0-26.yaml") + " --records '" +
+                               (dir / "nope").string() + "'");
   CHECK(no_records.code == 2);
   CHECK(kb(dir, "check").code == 2);
 }
@@ -143,23 +145,24 @@ TEST_CASE("kb check: ignore files", "[cli][check]") {
   CHECK(j["diagnostics"][0]["code"] == "check.ignore-unused");
   CHECK(j["diagnostics"][0]["line"] == 5);
 
-  json expired = check_json("lmcache-pd-vllm-0-26.yaml", 1,
-                            "--ignore " + deployment("ignore-seed-000.yaml") + " --today 2027-01-01");
+  json expired =
+      check_json("lmcache-pd-vllm-0-26.yaml", 1,
+                 "--ignore " + deployment("ignore-seed-000.yaml") + " --today 2027-01-01");
   CHECK(ids(expired["findings"]) == std::vector<std::string>{kSeed000});
   REQUIRE(expired["diagnostics"].size() == 2);
   CHECK(expired["diagnostics"][0]["code"] == "check.ignore-expired");
 
-  json bad = check_json("lmcache-pd-vllm-0-26.yaml", 2,
-                        "--ignore " + deployment("ignore-no-reason.yaml"));
+  json bad =
+      check_json("lmcache-pd-vllm-0-26.yaml", 2, "--ignore " + deployment("ignore-no-reason.yaml"));
   REQUIRE(bad["diagnostics"].size() == 1);
   CHECK(bad["diagnostics"][0]["code"] == "check.ignore-missing-reason");
   CHECK(check("lmcache-pd-vllm-0-26.yaml", "--today 2026-13-01").code == 2);
 }
 
 TEST_CASE("kb check --format sarif has SARIF 2.1.0's required fields", "[cli][check]") {
-  Run r = check("lmcache-pd-vllm-0-26.yaml",
-                "--format sarif --ignore " + deployment("ignore-seed-000.yaml") +
-                    " --today 2026-10-05");
+  Run r = check(
+      "lmcache-pd-vllm-0-26.yaml",
+      "--format sarif --ignore " + deployment("ignore-seed-000.yaml") + " --today 2026-10-05");
   CHECK(r.code == 0);
   json s = json::parse(r.out, nullptr, false);
   REQUIRE_FALSE(s.is_discarded());

@@ -79,8 +79,8 @@ TEST_CASE("sarif_json: levels, rules and locations", "[check][json]") {
 
 TEST_CASE("deployments from request bodies", "[check][json]") {
   std::vector<kb::Diagnostic> diags;
-  auto d = kb::json::deployment_from_body("{\"engines\": [\"vllm\"], \"config\": {\"a\": true}}",
-                                          diags);
+  auto d =
+      kb::json::deployment_from_body("{\"engines\": [\"vllm\"], \"config\": {\"a\": true}}", diags);
   CHECK(diags.empty());
   CHECK(d.file == "request");
   CHECK(d.engines[0].name == "vllm");

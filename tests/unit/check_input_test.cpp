@@ -96,11 +96,11 @@ TEST_CASE("malformed deployments are diagnosed", "[check]") {
                      "check.nested-config", Severity::error, 2);
   CHECK(nested.message == "config.kv_transfer_config: expected a single value, found a mapping");
   only(parse("config: [kv_transfer]\n"), "check.type", Severity::error, 1);
-  auto typo = only(parse("engnes: [vllm]\nconfig: {a: b}\n"), "check.unknown-field",
-                   Severity::error, 1);
+  auto typo =
+      only(parse("engnes: [vllm]\nconfig: {a: b}\n"), "check.unknown-field", Severity::error, 1);
   CHECK(typo.hint == "did you mean 'engines'?");
-  auto extra = only(parse("cluster: east\nconfig: {a: b}\n"), "check.unknown-field",
-                    Severity::warning, 1);
+  auto extra =
+      only(parse("cluster: east\nconfig: {a: b}\n"), "check.unknown-field", Severity::warning, 1);
   CHECK(extra.message == "cluster: unknown key, ignored");
   auto versions = only(parse("engines: [{engine: vllm, versions: 0.26.0}]\n"),
                        "check.unknown-field", Severity::error, 1);

@@ -314,9 +314,8 @@ TEST_CASE("findings are sorted by severity then id; withdrawn gotchas never appl
   auto r = fixture().check(R"(engines: [{engine: vllm, version: 0.26.0}, {engine: lmcache}]
 config: {kv_transfer: pd, VLLM_BATCH_INVARIANT: 1}
 )");
-  CHECK(ids(r.findings) ==
-        std::vector<std::string>{"gotchas/pd-cache-hit", "gotchas/batch-invariant",
-                                 "gotchas/no-nixl"});
+  CHECK(ids(r.findings) == std::vector<std::string>{"gotchas/pd-cache-hit",
+                                                    "gotchas/batch-invariant", "gotchas/no-nixl"});
   CHECK(fixture().index.size() == 4);
   CHECK(kb::fails(r, kb::GotchaSeverity::blocker));
   auto minor = fixture().check("engines: [{engine: mooncake, version: 0.3.1}]\n");
@@ -369,8 +368,9 @@ config: {kv_transfer: pd}
   CHECK(r.diagnostics[2].code == "check.ignore-unused");
   CHECK(r.diagnostics[2].message == "the ignore of 'gotchas/nope' names no gotcha");
 
-  auto again = fixture().check("engines: [{engine: vllm, version: 0.26.0}, {engine: lmcache}]\n"
-                               "config: {kv_transfer: pd}\n");
+  auto again = fixture().check(
+      "engines: [{engine: vllm, version: 0.26.0}, {engine: lmcache}]\n"
+      "config: {kv_transfer: pd}\n");
   fixture().index.apply_ignores(again, ignores, "2027-01-01");
   CHECK(again.ignored.empty());
   CHECK(again.diagnostics[0].code == "check.ignore-expired");

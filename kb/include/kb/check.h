@@ -98,10 +98,10 @@ struct Finding {
 
 /// The answer of `kb check`.
 struct CheckReport {
-  Deployment deployment;                 ///< engines with their resolved ids
-  std::vector<Finding> findings;         ///< worst severity first, then by id
-  std::vector<Finding> ignored;          ///< findings an ignore entry matched
-  std::vector<Diagnostic> diagnostics;   ///< about the deployment and the ignore file
+  Deployment deployment;                ///< engines with their resolved ids
+  std::vector<Finding> findings;        ///< worst severity first, then by id
+  std::vector<Finding> ignored;         ///< findings an ignore entry matched
+  std::vector<Diagnostic> diagnostics;  ///< about the deployment and the ignore file
 };
 
 /// Whether any (not ignored) finding is at or worse than `threshold`: `kb check` exits 1.
@@ -119,8 +119,7 @@ class CheckIndex {
   /// Moves findings matched by an unexpired entry of `ignores` to `report.ignored`;
   /// warns about expired entries and entries that matched nothing. `today` is YYYY-MM-DD
   /// (empty: today, UTC); throws Error{invalid_argument} when it is not a date.
-  void apply_ignores(CheckReport& report, const IgnoreList& ignores,
-                     std::string_view today) const;
+  void apply_ignores(CheckReport& report, const IgnoreList& ignores, std::string_view today) const;
   /// Gotchas compiled (withdrawn ones are not).
   std::size_t size() const;
 
