@@ -22,7 +22,7 @@ class Version {
  public:
   /// Parses `text`; nullopt (and `error` set) when it is not a version.
   static std::optional<Version> parse(std::string_view text, std::string* error = nullptr);
-  /// The text as given.
+  /// The text as given, without surrounding whitespace.
   const std::string& text() const { return text_; }
   /// <0, 0, >0 like strcmp.
   int compare(const Version& other) const;
@@ -68,7 +68,7 @@ class VersionRange {
   static std::optional<VersionRange> parse(std::string_view text, std::string* error = nullptr);
   /// Whether `v` is in the range.
   bool contains(const Version& v) const;
-  /// The text as given.
+  /// The text as given, without surrounding whitespace.
   const std::string& text() const { return text_; }
   /// Whether the range matches every version (empty or `*`).
   bool is_any() const { return clauses_.empty(); }
