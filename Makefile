@@ -21,8 +21,7 @@ build: deps
 	cmake --build $(BUILD) -j$(JOBS)
 
 run: build
-	$(KB) lint --records records
-	$(KB) build --records records --db $(BUILD)/kb.db
+	-$(KB) lint --records records
 	$(KB) serve --records records --host 127.0.0.1 --port 8080
 
 test: test-deps build

@@ -259,7 +259,7 @@ void Store::sync(const Corpus* prev, const Corpus& next, const EvidenceIndex& ev
           .bind(5, ev.runs).bind(6, ev.newest_date).run();
       auto group = [&](const EvidenceGroup& g, const char* role) {
         ins_grp.bind(1, r.id).bind(2, role).bind(3, g.oracle).bind(4, g.subject).bind(5, g.passed)
-            .bind(6, g.failed).bind(7, static_cast<std::int64_t>(g.results.size()))
+            .bind(6, g.failed).bind(7, g.runs)
             .bind(8, g.newest_date).bind(9, g.summary).run();
       };
       for (const auto& g : ev.groups) group(g, "evidence");
@@ -293,7 +293,9 @@ std::string fts_query(std::string_view user_text) {
     cur.clear();
   };
   for (char c : user_text) {
-    if (std::isspace(static_cast<unsigned char>(c))) flush();
+    // FTS5 reads its query up to the first NUL: one inside a quoted term would leave the
+    // quote unterminated (a syntax error), so NUL separates terms like a space.
+    if (std::isspace(static_cast<unsigned char>(c)) || c == '\0') flush();
     else cur += c;
   }
   flush();
