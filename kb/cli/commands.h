@@ -30,5 +30,6 @@ void add_import_text(CLI::App& app, Action& run);
 void add_check(CLI::App& app, Action& run);
 void add_site(CLI::App& app, Action& run);
 void add_results(CLI::App& app, Action& run);
+void add_repair(CLI::App& app, Action& run);
 
 }  // namespace kb::cli

@@ -24,6 +24,7 @@ int main(int argc, char** argv) {
   add_check(app, run);
   add_site(app, run);
   add_results(app, run);
+  add_repair(app, run);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -1,0 +1,17 @@
+#pragma once
+
+// `kb repair --format json`: CONTRACT.md's document of planned and declined repairs.
+
+#include <nlohmann/json.hpp>
+
+#include "kb/repair.h"
+
+namespace kb::json {
+
+/// {"repairs": [{"record","file","line","column","field","from","to","target",
+///   "confidence","applied","reason"}],
+///  "unresolved": [{"record","file","line","column","field","value",
+///   "candidates": [{"id","score","matched"}],"reason","rule","other_namespace_id"?}]}.
+nlohmann::json repair_report(const RepairPlan& plan);
+
+}  // namespace kb::json
