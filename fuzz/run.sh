@@ -5,7 +5,8 @@
 # $BUILD/fuzz-corpus/<target>, which keeps what the fuzzer learns between runs; saved
 # crash inputs under tests/data/fuzz/<target>/ are seeds too. A crash leaves its input
 # in $BUILD/fuzz-artifacts/<target>/ and makes this script exit 1.
-# Environment: FUZZ_BUILD (default build-fuzz), FUZZ_JOBS (default 2).
+# Environment: FUZZ_BUILD (default build-fuzz), FUZZ_JOBS (default 2), FUZZ_SKIP_BUILD=1
+# (run the binaries already built).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:?usage: fuzz/run.sh SECONDS [TARGET...]}
@@ -19,7 +20,9 @@ if [ ! -f "$build/CMakeCache.txt" ]; then
   CC=clang-14 CXX=clang++-14 cmake -S . -B "$build" -DKB_BUILD_FUZZERS=ON -DKB_BUILD_TESTS=OFF \
     -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 fi
-cmake --build "$build" -j"$jobs" --target $(printf 'fuzz_%s ' "${targets[@]}") >/dev/null
+if [ "${FUZZ_SKIP_BUILD:-0}" != 1 ]; then
+  cmake --build "$build" -j"$jobs" --target $(printf 'fuzz_%s ' "${targets[@]}") >/dev/null
+fi
 
 seed() {  # seed TARGET DIR: copies the target's seeds from the repository into DIR
   local t=$1 dir=$2

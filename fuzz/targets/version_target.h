@@ -16,6 +16,17 @@ inline int sign(int x) {
   return (x > 0) - (x < 0);
 }
 
+// The whitespace Version::parse trims.
+inline bool is_space(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+inline std::string_view trim(std::string_view s) {
+  while (!s.empty() && is_space(s.front())) s.remove_prefix(1);
+  while (!s.empty() && is_space(s.back())) s.remove_suffix(1);
+  return s;
+}
+
 inline std::string_view next_line(std::string_view& data) {
   const std::size_t nl = data.find('\n');
   std::string_view line = data.substr(0, nl);
@@ -38,7 +49,7 @@ inline std::string version(std::string_view data) {
   auto whole = VersionRange::parse(first);
   if (a) {
     if (a->compare(*a) != 0) return "a version differs from itself";
-    if (a->text() != first) return "version text changed";
+    if (a->text() != detail::trim(first)) return "version text is not the trimmed input";
     if (range) range->contains(*a);
     if (whole) whole->contains(*a);
   }
