@@ -134,6 +134,7 @@ Data page_data(const Links& links, std::string_view title, std::string_view quer
   d.set("search_q", std::string(query));
   d.set("diagnostics_href", links.diagnostics());
   d.set("css_href", links.asset("kb.css"));
+  d.set("icon_href", links.asset("favicon.svg"));
   d.set("feed_href", links.feed());
   return d;
 }

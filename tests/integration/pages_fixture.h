@@ -157,7 +157,7 @@ inline std::vector<std::string> active_content(const std::string& page, const st
       if (name == "meta" && n.attribute("http-equiv")) problem("http-equiv");
       if (name == "link") {
         const std::string rel = n.attribute("rel").value();
-        if (rel != "stylesheet" && rel != "alternate" && rel != "self") problem("rel=" + rel);
+        if (rel != "stylesheet" && rel != "alternate" && rel != "icon" && rel != "self") problem("rel=" + rel);
       }
       for (auto a : n.attributes()) {
         const std::string attr = lower(a.name());

@@ -43,7 +43,7 @@ TEST_CASE("kb site writes every page, the JSON and YAML beside each, feed, index
   }
   const std::set<std::string> expected = {
       ".kb-site", "404.html", "diagnostics.html", "feed.xml", "index.html", "search-index.js",
-      "search.html", "static/kb.css", "static/search.js",
+      "search.html", "static/favicon.svg", "static/kb.css", "static/search.js",
       "engines/lmcache.html", "engines/lmcache.json", "engines/lmcache.yaml",
       "engines/mooncake.html", "engines/mooncake.json", "engines/mooncake.yaml",
       "engines/nixl.html", "engines/nixl.json", "engines/nixl.yaml",

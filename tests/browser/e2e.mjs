@@ -1,0 +1,113 @@
+// End-to-end: kb's pages in real headless Chromium, live (`kb serve`) and static
+// (`kb site`, opened from file://). The operator's path: home, search "mooncake", open
+// seed 002, see its severity badge and repair log, follow an engine link; no console
+// errors, no CSP violations, no failed requests; keyboard, phone and dark mode checks.
+//
+// usage: node e2e.mjs KB_BINARY RECORDS_DIR OUT_DIR   (screenshots go to OUT_DIR)
+
+import { spawn, spawnSync } from "node:child_process";
+import { join, resolve } from "node:path";
+import { chromium } from "playwright-core";
+
+const [kb, records, out] = process.argv.slice(2).map((p) => resolve(p));
+const SEED = "pd-batch-invariant-mode-absent-from-kv-namespace";
+const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+  "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+
+const failures = [];
+function check(ok, what) {
+  console.log(`${ok ? "ok  " : "FAIL"} ${what}`);
+  if (!ok) failures.push(what);
+}
+
+function startServer() {
+  return new Promise((resolvePort, reject) => {
+    const child = spawn(kb, ["serve", "--records", records, "--port", "0", "--no-watch"],
+      { stdio: ["ignore", "ignore", "pipe"] });
+    let err = "";
+    const timer = setTimeout(() => reject(new Error("kb serve did not start: " + err)), 20000);
+    child.stderr.on("data", (chunk) => {
+      err += chunk;
+      const m = /on http:\/\/127\.0\.0\.1:(\d+)\//.exec(err);
+      if (m) {
+        clearTimeout(timer);
+        resolvePort({ child, port: Number(m[1]) });
+      }
+    });
+    child.on("exit", (code) => reject(new Error(`kb serve exited ${code}: ${err}`)));
+  });
+}
+
+// Everything the page reports that an operator would call broken.
+function watch(page, problems) {
+  page.on("console", (m) => { if (m.type() === "error" || m.type() === "warning") problems.push(`console ${m.type()}: ${m.text()}`); });
+  page.on("pageerror", (e) => problems.push(`page error: ${e.message}`));
+  page.on("requestfailed", (r) => problems.push(`request failed: ${r.url()} ${r.failure()?.errorText}`));
+  page.on("response", (r) => { if (r.status() >= 400) problems.push(`HTTP ${r.status()}: ${r.url()}`); });
+}
+
+async function scenario(browser, name, homeUrl, seedSuffix) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  const problems = [];
+  watch(page, problems);
+
+  await page.goto(homeUrl);
+  check((await page.locator("h1").first().textContent()).includes("Gotchas"), `${name}: home page loads`);
+  await page.keyboard.press("Tab");
+  check(await page.evaluate(() => document.activeElement?.classList.contains("skip")),
+    `${name}: first Tab reaches the skip link`);
+
+  await page.locator("#site-q").fill("mooncake");
+  await Promise.all([page.waitForURL(/search/), page.locator("#site-q").press("Enter")]);
+  const hit = page.locator(`#results a[href$="${SEED}${seedSuffix}"]`);
+  await hit.waitFor({ timeout: 10000 });
+  check(await page.locator("#results mark").count() > 0, `${name}: search results highlight the match`);
+
+  await Promise.all([page.waitForURL(new RegExp(SEED)), hit.click()]);
+  const badge = page.locator(".badges .badge.sev-major").first();
+  check((await badge.textContent()) === "major", `${name}: seed 002 shows its severity badge`);
+  const repair = page.locator("#repairs table tbody tr").first();
+  check((await repair.textContent()).includes("mooncache"), `${name}: seed 002 shows its repair log`);
+  await page.screenshot({ path: join(out, `e2e-${name}-gotcha.png`), fullPage: true });
+
+  await Promise.all([page.waitForURL(/engines\/mooncake/), page.locator("a.engine", { hasText: "Mooncake" }).first().click()]);
+  check((await page.locator("h1").textContent()) === "Mooncake", `${name}: the engine link opens Mooncake's page`);
+  await page.screenshot({ path: join(out, `e2e-${name}-engine.png`), fullPage: true });
+
+  // Phone: nothing wider than the screen. Dark mode: a dark background.
+  const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, colorScheme: "dark" });
+  const small = await phone.newPage();
+  watch(small, problems);
+  await small.goto(page.url().replace(/engines\/mooncake.*/, `gotchas/${SEED}${seedSuffix}`));
+  check(await small.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth),
+    `${name}: the gotcha page fits a phone screen`);
+  const bg = await small.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  check(bg === "rgb(21, 23, 26)", `${name}: dark mode via prefers-color-scheme (${bg})`);
+  await small.screenshot({ path: join(out, `e2e-${name}-phone-dark.png`), fullPage: true });
+
+  check(problems.length === 0, `${name}: no console errors, CSP violations or failed requests` +
+    (problems.length ? "\n    " + problems.join("\n    ") : ""));
+  await phone.close();
+  await context.close();
+}
+
+const site = join(out, "e2e-site");
+let server;
+let browser;
+try {
+  const built = spawnSync(kb, ["site", "--records", records, "--out", site], { encoding: "utf8" });
+  check(built.status === 0, `kb site writes the static site (${built.error ?? (built.stdout + built.stderr).trim()})`);
+  server = await startServer();
+  // Playwright gives every launch a fresh temporary profile (--user-data-dir) itself.
+  browser = await chromium.launch({ executablePath: "/usr/bin/chromium", headless: true, args: CHROMIUM_ARGS });
+  await scenario(browser, "live", `http://127.0.0.1:${server.port}/`, "");
+  await scenario(browser, "static", `file://${site}/index.html`, ".html");
+} catch (e) {
+  check(false, `scenario ran to the end: ${e.stack || e}`);
+} finally {
+  if (browser) await browser.close();
+  if (server) server.child.kill("SIGTERM");
+}
+console.log(failures.length ? `${failures.length} checks failed` : "all checks passed");
+process.exit(failures.length ? 1 : 0);
