@@ -6,7 +6,9 @@ namespace kb::json {
 namespace {
 
 // Scores are shown rounded, as in the text output and the repairs: log.
-double rounded(double score) { return std::round(score * 100.0) / 100.0; }
+double rounded(double score) {
+  return std::round(score * 100.0) / 100.0;
+}
 
 }  // namespace
 

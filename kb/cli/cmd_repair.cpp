@@ -37,7 +37,10 @@ void print_text(const RepairPlan& plan, bool write) {
   for (const auto& r : plan.repairs) {
     std::cout << r.file << ":" << r.line << ":" << r.column << ": " << r.field << ": " << r.from
               << " -> " << r.to << " (" << score(r.confidence) << ", "
-              << (r.applied ? "applied" : write ? "not written" : "would apply") << ")\n"
+              << (r.applied ? "applied"
+                  : write   ? "not written"
+                            : "would apply")
+              << ")\n"
               << "    " << r.reason << "\n";
   }
   for (const auto& u : plan.unresolved) {

@@ -42,7 +42,8 @@ std::string read_file(const std::filesystem::path& path) {
 // Temp file in the same directory, fsync, rename over the original, fsync the directory:
 // readers see the old bytes or the new ones, never a mix, even across a crash.
 void write_atomically(const std::filesystem::path& path, std::string_view bytes) {
-  std::string tmpl = (path.parent_path() / ("." + path.filename().string() + ".kb-repair-XXXXXX")).string();
+  std::string tmpl =
+      (path.parent_path() / ("." + path.filename().string() + ".kb-repair-XXXXXX")).string();
   const int fd = ::mkstemp(tmpl.data());
   if (fd < 0) io_error("cannot create a temporary file next to", path);
   struct stat st {};
@@ -117,16 +118,14 @@ RepairPlan plan_repairs(const Corpus& corpus, const RepairPolicy& policy) {
       if (res.target) continue;
       if (res.repairable) {
         const Candidate& best = res.candidates.front();
-        plan.repairs.push_back(PlannedRepair{record->id, record->file, ref.pos.line,
-                                             ref.pos.column, ref.field, ref.raw,
-                                             replacement(ref.raw, best.id), best.id,
-                                             res.confidence, false, res.reason});
+        plan.repairs.push_back(PlannedRepair{record->id, record->file, ref.pos.line, ref.pos.column,
+                                             ref.field, ref.raw, replacement(ref.raw, best.id),
+                                             best.id, res.confidence, false, res.reason});
       } else {
         if (res.candidates.size() > 5) res.candidates.resize(5);
-        plan.unresolved.push_back(UnresolvedRef{record->id, record->file, ref.pos.line,
-                                                ref.pos.column, ref.field, ref.raw,
-                                                std::move(res.candidates), res.reason, res.rule,
-                                                res.other_namespace_id});
+        plan.unresolved.push_back(UnresolvedRef{
+            record->id, record->file, ref.pos.line, ref.pos.column, ref.field, ref.raw,
+            std::move(res.candidates), res.reason, res.rule, res.other_namespace_id});
       }
     }
   }

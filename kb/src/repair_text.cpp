@@ -19,7 +19,9 @@ struct Edit {
   std::string text;
 };
 
-bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r'; }
+bool is_blank(char c) {
+  return c == ' ' || c == '\t' || c == '\r';
+}
 
 std::vector<std::size_t> line_starts(std::string_view text) {
   std::vector<std::size_t> starts{0};
@@ -64,7 +66,9 @@ std::string double_quoted(std::string_view s) {
   return out + "\"";
 }
 
-std::string yaml_scalar(std::string_view s) { return plain_safe(s) ? std::string(s) : double_quoted(s); }
+std::string yaml_scalar(std::string_view s) {
+  return plain_safe(s) ? std::string(s) : double_quoted(s);
+}
 
 std::string confidence_text(double c) {
   char buf[16];
@@ -82,7 +86,8 @@ bool scalar_edit(std::string_view body, const std::vector<std::size_t>& starts,
   if (r.line < 1 || static_cast<std::size_t>(r.line) > starts.size() || r.column < 1) {
     return fail("position is outside the file");
   }
-  const std::size_t at = starts[static_cast<std::size_t>(r.line) - 1] + static_cast<std::size_t>(r.column) - 1;
+  const std::size_t at =
+      starts[static_cast<std::size_t>(r.line) - 1] + static_cast<std::size_t>(r.column) - 1;
   if (at >= body.size()) return fail("position is outside the file");
   const char quote = body[at];
   if (quote == '"' || quote == '\'') {
@@ -148,17 +153,18 @@ std::string flow_entry(const PlannedRepair& r, std::string_view today, std::size
   const std::string pad(indent, ' ');
   return pad + "- {date: " + std::string(today) + ", field: " + double_quoted(r.field) +
          ", from: " + yaml_scalar(r.from) + ", to: " + yaml_scalar(r.to) + "," + eol + pad +
-         "   reason: " + double_quoted(r.reason) + ", confidence: " + confidence_text(r.confidence) +
-         "}" + eol;
+         "   reason: " + double_quoted(r.reason) +
+         ", confidence: " + confidence_text(r.confidence) + "}" + eol;
 }
 
 std::string block_entry(const PlannedRepair& r, std::string_view today, std::size_t indent,
                         const std::string& eol) {
   const std::string pad(indent, ' ');
   const std::string key_pad(indent + 2, ' ');
-  return pad + "- date: " + std::string(today) + eol + key_pad + "field: " + double_quoted(r.field) +
-         eol + key_pad + "from: " + yaml_scalar(r.from) + eol + key_pad + "to: " +
-         yaml_scalar(r.to) + eol + key_pad + "reason: " + double_quoted(r.reason) + eol + key_pad +
+  return pad + "- date: " + std::string(today) + eol + key_pad +
+         "field: " + double_quoted(r.field) + eol + key_pad + "from: " + yaml_scalar(r.from) + eol +
+         key_pad + "to: " + yaml_scalar(r.to) + eol + key_pad +
+         "reason: " + double_quoted(r.reason) + eol + key_pad +
          "confidence: " + confidence_text(r.confidence) + eol;
 }
 
@@ -168,14 +174,15 @@ std::size_t block_end(std::string_view body, const std::vector<std::size_t>& sta
                       const yaml::Node& root, std::size_t i) {
   auto line_of = [&](std::size_t offset) {
     return static_cast<std::size_t>(std::upper_bound(starts.begin(), starts.end(), offset) -
-                                    starts.begin()) - 1;
+                                    starts.begin()) -
+           1;
   };
   auto line_end = [&](std::size_t line) {
     return line + 1 < starts.size() ? starts[line + 1] : body.size();
   };
   const std::size_t first = line_of(root.entries[i].first.offset);
-  std::size_t line = i + 1 < root.entries.size() ? line_of(root.entries[i + 1].first.offset)
-                                                 : starts.size();
+  std::size_t line =
+      i + 1 < root.entries.size() ? line_of(root.entries[i + 1].first.offset) : starts.size();
   while (line > first + 1) {
     --line;
     std::string_view text = body.substr(starts[line], line_end(line) - starts[line]);
@@ -262,16 +269,17 @@ bool log_edits(std::string_view body, const std::vector<std::size_t>& starts,
     std::string text;
     for (const auto& r : repairs) {
       text += (at == value.offset + 1 && text.empty() ? "" : ", ") + std::string("{date: ") +
-              std::string(today) + ", field: " + double_quoted(r.field) + ", from: " +
-              yaml_scalar(r.from) + ", to: " + yaml_scalar(r.to) + ", reason: " +
-              double_quoted(r.reason) + ", confidence: " + confidence_text(r.confidence) + "}";
+              std::string(today) + ", field: " + double_quoted(r.field) +
+              ", from: " + yaml_scalar(r.from) + ", to: " + yaml_scalar(r.to) +
+              ", reason: " + double_quoted(r.reason) +
+              ", confidence: " + confidence_text(r.confidence) + "}";
     }
     out.push_back(Edit{at, 0, std::move(text)});
     return true;
   }
   const yaml::Node* last = value.items.empty() ? nullptr : &value.items.back();
-  const bool block = last != nullptr && last->is_map() && last->offset < body.size() &&
-                     body[last->offset] != '{';
+  const bool block =
+      last != nullptr && last->is_map() && last->offset < body.size() && body[last->offset] != '{';
   lines_at(block_end(body, starts, root, index), entries(column_of(body, value.offset), block));
   return true;
 }

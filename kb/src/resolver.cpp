@@ -21,7 +21,9 @@ constexpr double kScoreTolerance = 1e-9;
 
 constexpr std::array<Kind, 4> kKinds = {Kind::gotcha, Kind::engine, Kind::oracle, Kind::result};
 
-bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
+bool is_space(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
+}
 
 bool starts_with(std::string_view s, std::string_view prefix) {
   return s.size() >= prefix.size() && s.substr(0, prefix.size()) == prefix;
@@ -36,7 +38,8 @@ std::string lower(std::string_view s) {
 // "an engine", "a gotcha".
 std::string with_article(Kind k) {
   std::string name(kind_name(k));
-  const bool vowel = !name.empty() && std::string_view("aeiou").find(name[0]) != std::string_view::npos;
+  const bool vowel =
+      !name.empty() && std::string_view("aeiou").find(name[0]) != std::string_view::npos;
   return (vowel ? "an " : "a ") + name;
 }
 
@@ -65,11 +68,16 @@ std::vector<std::string_view> multi_parts(std::string_view value) {
 std::string exact_reason(MatchKind how, std::string_view raw, const std::string& id) {
   const std::string quoted = "`" + std::string(trim_view(raw)) + "`";
   switch (how) {
-    case MatchKind::id: return "matches the id " + id;
-    case MatchKind::alias: return quoted + " is an alias of " + id;
-    case MatchKind::former_id: return quoted + " is a former id of " + id + " (renamed)";
-    case MatchKind::name: return quoted + " is the display name of " + id;
-    case MatchKind::repo: return quoted + " is the repository of " + id;
+    case MatchKind::id:
+      return "matches the id " + id;
+    case MatchKind::alias:
+      return quoted + " is an alias of " + id;
+    case MatchKind::former_id:
+      return quoted + " is a former id of " + id + " (renamed)";
+    case MatchKind::name:
+      return quoted + " is the display name of " + id;
+    case MatchKind::repo:
+      return quoted + " is the repository of " + id;
   }
   return "matches " + id;
 }
@@ -190,8 +198,9 @@ Resolution resolve(const NameIndex& names, Kind ns, std::string_view raw,
                          with_article(ns) + " is expected; never repaired across namespaces");
     }
     return decline(r, "wrong-namespace",
-                   "written with the `" + std::string(kind_namespace(*prefix)) + "/` prefix where " +
-                       with_article(ns) + " is expected; never repaired across namespaces");
+                   "written with the `" + std::string(kind_namespace(*prefix)) +
+                       "/` prefix where " + with_article(ns) +
+                       " is expected; never repaired across namespaces");
   }
 
   MatchKind how = MatchKind::id;
@@ -313,8 +322,8 @@ Resolution resolve(const NameIndex& names, Kind ns, std::string_view raw,
   }
   r.repairable = true;
   r.rule = "repair";
-  r.reason = typo_evidence(key, best) + ": score " + format_score(best.score) + " >= " +
-             format_score(policy.min_confidence) + ", " + runner_text;
+  r.reason = typo_evidence(key, best) + ": score " + format_score(best.score) +
+             " >= " + format_score(policy.min_confidence) + ", " + runner_text;
   return r;
 }
 

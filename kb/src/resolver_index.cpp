@@ -22,11 +22,16 @@ constexpr double kStopGramShare = 0.25;
 
 int rank(MatchKind m) {
   switch (m) {
-    case MatchKind::id: return 0;
-    case MatchKind::former_id: return 1;
-    case MatchKind::alias: return 2;
-    case MatchKind::name: return 3;
-    case MatchKind::repo: return 4;
+    case MatchKind::id:
+      return 0;
+    case MatchKind::former_id:
+      return 1;
+    case MatchKind::alias:
+      return 2;
+    case MatchKind::name:
+      return 3;
+    case MatchKind::repo:
+      return 4;
   }
   return 5;
 }
@@ -63,11 +68,16 @@ std::vector<Gram> grams(std::string_view key, std::size_t q) {
 
 std::string_view to_string(MatchKind m) {
   switch (m) {
-    case MatchKind::id: return "id";
-    case MatchKind::alias: return "alias";
-    case MatchKind::former_id: return "former-id";
-    case MatchKind::name: return "name";
-    case MatchKind::repo: return "repo";
+    case MatchKind::id:
+      return "id";
+    case MatchKind::alias:
+      return "alias";
+    case MatchKind::former_id:
+      return "former-id";
+    case MatchKind::name:
+      return "name";
+    case MatchKind::repo:
+      return "repo";
   }
   return "?";
 }
@@ -84,8 +94,8 @@ struct NameIndex::Impl {
     // Posting lists in one sorted array, built on the first fuzzy query: most snapshots
     // never need one, and building it costs more than loading the names.
     std::once_flag postings_built;
-    std::vector<Gram> gram_keys;           ///< sorted, distinct
-    std::vector<std::uint32_t> offsets;    ///< gram_keys[i]'s entries: [offsets[i], offsets[i+1])
+    std::vector<Gram> gram_keys;         ///< sorted, distinct
+    std::vector<std::uint32_t> offsets;  ///< gram_keys[i]'s entries: [offsets[i], offsets[i+1])
     std::vector<std::uint32_t> postings;
 
     void build_postings() {
@@ -173,8 +183,7 @@ std::vector<std::string> NameIndex::exact(Kind ns, std::string_view raw, MatchKi
   return ids;
 }
 
-std::vector<Candidate> NameIndex::candidates(Kind ns, std::string_view raw,
-                                             std::size_t max) const {
+std::vector<Candidate> NameIndex::candidates(Kind ns, std::string_view raw, std::size_t max) const {
   Impl::Space& s = impl_->spaces[static_cast<std::size_t>(ns)];
   const std::string key = normalize_name(raw);
   if (key.empty() || s.entries.empty() || max == 0) return {};
@@ -199,7 +208,8 @@ std::vector<Candidate> NameIndex::candidates(Kind ns, std::string_view raw,
   };
   auto more_shared = [&](const auto& a, const auto& b) {
     if (a.second != b.second) return a.second > b.second;
-    if (length_gap(a.first) != length_gap(b.first)) return length_gap(a.first) < length_gap(b.first);
+    if (length_gap(a.first) != length_gap(b.first))
+      return length_gap(a.first) < length_gap(b.first);
     return a.first < b.first;
   };
   if (ranked.size() > kScored) {

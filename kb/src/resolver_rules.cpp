@@ -119,10 +119,9 @@ std::optional<RuleVerdict> typo_rules(const NameIndex& names, Kind ns, std::stri
       if (a == b) continue;
       const std::size_t edits = osa_distance(a, b);
       if (edits > edit_budget(a, b)) {
-        return RuleVerdict{"too-many-edits",
-                           "`" + a + "` is " + edits_text(edits) + " from `" + b +
-                               "` of " + target_text(best) +
-                               ": a different word, not a typo"};
+        return RuleVerdict{"too-many-edits", "`" + a + "` is " + edits_text(edits) + " from `" + b +
+                                                 "` of " + target_text(best) +
+                                                 ": a different word, not a typo"};
       }
     }
     return std::nullopt;

@@ -17,7 +17,9 @@ fs::path fixture(const fs::path& dir, const std::string& name) {
   return out;
 }
 
-std::string records_arg(const fs::path& rec) { return " --records '" + rec.string() + "'"; }
+std::string records_arg(const fs::path& rec) {
+  return " --records '" + rec.string() + "'";
+}
 
 }  // namespace
 
@@ -53,13 +55,15 @@ TEST_CASE("kb repair --format json has the contract's shape", "[cli][repair]") {
   CHECK(first["to"] == "sglang");
   CHECK(first["confidence"] == 0.9);
   CHECK(first["applied"] == false);
-  CHECK(first["reason"] == "1 edit from `sglang` (engines/sglang): score 0.90 >= 0.80, no other candidate");
+  CHECK(first["reason"] ==
+        "1 edit from `sglang` (engines/sglang): score 0.90 >= 0.80, no other candidate");
   REQUIRE(j["unresolved"].size() == 8);
   const json& ascend = j["unresolved"][0];
   CHECK(ascend["line"] == 14);
   CHECK(ascend["field"] == "affects[7]");
   CHECK(ascend["value"] == "vllm-ascend");
-  CHECK(ascend["candidates"] == json::parse(R"([{"id": "engines/vllm", "score": 0.62, "matched": "vllm"}])"));
+  CHECK(ascend["candidates"] ==
+        json::parse(R"([{"id": "engines/vllm", "score": 0.62, "matched": "vllm"}])"));
   CHECK(ascend["rule"] == "extends-id");
   CHECK(j["unresolved"][7]["other_namespace_id"] == "oracles/monolithic-equivalence");
 }
@@ -75,7 +79,8 @@ TEST_CASE("kb repair --write applies, then a second run finds nothing", "[cli][r
   const std::string after = slurp(rec / kSeedFile);
   CHECK(after.find("affects: [vllm, nixl, mooncake, nvidia-dynamo]  # as the seed wrote it\n") !=
         std::string::npos);
-  CHECK(after.find("  - {date: 2026-10-04, field: \"affects[2]\", from: mooncache, to: mooncake,\n") !=
+  CHECK(after.find(
+            "  - {date: 2026-10-04, field: \"affects[2]\", from: mooncache, to: mooncake,\n") !=
         std::string::npos);
 
   auto again = kb(dir, "repair --write" + records_arg(rec));

@@ -103,7 +103,8 @@ TEST_CASE("--write on seed 002 edits the scalar, appends the log and is idempote
   expected +=
       "repairs:\n"
       "  - {date: 2026-10-04, field: \"affects[2]\", from: mooncache, to: mooncake,\n"
-      "     reason: \"" + kMooncacheReason + "\", confidence: 0.85}\n";
+      "     reason: \"" +
+      kMooncacheReason + "\", confidence: 0.85}\n";
   CHECK(after == expected);
 
   auto again = Corpus::load(dir);
@@ -132,7 +133,8 @@ TEST_CASE("every kind of reference: exact ones pass, typos are planned, the rest
                        "oracles[0] monolithic-equivalance -> monolithic-equivalence",
                    });
   std::vector<std::string> unresolved;
-  for (const auto& u : plan.unresolved) unresolved.push_back(u.field + " " + u.value + " " + u.rule);
+  for (const auto& u : plan.unresolved)
+    unresolved.push_back(u.field + " " + u.value + " " + u.rule);
   CHECK(unresolved == std::vector<std::string>{
                           "affects[7] vllm-ascend extends-id",
                           "affects[8] lmcache-vllm extends-id",
@@ -218,13 +220,17 @@ TEST_CASE("--write keeps CRLF line endings, the BOM and comments byte for byte")
       "  field: \"affects[1]\"\r\n"
       "  from: nixll\r\n"
       "  to: nixl\r\n"
-      "  reason: \"" + plan.repairs[0].reason + "\"\r\n"
+      "  reason: \"" +
+      plan.repairs[0].reason +
+      "\"\r\n"
       "  confidence: 0.88\r\n"
       "- date: 2026-10-04\r\n"
       "  field: \"affects[2]\"\r\n"
       "  from: engines/mooncache\r\n"
       "  to: engines/mooncake\r\n"
-      "  reason: \"" + plan.repairs[1].reason + "\"\r\n"
+      "  reason: \"" +
+      plan.repairs[1].reason +
+      "\"\r\n"
       "  confidence: 0.85\r\n"
       "\r\n"
       "# trailing comment\r\n";
@@ -298,8 +304,8 @@ TEST_CASE("a scalar that cannot be edited in place is refused") {
   r.id = "gotchas/g";
   r.file = "gotchas/g.yaml";
   r.source_text = std::string(kHead) + "affects: [\"moon\\x63ache\"]\n";
-  PlannedRepair p{"gotchas/g", "gotchas/g.yaml", 5, 11, "affects[0]", "mooncache", "mooncake",
-                  "engines/mooncake", 0.85, false, "typo"};
+  PlannedRepair p{"gotchas/g", "gotchas/g.yaml",   5,    11,    "affects[0]", "mooncache",
+                  "mooncake",  "engines/mooncake", 0.85, false, "typo"};
   std::string error;
   CHECK_FALSE(repaired_text(r, {p}, "2026-10-04", &error));
   CHECK(error == "affects[0] at line 5: escaped scalar; edit it by hand");

@@ -12,7 +12,9 @@ const NameIndex& names() {
   return index;
 }
 
-Resolution engine(std::string_view raw) { return resolve(names(), Kind::engine, raw); }
+Resolution engine(std::string_view raw) {
+  return resolve(names(), Kind::engine, raw);
+}
 
 }  // namespace
 
@@ -253,8 +255,7 @@ TEST_CASE("no policy on the grid beats the defaults without a wrong repair", "[.
   for (std::size_t len = 3; len <= 5; ++len) {
     for (int c = 50; c <= 99; ++c) {
       for (int m = 0; m <= 30; ++m) {
-        test::Score s =
-            test::score_policy(names(), cases, RepairPolicy{c / 100.0, m / 100.0, len});
+        test::Score s = test::score_policy(names(), cases, RepairPolicy{c / 100.0, m / 100.0, len});
         if (s.wrong == 0) best = std::max(best, s.repaired);
       }
     }
@@ -264,11 +265,11 @@ TEST_CASE("no policy on the grid beats the defaults without a wrong repair", "[.
 
 TEST_CASE("fuzzy candidates come from the q-gram prefilter in a large namespace") {
   NameIndex index;
-  const char* words[] = {"cache", "prefill", "decode", "kv",     "offload", "silent", "hash",
-                         "layout", "batch",  "mode",   "tier",   "restore", "drift",  "skew"};
+  const char* words[] = {"cache",  "prefill", "decode", "kv",   "offload", "silent", "hash",
+                         "layout", "batch",   "mode",   "tier", "restore", "drift",  "skew"};
   auto slug = [&](int i) {
-    return std::string(words[i % 14]) + "-" + words[(i / 14) % 14] + "-" +
-           words[(i / 196) % 14] + "-" + std::to_string(i);
+    return std::string(words[i % 14]) + "-" + words[(i / 14) % 14] + "-" + words[(i / 196) % 14] +
+           "-" + std::to_string(i);
   };
   constexpr int kCount = 20000;
   for (int i = 0; i < kCount; ++i) {

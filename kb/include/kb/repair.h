@@ -18,9 +18,9 @@ struct PlannedRepair {
   std::string file;    ///< relative to the records directory, "gotchas/x.yaml"
   int line = 0;        ///< of the scalar, 1-based
   int column = 0;
-  std::string field;   ///< "affects[2]"
-  std::string from;    ///< the value as written, "mooncache"
-  std::string to;      ///< what replaces it: "mooncake" (or "engines/mooncake" when written in full)
+  std::string field;  ///< "affects[2]"
+  std::string from;   ///< the value as written, "mooncache"
+  std::string to;     ///< what replaces it: "mooncake" (or "engines/mooncake" when written in full)
   std::string target;  ///< the id it then resolves to, "engines/mooncake"
   double confidence = 0;
   bool applied = false;  ///< set by apply_repairs once the file is written

@@ -24,7 +24,13 @@ struct Candidate {
   std::string matched;  ///< the name of that record the score was computed against
 };
 
-/// Thresholds of the repair policy; defaults are measured (see tests/unit/resolver_test.cpp).
+/// Thresholds of the repair policy. The defaults are measured on the labelled fixture
+/// tests/data/repair/labelled.tsv (see tests/unit/resolver_test.cpp): with them 68 of 69
+/// typos are repaired and none of 55 non-typos is. 0.80 is the only confidence with no
+/// wrong repair at that recall (a substituted first letter of a four-letter name, e.g.
+/// `rixl` for `nixl`, scores 0.79; other one-letter slips score 0.80 or more); any margin
+/// from 0.03 to 0.30 does as well, 0.10 is the middle; min_length 3 repairs `vlm`, 5 loses
+/// `nilx`.
 struct RepairPolicy {
   double min_confidence = 0.80;  ///< best candidate's score must reach this
   double min_margin = 0.10;      ///< ... and lead the runner-up by this much
