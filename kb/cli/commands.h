@@ -28,6 +28,7 @@ void add_build(CLI::App& app, Action& run);
 void add_show(CLI::App& app, Action& run);
 void add_import_text(CLI::App& app, Action& run);
 void add_check(CLI::App& app, Action& run);
+void add_serve(CLI::App& app, Action& run);
 void add_site(CLI::App& app, Action& run);
 void add_results(CLI::App& app, Action& run);
 void add_repair(CLI::App& app, Action& run);

@@ -22,6 +22,7 @@ int main(int argc, char** argv) {
   add_show(app, run);
   add_import_text(app, run);
   add_check(app, run);
+  add_serve(app, run);
   add_site(app, run);
   add_results(app, run);
   add_repair(app, run);
