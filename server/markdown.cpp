@@ -9,8 +9,8 @@ namespace kb::pages {
 
 namespace {
 
-constexpr unsigned kParserFlags = MD_FLAG_NOHTML | MD_FLAG_TABLES | MD_FLAG_STRIKETHROUGH |
-                                  MD_FLAG_PERMISSIVEAUTOLINKS;
+constexpr unsigned kParserFlags =
+    MD_FLAG_NOHTML | MD_FLAG_TABLES | MD_FLAG_STRIKETHROUGH | MD_FLAG_PERMISSIVEAUTOLINKS;
 
 void append_output(const MD_CHAR* text, MD_SIZE size, void* out) {
   static_cast<std::string*>(out)->append(text, size);
@@ -63,7 +63,8 @@ std::string filter_links(const std::string& html) {
       const std::size_t quote = html.find('"', start);
       const std::size_t close = html.find('>', start);
       if (quote == std::string::npos || close == std::string::npos) break;
-      const std::string url = unescape_attribute(std::string_view(html).substr(start, quote - start));
+      const std::string url =
+          unescape_attribute(std::string_view(html).substr(start, quote - start));
       if (is_safe_link(url)) {
         out.append(html, i, close - i);
         if (link && is_web_url(url)) out += " rel=\"nofollow noopener noreferrer\"";
@@ -149,11 +150,21 @@ std::string escape_html(std::string_view text) {
   out.reserve(text.size());
   for (char c : text) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&#39;"; break;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&#39;";
+        break;
       default:
         if (!is_dropped_control(c)) out += c;
     }
@@ -199,7 +210,8 @@ std::string encode_uri_component(std::string_view text) {
 std::string encode_uri_path(std::string_view path) {
   std::string out;
   std::size_t start = 0;
-  for (std::size_t slash = path.find('/'); slash != std::string_view::npos; slash = path.find('/', start)) {
+  for (std::size_t slash = path.find('/'); slash != std::string_view::npos;
+       slash = path.find('/', start)) {
     out += encode_uri_component(path.substr(start, slash - start)) + "/";
     start = slash + 1;
   }

@@ -72,12 +72,14 @@ Data results_matrix(const View& v, const Record& oracle) {
     std::string row, column;
     for (const auto& ref : r->subject.engines) {
       const std::string target = target_id(v, ref, Kind::engine);
-      const std::string name = target.empty() ? ref.raw : engine_name(v, std::string(slug_of(target)));
+      const std::string name =
+          target.empty() ? ref.raw : engine_name(v, std::string(slug_of(target)));
       row += (row.empty() ? "" : " + ") + name;
       if (!ref.versions.empty()) column += (column.empty() ? "" : ", ") + name + " " + ref.versions;
     }
     for (std::size_t i = 0; i < r->subject.config.size(); ++i) {
-      row += (i == 0 ? " · " : ", ") + r->subject.config[i].first + "=" + r->subject.config[i].second;
+      row +=
+          (i == 0 ? " · " : ", ") + r->subject.config[i].first + "=" + r->subject.config[i].second;
     }
     if (column.empty()) column = "unversioned";
     Cell& c = cells[row][column];

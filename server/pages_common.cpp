@@ -36,9 +36,13 @@ std::string Links::page(std::string_view id) const {
   return by_id(id, style_ == LinkStyle::static_site ? ".html" : "");
 }
 
-std::string Links::json(std::string_view id) const { return by_id(id, ".json"); }
+std::string Links::json(std::string_view id) const {
+  return by_id(id, ".json");
+}
 
-std::string Links::source(std::string_view id) const { return by_id(id, ".yaml"); }
+std::string Links::source(std::string_view id) const {
+  return by_id(id, ".yaml");
+}
 
 std::string Links::search(const SearchParams& p) const {
   std::string url = top_level("search");
@@ -54,13 +58,17 @@ std::string Links::search(const SearchParams& p) const {
   return url;
 }
 
-std::string Links::diagnostics() const { return top_level("diagnostics"); }
+std::string Links::diagnostics() const {
+  return top_level("diagnostics");
+}
 
 std::string Links::asset(std::string_view name) const {
   return root_ + "static/" + encode_uri_component(name);
 }
 
-std::string Links::feed() const { return root_ + "feed.xml"; }
+std::string Links::feed() const {
+  return root_ + "feed.xml";
+}
 
 Templates::Templates(std::filesystem::path web_dir) : web_dir_(std::move(web_dir)) {}
 
@@ -144,7 +152,9 @@ int severity_rank(std::string_view severity) {
   return static_cast<int>(it - kSeverities.begin());
 }
 
-int depth_of(std::string_view id) { return static_cast<int>(std::count(id.begin(), id.end(), '/')); }
+int depth_of(std::string_view id) {
+  return static_cast<int>(std::count(id.begin(), id.end(), '/'));
+}
 
 std::string_view slug_of(std::string_view id) {
   const std::size_t slash = id.find('/');

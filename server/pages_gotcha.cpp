@@ -48,9 +48,9 @@ std::string predicate_text(const View& v, const Predicate& p, bool nested) {
 
 List markdown_sections(const Record& r) {
   const std::pair<const char*, const std::string*> fields[] = {{"Symptom", &r.symptom},
-                                                              {"Root cause", &r.root_cause},
-                                                              {"Workaround", &r.workaround},
-                                                              {"Notes", &r.notes}};
+                                                               {"Root cause", &r.root_cause},
+                                                               {"Workaround", &r.workaround},
+                                                               {"Notes", &r.notes}};
   const char* anchors[] = {"symptom", "root-cause", "workaround", "notes"};
   List out;
   for (std::size_t i = 0; i < std::size(fields); ++i) {

@@ -61,9 +61,13 @@ std::string Renderer::home(const View& v) const {
   std::vector<const Record*> gotchas = gotchas_by_severity(v);
   d.set("gotcha_count", std::to_string(gotchas.size()));
   d.set("record_count", std::to_string(v.corpus.records().size()));
-  d.set("severity_counts", counts(links, gotchas, kSeverities, &Record::severity, &SearchParams::severity));
+  d.set("severity_counts",
+        counts(links, gotchas, kSeverities, &Record::severity, &SearchParams::severity));
   d.set("status_counts", counts(links, gotchas, kStatuses, &Record::status, &SearchParams::status));
-  d.set("newest", item_list(newest_by(v, links, gotchas, [](const Record& r) { return r.created; })));
+  // Records without `created` count as new on the last day they are known to have changed.
+  d.set("newest", item_list(newest_by(v, links, gotchas, [&](const Record& r) {
+          return r.created.empty() ? changed_on(v, r) : r.created;
+        })));
   d.set("verified", item_list(newest_by(v, links, gotchas,
                                         [&](const Record& r) { return verified_as_of(v, r); })));
   List engines, oracles;
@@ -142,7 +146,8 @@ std::string Renderer::feed(const View& v) const {
   }
   Data d;
   d.set("entries", list);
-  d.set("updated", (entries.empty() ? std::string("1970-01-01") : entries.front().first) + "T00:00:00Z");
+  d.set("updated",
+        (entries.empty() ? std::string("1970-01-01") : entries.front().first) + "T00:00:00Z");
   d.set("home_href", links.home());
   d.set("feed_href", links.feed());
   return impl_->templates.render("feed", d);

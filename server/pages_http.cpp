@@ -28,8 +28,12 @@ void handle(const http::Ctx& c) {
   c.res.set_header("X-Frame-Options", "DENY");
   c.res.set_header("Referrer-Policy", "same-origin");
   switch (page.outcome) {
-    case Outcome::ok: http::send_body(c.res, std::move(page.body), page.content_type); break;
-    case Outcome::moved: http::send_moved(c.res, page.location); break;
+    case Outcome::ok:
+      http::send_body(c.res, std::move(page.body), page.content_type);
+      break;
+    case Outcome::moved:
+      http::send_moved(c.res, page.location);
+      break;
     case Outcome::not_found:
       http::send_page(c.res, http::Problem::not_found, std::move(page.body), page.content_type);
       break;

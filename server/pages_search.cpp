@@ -51,7 +51,8 @@ List options(const std::vector<std::pair<std::string, std::string>>& values,
   return out;
 }
 
-std::vector<std::pair<std::string, std::string>> named(const std::vector<std::string_view>& values) {
+std::vector<std::pair<std::string, std::string>> named(
+    const std::vector<std::string_view>& values) {
   std::vector<std::pair<std::string, std::string>> out;
   for (auto v : values) out.emplace_back(std::string(v), std::string(v));
   return out;
@@ -101,12 +102,15 @@ std::string Renderer::search(const View& v, const SearchParams& p) const {
   }
   std::vector<std::pair<std::string, std::string>> engines;
   for (const auto& r : v.corpus.records()) {
-    if (r->kind == Kind::engine) engines.emplace_back(std::string(slug_of(r->id)), std::string(display_name(*r)));
+    if (r->kind == Kind::engine)
+      engines.emplace_back(std::string(slug_of(r->id)), std::string(display_name(*r)));
   }
   const bool counting = !client_side && (!p.q.empty() || filter.active());
-  const std::string engine_value = filter.engine_id.empty() ? p.engine : std::string(slug_of(filter.engine_id));
+  const std::string engine_value =
+      filter.engine_id.empty() ? p.engine : std::string(slug_of(filter.engine_id));
   d.set("engine_options", options(engines, engine_value, counting ? &by_engine : nullptr));
-  d.set("severity_options", options(named(kSeverities), p.severity, counting ? &by_severity : nullptr));
+  d.set("severity_options",
+        options(named(kSeverities), p.severity, counting ? &by_severity : nullptr));
   d.set("status_options", options(named(kStatuses), p.status, counting ? &by_status : nullptr));
   d.set("client_side", client_side);
   d.set("asked", !client_side && (!p.q.empty() || filter.active()));
@@ -140,7 +144,8 @@ std::string Renderer::not_found(const View& v, std::string_view path) const {
   if (kind) {
     found = v.corpus.names().candidates(*kind, rest.substr(slash + 1), kMaxCandidates);
   } else {
-    const std::string name = rest.substr(rest.rfind('/') == std::string::npos ? 0 : rest.rfind('/') + 1);
+    const std::string name =
+        rest.substr(rest.rfind('/') == std::string::npos ? 0 : rest.rfind('/') + 1);
     for (Kind k : {Kind::gotcha, Kind::engine, Kind::oracle}) {
       auto more = v.corpus.names().candidates(k, name, kMaxCandidates);
       found.insert(found.end(), more.begin(), more.end());

@@ -32,20 +32,27 @@ Renderer::~Renderer() = default;
 Renderer::Renderer(Renderer&&) noexcept = default;
 Renderer& Renderer::operator=(Renderer&&) noexcept = default;
 
-LinkStyle Renderer::style() const { return impl_->style; }
+LinkStyle Renderer::style() const {
+  return impl_->style;
+}
 
 std::optional<std::string> Renderer::record(const View& v, const Record& r) const {
   switch (r.kind) {
-    case Kind::gotcha: return render_gotcha(*impl_, v, r);
-    case Kind::engine: return render_engine(*impl_, v, r);
-    case Kind::oracle: return render_oracle(*impl_, v, r);
-    case Kind::result: return std::nullopt;
+    case Kind::gotcha:
+      return render_gotcha(*impl_, v, r);
+    case Kind::engine:
+      return render_engine(*impl_, v, r);
+    case Kind::oracle:
+      return render_oracle(*impl_, v, r);
+    case Kind::result:
+      return std::nullopt;
   }
   return std::nullopt;
 }
 
 std::optional<std::string> Renderer::asset(std::string_view name) const {
-  if (name.empty() || name.find('/') != std::string_view::npos || name.find("..") != std::string_view::npos) {
+  if (name.empty() || name.find('/') != std::string_view::npos ||
+      name.find("..") != std::string_view::npos) {
     return std::nullopt;
   }
   return impl_->templates.file("static/" + std::string(name));
@@ -72,7 +79,8 @@ Page Renderer::serve(const View& v, std::string_view path, const SearchParams& p
     const auto kind = parse_kind(dir);
     std::string suffix;
     for (std::string_view ext : {".json", ".yaml", ".html"}) {
-      if (slug.size() > ext.size() && slug.compare(slug.size() - ext.size(), ext.size(), ext) == 0) {
+      if (slug.size() > ext.size() &&
+          slug.compare(slug.size() - ext.size(), ext.size(), ext) == 0) {
         suffix = ext;
         slug.resize(slug.size() - ext.size());
       }
@@ -86,7 +94,8 @@ Page Renderer::serve(const View& v, std::string_view path, const SearchParams& p
         }
         if (suffix == ".yaml") return text_page(r->source_text, "text/plain; charset=utf-8");
         if (auto html = record(v, *r)) return text_page(std::move(*html), Page{}.content_type);
-        Page moved{Outcome::moved, Page{}.content_type, "", Links(impl_->style, depth_of(id)).json(id)};
+        Page moved{Outcome::moved, Page{}.content_type, "",
+                   Links(impl_->style, depth_of(id)).json(id)};
         return moved;
       }
       const Record* other = v.corpus.find_any(id);

@@ -20,8 +20,11 @@ std::vector<const Record*> ReferenceMap::referencing(std::string_view id) const 
 }
 
 View make_view(const Linted& linted, const ReferenceMap& refs) {
-  return View{*linted.corpus, linted.evidence, linted.diagnostics,
-              [&refs](std::string_view id) { return refs.referencing(id); }, {}};
+  return View{*linted.corpus,
+              linted.evidence,
+              linted.diagnostics,
+              [&refs](std::string_view id) { return refs.referencing(id); },
+              {}};
 }
 
 }  // namespace kb::pages

@@ -84,7 +84,8 @@ class Writer {
     out.close();
     if (!out) throw Error(Errc::io, "cannot write " + path.string());
     ++report_.files;
-    if (relative.size() > 5 && relative.compare(relative.size() - 5, 5, ".html") == 0) ++report_.pages;
+    if (relative.size() > 5 && relative.compare(relative.size() - 5, 5, ".html") == 0)
+      ++report_.pages;
   }
   const SiteReport& report() const { return report_; }
 
@@ -115,7 +116,8 @@ void write_all(const Linted& linted, const SiteOptions& options, Writer& w) {
 void check_replaceable(const fs::path& out) {
   std::error_code ec;
   if (!fs::exists(out, ec)) return;
-  if (!fs::is_directory(out, ec)) throw Error(Errc::io, out.string() + " exists and is not a directory");
+  if (!fs::is_directory(out, ec))
+    throw Error(Errc::io, out.string() + " exists and is not a directory");
   if (fs::is_empty(out, ec) || fs::exists(out / kSiteMarker, ec)) return;
   throw Error(Errc::io, out.string() + " is not a site kb wrote (no " + kSiteMarker +
                             "); refusing to replace it");
@@ -130,7 +132,8 @@ SiteReport write_site(const Linted& linted, const SiteOptions& options) {
   std::error_code ec;
   fs::create_directories(target.parent_path(), ec);
   const std::string suffix = random_suffix();
-  const fs::path fresh = target.parent_path() / ("." + target.filename().string() + ".new-" + suffix);
+  const fs::path fresh =
+      target.parent_path() / ("." + target.filename().string() + ".new-" + suffix);
   const fs::path old = target.parent_path() / ("." + target.filename().string() + ".old-" + suffix);
   Writer w(fresh);
   try {

@@ -11,7 +11,8 @@ void add_site(CLI::App& app, Action& run) {
   auto cfg = std::make_shared<LintConfig>();
   auto out = std::make_shared<std::string>();
   auto web_dir = std::make_shared<std::string>();
-  auto* sub = app.add_subcommand("site", "Write the static site: every page, relative links, works offline");
+  auto* sub = app.add_subcommand(
+      "site", "Write the static site: every page, relative links, works offline");
   add_lint_options(sub, *cfg);
   sub->add_option("--out", *out, "Site directory (replaced as a whole, atomically)")->required();
   sub->add_option("--web-dir", *web_dir, "Read templates and static files from this directory")

@@ -47,19 +47,23 @@ inline std::string read_text(const std::filesystem::path& p) {
 }
 
 /// Every *.yaml under `dir`, as (path relative to dir, bytes).
-inline std::vector<std::pair<std::string, std::string>> read_tree(const std::filesystem::path& dir) {
+inline std::vector<std::pair<std::string, std::string>> read_tree(
+    const std::filesystem::path& dir) {
   std::vector<std::pair<std::string, std::string>> out;
   for (const auto& e : std::filesystem::recursive_directory_iterator(dir)) {
     if (e.path().extension() != ".yaml") continue;
-    out.emplace_back(std::filesystem::relative(e.path(), dir).generic_string(), read_text(e.path()));
+    out.emplace_back(std::filesystem::relative(e.path(), dir).generic_string(),
+                     read_text(e.path()));
   }
   return out;
 }
 
 /// Parses a page as XML (pages are XHTML-compatible); empty document on failure.
-inline std::unique_ptr<pugi::xml_document> parse_page(const std::string& html, std::string* error = nullptr) {
+inline std::unique_ptr<pugi::xml_document> parse_page(const std::string& html,
+                                                      std::string* error = nullptr) {
   auto doc = std::make_unique<pugi::xml_document>();
-  auto res = doc->load_string(html.c_str(), pugi::parse_default | pugi::parse_doctype | pugi::parse_ws_pcdata);
+  auto res = doc->load_string(html.c_str(),
+                              pugi::parse_default | pugi::parse_doctype | pugi::parse_ws_pcdata);
   if (!res && error != nullptr) {
     *error = std::string(res.description()) + " at offset " + std::to_string(res.offset) + ": " +
              html.substr(res.offset > 80 ? res.offset - 80 : 0, 160);
@@ -103,7 +107,8 @@ inline std::string text_at(const pugi::xml_document& doc, const char* xpath) {
 }
 
 /// Values of attribute `attr` of every node matching `xpath`.
-inline std::vector<std::string> attrs_at(const pugi::xml_document& doc, const char* xpath, const char* attr) {
+inline std::vector<std::string> attrs_at(const pugi::xml_document& doc, const char* xpath,
+                                         const char* attr) {
   std::vector<std::string> out;
   for (const auto& n : doc.select_nodes(xpath)) out.push_back(n.node().attribute(attr).value());
   return out;
@@ -128,11 +133,11 @@ inline bool dangerous_url(const std::string& value) {
 }
 
 inline const std::set<std::string> kAllowedScripts = {"search-index.js", "static/search.js"};
-inline const std::set<std::string> kForbiddenElements = {"iframe", "object", "embed",    "svg",    "math",
-                                                   "style",  "base",   "frame",    "frameset", "applet",
-                                                   "template", "audio", "video"};
-inline const std::set<std::string> kUrlAttributes = {"href", "src", "action", "formaction", "xlink:href",
-                                              "poster", "data", "background", "cite"};
+inline const std::set<std::string> kForbiddenElements = {
+    "iframe", "object",   "embed",  "svg",      "math",  "style", "base",
+    "frame",  "frameset", "applet", "template", "audio", "video"};
+inline const std::set<std::string> kUrlAttributes = {
+    "href", "src", "action", "formaction", "xlink:href", "poster", "data", "background", "cite"};
 
 // Every way the page could run record-supplied code, as readable problems.
 inline std::vector<std::string> active_content(const std::string& page, const std::string& html) {
@@ -146,7 +151,9 @@ inline std::vector<std::string> active_content(const std::string& page, const st
     bool for_each(pugi::xml_node& n) override {
       if (n.type() != pugi::node_element) return true;
       const std::string name = lower(n.name());
-      auto problem = [&](const std::string& what) { problems->push_back(page + ": <" + name + "> " + what); };
+      auto problem = [&](const std::string& what) {
+        problems->push_back(page + ": <" + name + "> " + what);
+      };
       if (kForbiddenElements.count(name)) problem("element");
       if (name == "script") {
         const std::string src = n.attribute("src").value();
@@ -157,11 +164,13 @@ inline std::vector<std::string> active_content(const std::string& page, const st
       if (name == "meta" && n.attribute("http-equiv")) problem("http-equiv");
       if (name == "link") {
         const std::string rel = n.attribute("rel").value();
-        if (rel != "stylesheet" && rel != "alternate" && rel != "icon" && rel != "self") problem("rel=" + rel);
+        if (rel != "stylesheet" && rel != "alternate" && rel != "icon" && rel != "self")
+          problem("rel=" + rel);
       }
       for (auto a : n.attributes()) {
         const std::string attr = lower(a.name());
-        if (attr.rfind("on", 0) == 0 || attr == "style" || attr == "srcdoc") problem("attribute " + attr);
+        if (attr.rfind("on", 0) == 0 || attr == "style" || attr == "srcdoc")
+          problem("attribute " + attr);
         if (kUrlAttributes.count(attr) && dangerous_url(a.value())) {
           problem(attr + "='" + a.value() + "'");
         }
@@ -179,7 +188,8 @@ inline std::vector<std::string> active_content(const std::string& page, const st
 /// two failing results, a passing control.
 inline std::vector<std::pair<std::string, std::string>> seed_like_files() {
   return {
-      {"engines/vllm.yaml", "name: vLLM\nrepo: vllm-project/vllm\nurl: https://github.com/vllm-project/vllm\n"},
+      {"engines/vllm.yaml",
+       "name: vLLM\nrepo: vllm-project/vllm\nurl: https://github.com/vllm-project/vllm\n"},
       {"engines/lmcache.yaml", "name: LMCache\nrepo: LMCache/LMCache\n"},
       {"engines/nixl.yaml", "name: NIXL\nrepo: ai-dynamo/nixl\n"},
       {"engines/mooncake.yaml",
@@ -211,11 +221,14 @@ inline std::vector<std::pair<std::string, std::string>> seed_like_files() {
        "symptom: |\n  Output diverges from token 0.\n"
        "workaround: |\n  Run the oracle.\n"
        "related: [pd-batch-invariant]\noracles: [monolithic-equivalence]\n"
-       "references:\n  - {type: issue, repo: vllm-project/vllm, number: 40896, state: open, as_of: 2026-10-03}\n"},
+       "references:\n  - {type: issue, repo: vllm-project/vllm, number: 40896, state: open, as_of: "
+       "2026-10-03}\n"},
       {"gotchas/pd-batch-invariant.yaml",
-       "title: Batch-invariant mode is not part of the KV namespace\nseverity: major\nstatus: open\n"
+       "title: Batch-invariant mode is not part of the KV namespace\nseverity: major\nstatus: "
+       "open\n"
        "kind: config\nfamily: disaggregation\ncreated: 2026-10-02\n"
-       "affects:\n  - vllm\n  - {engine: nixl}\n  - {engine: mooncake, versions: \">=0.3.0, <0.4\"}\n"
+       "affects:\n  - vllm\n  - {engine: nixl}\n  - {engine: mooncake, versions: \">=0.3.0, "
+       "<0.4\"}\n"
        "applies_when:\n  all:\n    - {config: {VLLM_BATCH_INVARIANT: \"1\"}}\n"
        "    - any: [{config: {kv_transfer: pd}}, {config: {kv_offload: shared}}]\n"
        "symptom: |\n  No observed failure yet: see `FileMapper.fields` and\n"
@@ -224,7 +237,8 @@ inline std::vector<std::pair<std::string, std::string>> seed_like_files() {
        "root_cause: |\n  The flag is ~~absent~~ missing.\n"
        "notes: |\n  Read at v0.29.0.\n"
        "related: [pd-cache-hit]\n"
-       "references:\n  - {type: issue, repo: vllm-project/vllm, number: 55524, state: open, as_of: 2026-10-03}\n"
+       "references:\n  - {type: issue, repo: vllm-project/vllm, number: 55524, state: open, as_of: "
+       "2026-10-03}\n"
        "  - {type: commit, repo: vllm-project/vllm, ref: 98dff2a, note: read at v0.29.0}\n"
        "repairs:\n  - {date: 2026-10-04, field: \"affects[2]\", from: mooncache, to: mooncake,\n"
        "     reason: one-character typo in an engine id}\n"},

@@ -7,8 +7,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include <algorithm>
 #include <unistd.h>
+#include <algorithm>
 
 #include "pages_fixture.h"
 #include "site.h"
@@ -22,7 +22,8 @@ using kb::test::text_at;
 namespace {
 
 const kb::test::Tree& hostile() {
-  static const kb::test::Tree t = kb::test::make_tree(kb::test::read_tree(fs::path(KB_TEST_DATA) / "hostile"));
+  static const kb::test::Tree t =
+      kb::test::make_tree(kb::test::read_tree(fs::path(KB_TEST_DATA) / "hostile"));
   return t;
 }
 
@@ -39,30 +40,31 @@ std::vector<kb::SearchHit> hostile_hits(std::string_view, std::size_t) {
 
 // Paths a hostile link could send someone to.
 const std::vector<std::string> kHostilePaths = {
-    "/engines/<script>alert('path')</script>",
-    "/\"><script>alert('path2')</script>",
-    "/gotchas/x\" onmouseover=\"alert('path3')",
-    "/javascript:alert('path4')",
-    "/oracles/<img src=x onerror=alert('path5')>.json",
-    "/a/b/c/<svg onload=alert('path6')>"};
+    "/engines/<script>alert('path')</script>",          "/\"><script>alert('path2')</script>",
+    "/gotchas/x\" onmouseover=\"alert('path3')",        "/javascript:alert('path4')",
+    "/oracles/<img src=x onerror=alert('path5')>.json", "/a/b/c/<svg onload=alert('path6')>"};
 
 }  // namespace
 
 TEST_CASE("the inertness check finds active content", "[pages]") {
-  for (const char* bad : {"<p><script>alert(1)</script></p>", "<p><script src=\"https://x/a.js\"></script></p>",
-                          "<p><a href=\" JavaScript:alert(1)\">x</a></p>", "<p><b onclick=\"x\">b</b></p>",
-                          "<p><img src=\"data:image/svg+xml,x\" /></p>", "<p><svg></svg></p>",
-                          "<p style=\"x\">p</p>", "<form action=\"javascript:x\"></form>", "<p><b></p>"}) {
+  for (const char* bad :
+       {"<p><script>alert(1)</script></p>", "<p><script src=\"https://x/a.js\"></script></p>",
+        "<p><a href=\" JavaScript:alert(1)\">x</a></p>", "<p><b onclick=\"x\">b</b></p>",
+        "<p><img src=\"data:image/svg+xml,x\" /></p>", "<p><svg></svg></p>", "<p style=\"x\">p</p>",
+        "<form action=\"javascript:x\"></form>", "<p><b></p>"}) {
     CHECK(kb::test::active_content("bad", bad).size() == 1);
   }
-  CHECK(kb::test::active_content("good", "<p><a href=\"../x\">x</a><script src=\"../static/search.js\"></script></p>").empty());
+  CHECK(kb::test::active_content(
+            "good", "<p><a href=\"../x\">x</a><script src=\"../static/search.js\"></script></p>")
+            .empty());
 }
 
 TEST_CASE("the hostile tree loads all but its broken file", "[pages]") {
   CHECK(hostile().linted.corpus->records().size() == 5);
   const auto& diags = hostile().linted.diagnostics;
   CHECK(std::any_of(diags.begin(), diags.end(), [](const kb::Diagnostic& d) {
-    return d.code == "schema.enum" && d.message.find("<script>alert('diag')</script>") != std::string::npos;
+    return d.code == "schema.enum" &&
+           d.message.find("<script>alert('diag')</script>") != std::string::npos;
   }));
 }
 
@@ -93,18 +95,26 @@ TEST_CASE("hostile text is shown as text", "[pages]") {
   const Renderer r(LinkStyle::live);
   const auto v = hostile().view();
   auto gotcha = kb::test::parse_page(*r.record(v, *v.corpus.find("gotchas/hostile")));
-  CHECK(text_at(*gotcha, "//h1") == "<script>alert('title')</script> \" onmouseover=\"alert('title-attr')");
-  CHECK(text_at(*gotcha, "//dt[.='Kind']/following-sibling::dd[1]") == "<img src=x onerror=alert('kind')>");
-  CHECK(text_at(*gotcha, "//section[@id='symptom']/p").find("<script>alert('symptom')</script>") == 0);
+  CHECK(text_at(*gotcha, "//h1") ==
+        "<script>alert('title')</script> \" onmouseover=\"alert('title-attr')");
+  CHECK(text_at(*gotcha, "//dt[.='Kind']/following-sibling::dd[1]") ==
+        "<img src=x onerror=alert('kind')>");
+  CHECK(text_at(*gotcha, "//section[@id='symptom']/p").find("<script>alert('symptom')</script>") ==
+        0);
   // Dangerous Markdown links keep their text and lose the link.
   CHECK(attrs_at(*gotcha, "//section[@id='symptom']//a", "href") ==
-        std::vector<std::string>{"https://example.com/?q=%22%3E%3Cscript%3Ealert(%27q%27)%3C/script%3E"});
-  CHECK(text_at(*gotcha, "//section[@id='symptom']/p").find("click upper entity data vb") != std::string::npos);
-  CHECK(text_at(*gotcha, "//section[@id='root-cause']//pre/code") == "<script>alert('fence')</script>");
+        std::vector<std::string>{
+            "https://example.com/?q=%22%3E%3Cscript%3Ealert(%27q%27)%3C/script%3E"});
+  CHECK(text_at(*gotcha, "//section[@id='symptom']/p").find("click upper entity data vb") !=
+        std::string::npos);
+  CHECK(text_at(*gotcha, "//section[@id='root-cause']//pre/code") ==
+        "<script>alert('fence')</script>");
   CHECK(text_at(*gotcha, "//section[@id='notes']/p").find("{{title}} {{{symptom}}} {{>head}}") !=
         std::string::npos);
-  CHECK(text_at(*gotcha, "//section[@id='repairs']//tbody/tr/td[5]") == "<img src=x onerror=alert('reason')>");
-  CHECK(text_at(*gotcha, "//section[@id='references']/ul/li[1]").find("<script>alert('ref-title')</script>") == 0);
+  CHECK(text_at(*gotcha, "//section[@id='repairs']//tbody/tr/td[5]") ==
+        "<img src=x onerror=alert('reason')>");
+  CHECK(text_at(*gotcha, "//section[@id='references']/ul/li[1]")
+            .find("<script>alert('ref-title')</script>") == 0);
   CHECK(attrs_at(*gotcha, "//section[@id='references']//a", "href") ==
         std::vector<std::string>{"https://github.com/\"><script>alert('repo')</script>",
                                  "https://example.com/\"><script>alert('url')</script>",
@@ -112,9 +122,11 @@ TEST_CASE("hostile text is shown as text", "[pages]") {
   auto engine = kb::test::parse_page(*r.record(v, *v.corpus.find("engines/evil")));
   CHECK(text_at(*engine, "//h1") == "<script>alert('engine')</script>");
   CHECK(attrs_at(*engine, "//dt[.='Repository']/following-sibling::dd[1]/a", "href") ==
-        std::vector<std::string>{"https://github.com/%22%3E%3Cscript%3Ealert%28%27repo%27%29%3C/script%3E/x"});
+        std::vector<std::string>{
+            "https://github.com/%22%3E%3Cscript%3Ealert%28%27repo%27%29%3C/script%3E/x"});
   auto diags = kb::test::parse_page(r.diagnostics(v));
-  CHECK(text_at(*diags, "//tbody/tr[1]/td[4]").find("severity: unknown value '<script>alert('diag')</script>'") == 0);
+  CHECK(text_at(*diags, "//tbody/tr[1]/td[4]")
+            .find("severity: unknown value '<script>alert('diag')</script>'") == 0);
   auto missing = kb::test::parse_page(r.serve(v, kHostilePaths[0], {}).body);
   CHECK(text_at(*missing, "//main/p[1]/code") == kHostilePaths[0]);
 }
@@ -132,8 +144,9 @@ TEST_CASE("URLs the schema would refuse are still never links", "[pages]") {
   gotcha->title = "js";
   gotcha->severity = "major\" onmouseover=\"alert(1)";
   gotcha->status = "open";
-  for (const char* url : {"javascript:alert(1)", "JAVASCRIPT:alert(2)", "\tjavascript:alert(3)",
-                          "data:text/html,<script>alert(4)</script>", "vbscript:alert(5)", "//evil.example/x"}) {
+  for (const char* url :
+       {"javascript:alert(1)", "JAVASCRIPT:alert(2)", "\tjavascript:alert(3)",
+        "data:text/html,<script>alert(4)</script>", "vbscript:alert(5)", "//evil.example/x"}) {
     kb::Citation c;
     c.type = "url";
     c.url = url;
@@ -147,7 +160,8 @@ TEST_CASE("URLs the schema would refuse are still never links", "[pages]") {
   files[1].record = gotcha;
   kb::LintOptions options;
   options.today = "2026-10-10";
-  const kb::Linted linted = kb::lint_corpus(kb::Corpus::from_files("mem", std::move(files)), options);
+  const kb::Linted linted =
+      kb::lint_corpus(kb::Corpus::from_files("mem", std::move(files)), options);
   const kb::pages::ReferenceMap refs(*linted.corpus);
   const auto v = kb::pages::make_view(linted, refs);
   const Renderer r(LinkStyle::live);
@@ -162,7 +176,8 @@ TEST_CASE("URLs the schema would refuse are still never links", "[pages]") {
 }
 
 TEST_CASE("hostile records are inert in every page of the static site", "[pages]") {
-  const fs::path out = fs::temp_directory_path() / ("kb-hostile-site-" + std::to_string(::getpid()));
+  const fs::path out =
+      fs::temp_directory_path() / ("kb-hostile-site-" + std::to_string(::getpid()));
   kb::site::write_site(hostile().linted, {out, {}});
   std::size_t pages = 0;
   for (const auto& e : fs::recursive_directory_iterator(out)) {

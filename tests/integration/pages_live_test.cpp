@@ -57,7 +57,8 @@ const char* const kSeed002 = "/gotchas/pd-batch-invariant-mode-absent-from-kv-na
 }  // namespace
 
 TEST_CASE("live pages carry a strict Content-Security-Policy", "[pages]") {
-  for (const std::string path : {"/", kSeed002, "/search?q=mooncake", "/diagnostics", "/engines/mooncache"}) {
+  for (const std::string path :
+       {"/", kSeed002, "/search?q=mooncake", "/diagnostics", "/engines/mooncache"}) {
     auto res = seeds().get(path);
     REQUIRE(res);
     INFO(path);
@@ -72,7 +73,8 @@ TEST_CASE("live pages carry a strict Content-Security-Policy", "[pages]") {
 TEST_CASE("live pages of the shipped records", "[pages]") {
   auto home = seeds().get("/");
   CHECK(home->status == 200);
-  CHECK(attrs_at(*page(home), "//link[@rel='stylesheet']", "href") == std::vector<std::string>{"static/kb.css"});
+  CHECK(attrs_at(*page(home), "//link[@rel='stylesheet']", "href") ==
+        std::vector<std::string>{"static/kb.css"});
 
   auto search = seeds().get("/search?q=mooncake");
   CHECK(search->status == 200);
@@ -105,7 +107,8 @@ TEST_CASE("a mistyped URL gets the HTML 404 with the resolver's candidates", "[p
   CHECK(res->status == 404);
   auto doc = page(res);
   CHECK(text_at(*doc, "//p[@class='did-you-mean']") == "Did you mean Mooncake?");
-  CHECK(attrs_at(*doc, "//p[@class='did-you-mean']/a", "href") == std::vector<std::string>{"../engines/mooncake"});
+  CHECK(attrs_at(*doc, "//p[@class='did-you-mean']/a", "href") ==
+        std::vector<std::string>{"../engines/mooncake"});
   auto alias = seeds().get("/engines/mooncake-transfer-engine");
   CHECK(alias->status == 301);
   CHECK(alias->get_header_value("Location") == "../engines/mooncake");
@@ -117,8 +120,9 @@ TEST_CASE("a mistyped URL gets the HTML 404 with the resolver's candidates", "[p
 TEST_CASE("hostile records and URLs are inert over HTTP", "[pages]") {
   LiveServer s(fs::path(KB_TEST_DATA) / "hostile");
   for (const std::string path :
-       {"/", "/gotchas/hostile", "/gotchas/evil-twin", "/engines/evil", "/oracles/evil-oracle", "/diagnostics",
-        "/feed.xml", "/search?q=script", "/search?q=%3Cscript%3Ealert(1)%3C/script%3E&engine=%22%3E%3Cb%3E",
+       {"/", "/gotchas/hostile", "/gotchas/evil-twin", "/engines/evil", "/oracles/evil-oracle",
+        "/diagnostics", "/feed.xml", "/search?q=script",
+        "/search?q=%3Cscript%3Ealert(1)%3C/script%3E&engine=%22%3E%3Cb%3E",
         "/engines/%3Cscript%3Ealert(1)%3C%2Fscript%3E", "/%22%3E%3Cscript%3Ealert(1)%3C/script%3E",
         "/gotchas/x%22%20onmouseover=%22alert(1)", "/a/b/%3Csvg%20onload=alert(1)%3E"}) {
     auto res = s.get(path);

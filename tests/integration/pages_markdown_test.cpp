@@ -16,10 +16,10 @@ TEST_CASE("link targets: http(s), mailto and relative only, judged like a browse
     INFO(ok);
     CHECK(is_safe_link(ok));
   }
-  for (const char* bad : {"javascript:alert(1)", "JaVaScRiPt:alert(1)", " javascript:alert(1)",
-                          "\x01javascript:alert(1)", "java\tscript:alert(1)", "java\nscript:x",
-                          "vbscript:x", "data:text/html,x", "file:///etc/passwd", "ftp://x",
-                          "a:b", ":x"}) {
+  for (const char* bad :
+       {"javascript:alert(1)", "JaVaScRiPt:alert(1)", " javascript:alert(1)",
+        "\x01javascript:alert(1)", "java\tscript:alert(1)", "java\nscript:x", "vbscript:x",
+        "data:text/html,x", "file:///etc/passwd", "ftp://x", "a:b", ":x"}) {
     INFO(bad);
     CHECK_FALSE(is_safe_link(bad));
   }
@@ -31,19 +31,23 @@ TEST_CASE("link targets: http(s), mailto and relative only, judged like a browse
 }
 
 TEST_CASE("Markdown: raw HTML is text, unsafe links keep only their text", "[pages]") {
-  CHECK(render_markdown("<script>alert(1)</script>") == "<p>&lt;script&gt;alert(1)&lt;/script&gt;</p>\n");
+  CHECK(render_markdown("<script>alert(1)</script>") ==
+        "<p>&lt;script&gt;alert(1)&lt;/script&gt;</p>\n");
   CHECK(render_markdown("[a](javascript:alert(1)) b") == "<p>a b</p>\n");
   CHECK(render_markdown("[a](javascript&#58;alert(1))") == "<p>a</p>\n");
   CHECK(render_markdown("![i](javascript:x \"t\")") == "<p>i</p>\n");
   CHECK(render_markdown("<javascript:alert(1)>") == "<p>javascript:alert(1)</p>\n");
   CHECK(render_markdown("[a](https://x.org/a?b=1&c=2)") ==
-        "<p><a href=\"https://x.org/a?b=1&amp;c=2\" rel=\"nofollow noopener noreferrer\">a</a></p>\n");
+        "<p><a href=\"https://x.org/a?b=1&amp;c=2\" rel=\"nofollow noopener "
+        "noreferrer\">a</a></p>\n");
   CHECK(render_markdown("[a](../engines/vllm)") == "<p><a href=\"../engines/vllm\">a</a></p>\n");
   CHECK(render_markdown("see www.vllm.ai") ==
-        "<p>see <a href=\"http://www.vllm.ai\" rel=\"nofollow noopener noreferrer\">www.vllm.ai</a></p>\n");
+        "<p>see <a href=\"http://www.vllm.ai\" rel=\"nofollow noopener "
+        "noreferrer\">www.vllm.ai</a></p>\n");
   CHECK(render_markdown("~~x~~").find("<del>x</del>") != std::string::npos);
   CHECK(render_markdown("| a |\n|---|\n| b |\n").find("<td>b</td>") != std::string::npos);
-  CHECK(render_markdown("a\x01" "b") == "<p>ab</p>\n");
+  CHECK(render_markdown("a\x01"
+                        "b") == "<p>ab</p>\n");
   CHECK(render_markdown("line  \nbreak") == "<p>line<br />\nbreak</p>\n");
 }
 

@@ -79,15 +79,18 @@ TEST_CASE("gotcha page: badges, affects, Markdown sections, evidence, related, r
         std::vector<std::string>{"https://github.com/vllm-project/vllm/issues/55524",
                                  "https://github.com/vllm-project/vllm/commit/98dff2a"});
   CHECK(text_at(d, "//section[@id='references']//li[1]/a") == "vllm-project/vllm#55524");
-  CHECK(text_at(d, "//section[@id='references']//li[1]/span[@class='state']") == "open as of 2026-10-03");
+  CHECK(text_at(d, "//section[@id='references']//li[1]/span[@class='state']") ==
+        "open as of 2026-10-03");
   CHECK(text_at(d, "//dt[.='Verified as of']/following-sibling::dd[1]") == "2026-10-03");
   // Repair log.
   CHECK(text_at(d, "//section[@id='repairs']//tbody/tr/td[3]") == "mooncache");
   CHECK(text_at(d, "//section[@id='repairs']//tbody/tr/td[4]") == "mooncake");
-  CHECK(text_at(d, "//section[@id='repairs']//tbody/tr/td[5]") == "one-character typo in an engine id");
+  CHECK(text_at(d, "//section[@id='repairs']//tbody/tr/td[5]") ==
+        "one-character typo in an engine id");
   // Source file and JSON beside the page.
   CHECK(attrs_at(d, "//p[@class='record-files']/a", "href") ==
-        std::vector<std::string>{"../gotchas/pd-batch-invariant.yaml", "../gotchas/pd-batch-invariant.json"});
+        std::vector<std::string>{"../gotchas/pd-batch-invariant.yaml",
+                                 "../gotchas/pd-batch-invariant.json"});
 }
 
 TEST_CASE("gotcha page: evidence table and controls", "[pages]") {
@@ -111,7 +114,8 @@ TEST_CASE("gotcha page: evidence table and controls", "[pages]") {
   CHECK(text_at(d, "//section[@id='evidence']/h3") == "Controls");
   CHECK(d.select_nodes("//section[@id='evidence']/div[2]//tbody/tr").size() == 1);
   CHECK(text_at(d, "//section[@id='related']//span[@class='direction']") == "(both ways)");
-  CHECK(attrs_at(d, "//link[@rel='stylesheet']", "href") == std::vector<std::string>{"../static/kb.css"});
+  CHECK(attrs_at(d, "//link[@rel='stylesheet']", "href") ==
+        std::vector<std::string>{"../static/kb.css"});
   CHECK(attrs_at(d, "//a[@class='brand']", "href") == std::vector<std::string>{"../index.html"});
 }
 
@@ -142,11 +146,13 @@ TEST_CASE("oracle page: results matrix of subject by version", "[pages]") {
   for (const auto& n : d.select_nodes("//table[@class='matrix']/thead/tr/th")) {
     columns.push_back(n.node().child_value());
   }
-  CHECK(columns == std::vector<std::string>{"Subject", "unversioned", "vLLM 0.26.0", "vLLM 0.27.1"});
+  CHECK(columns ==
+        std::vector<std::string>{"Subject", "unversioned", "vLLM 0.26.0", "vLLM 0.27.1"});
   CHECK(text_at(d, "//table[@class='matrix']/tbody/tr[1]/th") == "vLLM + LMCache · kv_transfer=pd");
   CHECK(text_at(d, "//table[@class='matrix']/tbody/tr[1]/td[2]") == "0 passed / 3 failed (1 run)");
   CHECK(text_at(d, "//table[@class='matrix']/tbody/tr[1]/td[1]") == "—");
-  CHECK(text_at(d, "//table[@class='matrix']/tbody/tr[2]/th") == "vLLM + Mooncake · kv_transfer=pd");
+  CHECK(text_at(d, "//table[@class='matrix']/tbody/tr[2]/th") ==
+        "vLLM + Mooncake · kv_transfer=pd");
   CHECK(text_at(d, "//table[@class='matrix']/tbody/tr[2]/td[1]") == "1 passed / 0 failed (1 run)");
   CHECK(attrs_at(d, "//section[@id='gotchas']//li/a", "href") ==
         std::vector<std::string>{"../gotchas/pd-cache-hit"});
@@ -170,7 +176,8 @@ TEST_CASE("home page: counts, newest, verified, engines, search box", "[pages]")
   CHECK(attrs_at(d, "//form[@role='search']/input", "name") == std::vector<std::string>{"q"});
   const Renderer s(LinkStyle::static_site);
   auto st = parsed(s.home(tree().view()));
-  CHECK(attrs_at(*st, "//form[@role='search']", "action") == std::vector<std::string>{"search.html"});
+  CHECK(attrs_at(*st, "//form[@role='search']", "action") ==
+        std::vector<std::string>{"search.html"});
   CHECK(attrs_at(*st, "//section[@id='engines']//li[1]/a", "href") ==
         std::vector<std::string>{"engines/lmcache.html"});
 }
@@ -195,7 +202,8 @@ TEST_CASE("search page: snippets with marks, filters with counts", "[pages]") {
   CHECK(attrs_at(d, "//ol[@id='results']/li/a", "href") ==
         std::vector<std::string>{"gotchas/pd-batch-invariant", "engines/mooncake"});
   CHECK(text_at(d, "//ol[@id='results']/li[1]//span[@class='snippet']/mark") == "Mooncake");
-  CHECK(text_at(d, "//ol[@id='results']/li[1]//span[@class='snippet']") == "the Mooncake <b>id</b>");
+  CHECK(text_at(d, "//ol[@id='results']/li[1]//span[@class='snippet']") ==
+        "the Mooncake <b>id</b>");
   CHECK(text_at(d, "//select[@id='f-severity']/option[@value='major']") == "major (1)");
   CHECK(text_at(d, "//select[@id='f-engine']/option[@value='mooncake']") == "Mooncake (1)");
   CHECK(attrs_at(d, "//input[@id='q']", "value") == std::vector<std::string>{"mooncake"});
@@ -219,12 +227,15 @@ TEST_CASE("static search page searches in the browser", "[pages]") {
   CHECK(attrs_at(*doc, "//script", "src") ==
         std::vector<std::string>{"search-index.js", "static/search.js"});
   CHECK(doc->select_node("//ol[@id='results']"));
-  CHECK(attrs_at(*doc, "//form[@id='search-form']", "action") == std::vector<std::string>{"search.html"});
+  CHECK(attrs_at(*doc, "//form[@id='search-form']", "action") ==
+        std::vector<std::string>{"search.html"});
 }
 
 TEST_CASE("diagnostics page lists what kb lint says", "[pages]") {
-  auto t = kb::test::make_tree({{"gotchas/broken.yaml", "title: x\nseverity: major\nstatus: open\nsymptom: x\naffects: [mooncache]\n"},
-                                {"engines/mooncake.yaml", "name: Mooncake\n"}});
+  auto t = kb::test::make_tree(
+      {{"gotchas/broken.yaml",
+        "title: x\nseverity: major\nstatus: open\nsymptom: x\naffects: [mooncache]\n"},
+       {"engines/mooncake.yaml", "name: Mooncake\n"}});
   const Renderer r(LinkStyle::live);
   auto doc = parsed(r.diagnostics(t.view()));
   const auto& d = *doc;
@@ -242,10 +253,12 @@ TEST_CASE("404 page offers the resolver's candidates", "[pages]") {
   CHECK(page.outcome == Outcome::not_found);
   auto doc = parsed(page.body);
   CHECK(text_at(*doc, "//p[@class='did-you-mean']") == "Did you mean Mooncake?");
-  CHECK(attrs_at(*doc, "//p[@class='did-you-mean']/a", "href") == std::vector<std::string>{"../engines/mooncake"});
+  CHECK(attrs_at(*doc, "//p[@class='did-you-mean']/a", "href") ==
+        std::vector<std::string>{"../engines/mooncake"});
   auto top = parsed(r.serve(tree().view(), "/mooncache", {}).body);
   CHECK(text_at(*top, "//p[@class='did-you-mean']/a") == "Mooncake");
-  CHECK(attrs_at(*top, "//p[@class='did-you-mean']/a", "href") == std::vector<std::string>{"engines/mooncake"});
+  CHECK(attrs_at(*top, "//p[@class='did-you-mean']/a", "href") ==
+        std::vector<std::string>{"engines/mooncake"});
 }
 
 TEST_CASE("serve: pages, JSON and YAML beside them, redirects, assets", "[pages]") {
@@ -285,16 +298,20 @@ TEST_CASE("Atom feed of new and changed gotchas", "[pages]") {
     titles.push_back(e.child_value("title"));
     links.push_back(e.child("link").attribute("href").value());
   }
-  CHECK(links == std::vector<std::string>{"gotchas/pd-batch-invariant.html", "gotchas/pd-cache-hit.html"});
-  CHECK(std::string(feed.child("entry").child_value("content")).find("<code>FileMapper.fields</code>") !=
-        std::string::npos);
+  CHECK(links ==
+        std::vector<std::string>{"gotchas/pd-batch-invariant.html", "gotchas/pd-cache-hit.html"});
+  CHECK(std::string(feed.child("entry").child_value("content"))
+            .find("<code>FileMapper.fields</code>") != std::string::npos);
 }
 
-TEST_CASE("--web-dir templates are read from disk, falling back to the compiled-in ones", "[pages]") {
-  const auto dir = std::filesystem::temp_directory_path() / ("kb-webdir-" + std::to_string(::getpid()));
+TEST_CASE("--web-dir templates are read from disk, falling back to the compiled-in ones",
+          "[pages]") {
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("kb-webdir-" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir / "templates");
   {
-    std::ofstream(dir / "templates" / "diagnostics.mustache") << "<p id=\"edited\">{{errors}} errors</p>";
+    std::ofstream(dir / "templates" / "diagnostics.mustache")
+        << "<p id=\"edited\">{{errors}} errors</p>";
   }
   const Renderer r(LinkStyle::live, dir);
   auto doc = parsed(r.diagnostics(tree().view()));

@@ -3,8 +3,8 @@
 
 #include <catch2/catch.hpp>
 
-#include <set>
 #include <unistd.h>
+#include <set>
 
 #include "kb/error.h"
 #include "pages_fixture.h"
@@ -15,7 +15,8 @@ namespace fs = std::filesystem;
 namespace {
 
 fs::path temp_dir(const std::string& name) {
-  const fs::path p = fs::temp_directory_path() / ("kb-site-test-" + std::to_string(::getpid())) / name;
+  const fs::path p =
+      fs::temp_directory_path() / ("kb-site-test-" + std::to_string(::getpid())) / name;
   fs::remove_all(p);
   fs::create_directories(p.parent_path());
   return p;
@@ -34,26 +35,51 @@ fs::path resolve(const fs::path& page, std::string href) {
 
 }  // namespace
 
-TEST_CASE("kb site writes every page, the JSON and YAML beside each, feed, index, assets", "[pages]") {
+TEST_CASE("kb site writes every page, the JSON and YAML beside each, feed, index, assets",
+          "[pages]") {
   const fs::path out = temp_dir("site");
   const auto report = kb::site::write_site(tree().linted, {out, {}});
   std::set<std::string> files;
   for (const auto& e : fs::recursive_directory_iterator(out)) {
     if (e.is_regular_file()) files.insert(fs::relative(e.path(), out).generic_string());
   }
-  const std::set<std::string> expected = {
-      ".kb-site", "404.html", "diagnostics.html", "feed.xml", "index.html", "search-index.js",
-      "search.html", "static/favicon.svg", "static/kb.css", "static/search.js",
-      "engines/lmcache.html", "engines/lmcache.json", "engines/lmcache.yaml",
-      "engines/mooncake.html", "engines/mooncake.json", "engines/mooncake.yaml",
-      "engines/nixl.html", "engines/nixl.json", "engines/nixl.yaml",
-      "engines/vllm.html", "engines/vllm.json", "engines/vllm.yaml",
-      "gotchas/pd-batch-invariant.html", "gotchas/pd-batch-invariant.json", "gotchas/pd-batch-invariant.yaml",
-      "gotchas/pd-cache-hit.html", "gotchas/pd-cache-hit.json", "gotchas/pd-cache-hit.yaml",
-      "oracles/monolithic-equivalence.html", "oracles/monolithic-equivalence.json",
-      "oracles/monolithic-equivalence.yaml",
-      "results/mooncake-control.json", "results/mooncake-control.yaml", "results/run-a.json",
-      "results/run-a.yaml", "results/run-b.json", "results/run-b.yaml"};
+  const std::set<std::string> expected = {".kb-site",
+                                          "404.html",
+                                          "diagnostics.html",
+                                          "feed.xml",
+                                          "index.html",
+                                          "search-index.js",
+                                          "search.html",
+                                          "static/favicon.svg",
+                                          "static/kb.css",
+                                          "static/search.js",
+                                          "engines/lmcache.html",
+                                          "engines/lmcache.json",
+                                          "engines/lmcache.yaml",
+                                          "engines/mooncake.html",
+                                          "engines/mooncake.json",
+                                          "engines/mooncake.yaml",
+                                          "engines/nixl.html",
+                                          "engines/nixl.json",
+                                          "engines/nixl.yaml",
+                                          "engines/vllm.html",
+                                          "engines/vllm.json",
+                                          "engines/vllm.yaml",
+                                          "gotchas/pd-batch-invariant.html",
+                                          "gotchas/pd-batch-invariant.json",
+                                          "gotchas/pd-batch-invariant.yaml",
+                                          "gotchas/pd-cache-hit.html",
+                                          "gotchas/pd-cache-hit.json",
+                                          "gotchas/pd-cache-hit.yaml",
+                                          "oracles/monolithic-equivalence.html",
+                                          "oracles/monolithic-equivalence.json",
+                                          "oracles/monolithic-equivalence.yaml",
+                                          "results/mooncake-control.json",
+                                          "results/mooncake-control.yaml",
+                                          "results/run-a.json",
+                                          "results/run-a.yaml",
+                                          "results/run-b.json",
+                                          "results/run-b.yaml"};
   CHECK(files == expected);
   CHECK(report.files == expected.size());
   CHECK(report.pages == 11);
