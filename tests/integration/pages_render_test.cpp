@@ -304,7 +304,7 @@ TEST_CASE("Atom feed of new and changed gotchas", "[pages]") {
             .find("<code>FileMapper.fields</code>") != std::string::npos);
 }
 
-TEST_CASE("--web-dir templates are read from disk, falling back to the compiled-in ones",
+TEST_CASE("templates given with --web-dir are read from disk, falling back to the compiled-in ones",
           "[pages]") {
   const auto dir =
       std::filesystem::temp_directory_path() / ("kb-webdir-" + std::to_string(::getpid()));
