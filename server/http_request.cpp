@@ -54,7 +54,8 @@ std::string param(const httplib::Request& req, const char* name) {
   std::string out;
   std::size_t n = req.get_param_value_count(name);
   for (std::size_t i = 0; i < n; ++i) {
-    auto v = trim(req.get_param_value(name, i));
+    const std::string value = req.get_param_value(name, i);
+    auto v = trim(value);
     if (v.empty()) continue;
     if (!out.empty()) out += ',';
     out += v;
@@ -129,6 +130,7 @@ void check_body(const httplib::Request& req, std::size_t max_bytes) {
                    "the body is larger than " + std::to_string(max_bytes) + " bytes");
   }
   if (trim(req.body).empty()) bad("the body is empty; send a JSON document");
+  if (!valid_utf8(req.body)) bad("the body is not valid UTF-8");
   // Parsers and serialisers of nested values recurse; refuse deep nesting up front.
   int depth = 0;
   bool in_string = false;

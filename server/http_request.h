@@ -36,7 +36,7 @@ bool valid_slug(std::string_view slug);
 bool etag_matches(const httplib::Request& req, const std::string& quoted_etag);
 
 /// Checks a POST body is JSON (or YAML) by Content-Type (415 otherwise; a missing type
-/// is read as JSON), at most `max_bytes` (413) and not nested past kMaxBodyDepth (400).
+/// is read as JSON), at most `max_bytes` (413), UTF-8 and not nested past kMaxBodyDepth (400).
 void check_body(const httplib::Request& req, std::size_t max_bytes);
 
 /// Whether `s` is valid UTF-8.

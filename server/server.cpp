@@ -42,6 +42,7 @@ void ServeConfig::validate() const {
   if (max_batch == 0) bad("the batch limit must be at least 1");
   if (max_body_bytes < 1024) bad("the body limit must be at least 1024 bytes");
   if (query_budget.count() <= 0) bad("the query time limit must be positive");
+  if (read_timeout.count() <= 0) bad("the read timeout must be positive");
 }
 
 struct Server::Impl {
@@ -107,7 +108,7 @@ Server::Server(ServeConfig config) : impl_(std::make_unique<Impl>()) {
   m.http.set_payload_max_length(m.config.max_body_bytes);
   m.http.set_keep_alive_max_count(100);
   m.http.set_keep_alive_timeout(2);
-  m.http.set_read_timeout(5, 0);
+  m.http.set_read_timeout(static_cast<time_t>(m.config.read_timeout.count()), 0);
   m.http.set_write_timeout(5, 0);
   install_routes(m.http, *m.services,
                  [impl = impl_.get()](const httplib::Request& req, const httplib::Response& res,

@@ -31,6 +31,7 @@ struct ServeConfig {
   std::size_t max_body_bytes = 8u << 20;      ///< larger request bodies get 413
   std::size_t max_batch = 1000;               ///< deployments per POST /api/v1/check/batch
   std::chrono::milliseconds query_budget{2000};  ///< time limit of one full-text query
+  std::chrono::seconds read_timeout{5};          ///< a request body slower than this is dropped
   bool watch = true;                          ///< reload on file changes (records only)
   bool force_polling = false;                 ///< watch by polling even where inotify works
   LintOptions lint;                           ///< as `kb lint` would check the files

@@ -131,9 +131,9 @@ WatchEvent DirWatcher::wait(std::chrono::milliseconds timeout, std::chrono::mill
   if (rc == 0) return WatchEvent::timeout;
   bool changed = drain();
   // Debounce: a save is often several events (truncate, write, rename); wait until the
-  // tree is quiet, but never longer than ten quiet periods, so a constant writer still
+  // tree is quiet, but never longer than four quiet periods, so a constant writer still
   // gets its edits picked up.
-  auto deadline = std::chrono::steady_clock::now() + quiet * 10;
+  auto deadline = std::chrono::steady_clock::now() + quiet * 4;
   while (inotify_fd_ >= 0 && std::chrono::steady_clock::now() < deadline) {
     rc = poll_once(quiet);
     if (rc < 0) return WatchEvent::stopped;

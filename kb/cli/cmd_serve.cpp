@@ -1,0 +1,90 @@
+#include <pthread.h>
+#include <signal.h>
+
+#include <iostream>
+
+#include "commands.h"
+#include "kb/snapshot.h"
+#include "server.h"
+
+namespace kb::cli {
+namespace {
+
+struct ServeCli {
+  std::string records = "records";
+  std::string db;
+  std::string host = "127.0.0.1";
+  int port = 8080;
+  unsigned threads = 8;
+  bool cors = false;
+  std::string web_dir;
+  std::string access_log;
+  std::string today;
+  int stale_after = kDefaultStaleAfterDays;
+  bool no_watch = false;
+};
+
+int run_serve(const ServeCli& cli) {
+  http::ServeConfig cfg;
+  cfg.records = cli.db.empty() ? cli.records : std::string();
+  cfg.db = cli.db;
+  cfg.host = cli.host;
+  cfg.port = cli.port;
+  cfg.threads = cli.threads;
+  cfg.cors = cli.cors;
+  cfg.web_dir = cli.web_dir;
+  cfg.access_log = cli.access_log;
+  cfg.watch = !cli.no_watch;
+  cfg.lint.today = cli.today;
+  cfg.lint.stale_after_days = cli.stale_after;
+
+  // SIGINT and SIGTERM are taken by this thread alone (sigwait below), so every worker
+  // thread started from here on inherits the blocked mask and shutdown is orderly.
+  sigset_t stop_signals;
+  sigemptyset(&stop_signals);
+  sigaddset(&stop_signals, SIGINT);
+  sigaddset(&stop_signals, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
+
+  http::Server server(cfg);
+  const int port = server.start();
+  const auto snap = server.kb().current();
+  std::cerr << "kb serve: " << snap->corpus().records().size() << " records from "
+            << (cli.db.empty() ? cli.records : cli.db) << (cli.db.empty() ? "" : " (read-only)")
+            << " on http://" << cli.host << ":" << port << "/  (Ctrl-C stops)" << std::endl;
+  int signal = 0;
+  sigwait(&stop_signals, &signal);
+  std::cerr << "kb serve: stopping" << std::endl;
+  server.stop();
+  return kExitOk;
+}
+
+}  // namespace
+
+void add_serve(CLI::App& app, Action& run) {
+  auto cli = std::make_shared<ServeCli>();
+  auto* sub = app.add_subcommand("serve", "Serve the API and pages, reloading on file changes");
+  auto* records = sub->add_option("--records", cli->records, "Directory of record files, watched and reloaded")
+                      ->capture_default_str();
+  sub->add_option("--db", cli->db, "Prebuilt index (kb build) to serve read-only; nothing is watched")
+      ->excludes(records);
+  sub->add_option("--host", cli->host, "Address to bind; loopback unless you mean otherwise")->capture_default_str();
+  sub->add_option("--port", cli->port, "Port to listen on")->check(CLI::Range(0, 65535))->capture_default_str();
+  sub->add_option("--threads", cli->threads, "Request worker threads")->check(CLI::Range(1, 1024))->capture_default_str();
+  sub->add_flag("--cors", cli->cors, "Allow cross-origin API requests (Access-Control-Allow-Origin: *)");
+  sub->add_option("--web-dir", cli->web_dir, "Read templates and static files from this web/ directory");
+  sub->add_option("--access-log", cli->access_log, "One line per request to FILE, or - for stdout");
+  sub->add_option("--today", cli->today, "Date staleness is measured from (YYYY-MM-DD)")
+      ->check([](const std::string& s) {
+        return date_to_days(s) ? std::string() : std::string("expected a date YYYY-MM-DD");
+      });
+  sub->add_option("--stale-after", cli->stale_after, "Warn when a record was last verified longer ago (days)")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  sub->add_flag("--no-watch", cli->no_watch, "Serve the files as they are at start; do not reload");
+  sub->callback([&run, cli] {
+    run = [cli] { return run_serve(*cli); };
+  });
+}
+
+}  // namespace kb::cli
