@@ -9,6 +9,7 @@
 #include <cstdio>
 
 #include "resolver_internal.h"
+#include "similarity.h"
 
 namespace kb {
 namespace {
@@ -298,11 +299,14 @@ Resolution resolve(const NameIndex& names, Kind ns, std::string_view raw,
                        format_score(policy.min_confidence) + " threshold");
   }
   // The runner-up is the next candidate that could also be the name the typo meant; one
-  // that differs by a whole word or a number is no rival, however close its score.
+  // that differs by a whole word or a number is no rival, however close its score, unless
+  // it is as few edits away as the best (a value one edit from two ids is ambiguous).
   std::string runner_text = "no other candidate";
+  const std::size_t best_edits = osa_distance(key, best.matched);
   for (std::size_t i = 1; i < r.candidates.size(); ++i) {
     const Candidate& second = r.candidates[i];
-    if (auto verdict = typo_rules(names, ns, key, second)) {
+    auto verdict = typo_rules(names, ns, key, second);
+    if (verdict && osa_distance(key, second.matched) > best_edits) {
       if (i == 1) {
         runner_text = "runner-up " + second.id + " " + format_score(second.score) +
                       " is no typo match (" + verdict->rule + ")";

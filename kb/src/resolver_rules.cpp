@@ -25,18 +25,13 @@ bool strict_sub_multiset(std::vector<std::string> small, std::vector<std::string
   return std::includes(big.begin(), big.end(), small.begin(), small.end());
 }
 
-std::vector<std::string> digit_runs(std::string_view s) {
-  std::vector<std::string> out;
-  std::string cur;
+// The digits of a name in order: `nadimar6-6` and `nadimar-66` agree (a misplaced
+// separator), `worker-79` and `worker-97` do not.
+std::string digits(std::string_view s) {
+  std::string out;
   for (char c : s) {
-    if (c >= '0' && c <= '9') {
-      cur += c;
-    } else if (!cur.empty()) {
-      out.push_back(std::move(cur));
-      cur.clear();
-    }
+    if (c >= '0' && c <= '9') out += c;
   }
-  if (!cur.empty()) out.push_back(std::move(cur));
   return out;
 }
 
@@ -107,7 +102,7 @@ std::optional<RuleVerdict> typo_rules(const NameIndex& names, Kind ns, std::stri
     return RuleVerdict{"abbreviation", value + " is a truncation of " + target_text(best) +
                                            ": an abbreviation, not a typo"};
   }
-  if (digit_runs(key) != digit_runs(best.matched)) {
+  if (digits(key) != digits(best.matched)) {
     return RuleVerdict{"numbers-differ", value + " and " + target_text(best) +
                                              " hold different numbers: another version or "
                                              "product, not a typo"};

@@ -192,6 +192,23 @@ TEST_CASE("two records under one name are a collision, never resolved") {
   CHECK(r.reason == "names several records (engines/a, engines/b); rename one of them");
 }
 
+TEST_CASE("a value one edit from two ids is ambiguous even when a rule prefers one") {
+  NameIndex index;
+  for (const char* id : {"engines/sglang", "engines/sglang2"}) {
+    Record r;
+    r.kind = Kind::engine;
+    r.id = id;
+    index.add(r);
+  }
+  index.finish();
+  Resolution r = resolve(index, Kind::engine, "sglangx");
+  CHECK_FALSE(r.repairable);
+  CHECK(r.rule == "ambiguous");
+  CHECK(r.reason ==
+        "ambiguous: engines/sglang (0.91) and engines/sglang2 (0.90) are within the 0.10 margin");
+  CHECK(resolve(index, Kind::engine, "sglagn").repairable);
+}
+
 TEST_CASE("dangling_hint says what kb repair would do") {
   CHECK(dangling_hint(engine("mooncache")) ==
         "did you mean `mooncake`? (0.85, `kb repair --write` would apply it)");
