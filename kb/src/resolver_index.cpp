@@ -43,26 +43,43 @@ using Gram = std::uint32_t;
 // last bigrams.
 constexpr std::size_t kTrigramFrom = 8;
 
-// Distinct q-grams (q = 2 or 3) of `key` padded with one start and one end marker; the
-// size is folded into the top byte so both kinds share one posting map.
-std::vector<Gram> grams(std::string_view key, std::size_t q) {
-  std::string padded;
-  padded.reserve(key.size() + 2);
-  padded += '\x02';
-  padded += key;
-  padded += '\x03';
-  std::vector<Gram> out;
-  for (std::size_t i = 0; i + q <= padded.size(); ++i) {
+// Appends the q-grams (q = 2 or 3) of `key` padded with one start and one end marker;
+// the size is folded into the top byte so both kinds share one posting table.
+void append_grams(std::string_view key, std::size_t q, std::vector<Gram>& out) {
+  auto at = [&](std::size_t i) -> Gram {
+    if (i == 0) return 0x02;
+    if (i == key.size() + 1) return 0x03;
+    return static_cast<unsigned char>(key[i - 1]);
+  };
+  for (std::size_t i = 0; i + q <= key.size() + 2; ++i) {
     Gram g = static_cast<Gram>(q) << 24;
-    for (std::size_t j = 0; j < q; ++j) {
-      g |= static_cast<Gram>(static_cast<unsigned char>(padded[i + j])) << (8 * (q - 1 - j));
-    }
+    for (std::size_t j = 0; j < q; ++j) g |= at(i + j) << (8 * (q - 1 - j));
     out.push_back(g);
   }
-  std::sort(out.begin(), out.end());
-  out.erase(std::unique(out.begin(), out.end()), out.end());
-  return out;
 }
+
+// Grams are hashed into a table sized to the namespace: building it is two linear passes
+// instead of a sort, and a collision only adds names to a posting list, which the
+// similarity then scores exactly.
+struct GramTable {
+  unsigned shift = 32;
+  std::vector<std::uint32_t> offsets;   ///< bucket b's names: postings[offsets[b], offsets[b+1])
+  std::vector<std::uint32_t> postings;  ///< name indexes, ascending per bucket
+
+  std::uint32_t bucket(Gram g) const { return (g * 2654435761u) >> shift; }
+
+  // The distinct buckets of `key`'s grams: bigrams for short names, trigrams for all.
+  void buckets(std::string_view key, bool bigrams, bool trigrams, std::vector<Gram>& scratch,
+               std::vector<std::uint32_t>& out) const {
+    scratch.clear();
+    if (bigrams) append_grams(key, 2, scratch);
+    if (trigrams) append_grams(key, 3, scratch);
+    const std::size_t first = out.size();
+    for (Gram g : scratch) out.push_back(bucket(g));
+    std::sort(out.begin() + static_cast<std::ptrdiff_t>(first), out.end());
+    out.erase(std::unique(out.begin() + static_cast<std::ptrdiff_t>(first), out.end()), out.end());
+  }
+};
 
 }  // namespace
 
@@ -91,43 +108,38 @@ struct NameIndex::Impl {
   struct Space {
     std::vector<Entry> entries;
     std::unordered_map<std::string, std::vector<std::uint32_t>> by_key;
-    // Posting lists in one sorted array, built on the first fuzzy query: most snapshots
-    // never need one, and building it costs more than loading the names.
+    // Posting lists, built on the first fuzzy query: most snapshots never need them, and
+    // building them costs more than loading the names.
     std::once_flag postings_built;
-    std::vector<Gram> gram_keys;         ///< sorted, distinct
-    std::vector<std::uint32_t> offsets;  ///< gram_keys[i]'s entries: [offsets[i], offsets[i+1])
-    std::vector<std::uint32_t> postings;
+    GramTable table;
 
     void build_postings() {
-      std::vector<std::pair<Gram, std::uint32_t>> pairs;
-      for (std::uint32_t e = 0; e < entries.size(); ++e) {
-        const std::string& key = entries[e].key;
+      std::size_t estimate = 0;
+      for (const auto& e : entries) estimate += 2 * (e.key.size() + 1);
+      unsigned bits = 6;
+      while (bits < 20 && (std::size_t{1} << bits) < estimate / 2) ++bits;
+      table.shift = 32 - bits;
+      std::vector<std::uint32_t> flat;
+      std::vector<std::uint32_t> ends;
+      std::vector<Gram> scratch;
+      flat.reserve(estimate);
+      ends.reserve(entries.size());
+      for (const auto& e : entries) {
         // Bigram queries are short, and names much longer than them never score high.
-        if (key.size() < kTrigramFrom + 4) {
-          for (Gram g : grams(key, 2)) pairs.emplace_back(g, e);
-        }
-        for (Gram g : grams(key, 3)) pairs.emplace_back(g, e);
+        table.buckets(e.key, e.key.size() < kTrigramFrom + 4, true, scratch, flat);
+        ends.push_back(static_cast<std::uint32_t>(flat.size()));
       }
-      std::sort(pairs.begin(), pairs.end());
-      postings.reserve(pairs.size());
-      for (const auto& [g, e] : pairs) {
-        if (gram_keys.empty() || gram_keys.back() != g) {
-          gram_keys.push_back(g);
-          offsets.push_back(static_cast<std::uint32_t>(postings.size()));
-        }
-        postings.push_back(e);
+      table.offsets.assign((std::size_t{1} << bits) + 1, 0);
+      for (std::uint32_t b : flat) ++table.offsets[b + 1];
+      for (std::size_t b = 1; b < table.offsets.size(); ++b) {
+        table.offsets[b] += table.offsets[b - 1];
       }
-      offsets.push_back(static_cast<std::uint32_t>(postings.size()));
-    }
-    const std::uint32_t* posting(Gram g, std::size_t& size) const {
-      auto it = std::lower_bound(gram_keys.begin(), gram_keys.end(), g);
-      if (it == gram_keys.end() || *it != g) {
-        size = 0;
-        return nullptr;
+      std::vector<std::uint32_t> cursor(table.offsets.begin(), table.offsets.end() - 1);
+      table.postings.resize(flat.size());
+      std::size_t i = 0;
+      for (std::uint32_t e = 0; e < entries.size(); ++e) {
+        for (; i < ends[e]; ++i) table.postings[cursor[flat[i]]++] = e;
       }
-      const auto i = static_cast<std::size_t>(it - gram_keys.begin());
-      size = offsets[i + 1] - offsets[i];
-      return postings.data() + offsets[i];
     }
   };
   std::array<Space, 4> spaces;
@@ -193,12 +205,17 @@ std::vector<Candidate> NameIndex::candidates(Kind ns, std::string_view raw, std:
       static_cast<std::size_t>(kStopGramShare * static_cast<double>(s.entries.size()));
   std::vector<std::uint32_t> shared(s.entries.size(), 0);
   std::vector<std::pair<std::uint32_t, std::uint32_t>> ranked;
-  for (Gram g : grams(key, key.size() < kTrigramFrom ? 2 : 3)) {
-    std::size_t size = 0;
-    const std::uint32_t* list = s.posting(g, size);
-    if (s.entries.size() > kScored && size > stop) continue;
-    for (std::size_t i = 0; i < size; ++i) {
-      if (shared[list[i]]++ == 0) ranked.emplace_back(list[i], 0);
+  std::vector<Gram> scratch;
+  std::vector<std::uint32_t> buckets;
+  const bool short_key = key.size() < kTrigramFrom;
+  s.table.buckets(key, short_key, !short_key, scratch, buckets);
+  for (std::uint32_t b : buckets) {
+    const std::uint32_t begin = s.table.offsets[b];
+    const std::uint32_t end = s.table.offsets[b + 1];
+    if (s.entries.size() > kScored && end - begin > stop) continue;
+    for (std::uint32_t i = begin; i < end; ++i) {
+      const std::uint32_t e = s.table.postings[i];
+      if (shared[e]++ == 0) ranked.emplace_back(e, 0);
     }
   }
   for (auto& [e, count] : ranked) count = shared[e];
