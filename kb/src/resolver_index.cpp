@@ -116,7 +116,7 @@ struct NameIndex::Impl {
     void build_postings() {
       std::size_t estimate = 0;
       for (const auto& e : entries) estimate += 2 * (e.key.size() + 1);
-      unsigned bits = 6;
+      unsigned bits = 12;
       while (bits < 20 && (std::size_t{1} << bits) < estimate / 2) ++bits;
       table.shift = 32 - bits;
       std::vector<std::uint32_t> flat;
