@@ -89,7 +89,7 @@ TEST_CASE("seed 002 before its repair yields exactly the mooncache -> mooncake r
   CHECK(r.reason == kMooncacheReason);
 }
 
-TEST_CASE("--write on seed 002 edits the scalar, appends the log and is idempotent") {
+TEST_CASE("repair --write on seed 002 edits the scalar, appends the log and is idempotent") {
   auto dir = copy_fixture("seed002", "seed002_write");
   const std::string file = "gotchas/pd-batch-invariant-mode-absent-from-kv-namespace.yaml";
   const std::string before = slurp(dir / file);
@@ -153,7 +153,7 @@ TEST_CASE("every kind of reference: exact ones pass, typos are planned, the rest
   CHECK(plan.unresolved.back().other_namespace_id == "oracles/monolithic-equivalence");
 }
 
-TEST_CASE("--write changes only the repaired scalars and the log: comments, quotes, block list") {
+TEST_CASE("repair --write changes only the repaired scalars and the log: comments, quotes, block list") {
   auto dir = copy_fixture("rules", "rules_write");
   const std::string file = "gotchas/every-kind-of-reference.yaml";
   const std::string before = slurp(dir / file);
@@ -183,7 +183,7 @@ TEST_CASE("--write changes only the repaired scalars and the log: comments, quot
   CHECK(second.unresolved.size() == 8);
 }
 
-TEST_CASE("--write keeps CRLF line endings, the BOM and comments byte for byte") {
+TEST_CASE("repair --write keeps CRLF line endings, the BOM and comments byte for byte") {
   auto dir = engines_tree("crlf");
   const std::string text =
       "\xEF\xBB\xBF# a comment first\r\n"
