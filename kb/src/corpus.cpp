@@ -206,23 +206,12 @@ void Corpus::finish() {
         d.hint = "write the full id";
       } else {
         Resolution res = resolve(names_, slot.target, ref.raw);
-        if (!res.other_namespace_id.empty()) {
-          d.code = "ref.wrong-namespace";
-          d.message = ref.field + ": '" + ref.raw + "' names " + res.other_namespace_id +
-                      ", but this field holds " + std::string(kind_namespace(slot.target)) + " ids";
-          d.hint = "a reference cannot cross namespaces; name a record under " +
-                   std::string(kind_namespace(slot.target)) + "/";
-        } else {
-          d.message = ref.field + ": no " + std::string(kind_name(slot.target)) + " '" + ref.raw + "'";
-          if (!res.candidates.empty()) {
-            const auto& best = res.candidates.front();
-            char score[16];
-            std::snprintf(score, sizeof score, "%.2f", best.score);
-            d.hint = "did you mean '" + best.id.substr(best.id.find('/') + 1) + "'? (" + score + "; " +
-                     (res.repairable ? "`kb repair --write` would apply it"
-                                     : "`kb repair` would not apply it: " + res.reason) + ")";
-          }
-        }
+        d.code = std::string(dangling_code(res));
+        d.message = res.other_namespace_id.empty()
+                        ? ref.field + ": no " + std::string(kind_name(slot.target)) + " '" + ref.raw + "'"
+                        : ref.field + ": '" + ref.raw + "' names " + res.other_namespace_id +
+                              ", but this field holds " + std::string(kind_namespace(slot.target)) + " ids";
+        d.hint = dangling_hint(res);
       }
       diagnostics_.push_back(std::move(d));
     }

@@ -127,3 +127,23 @@ TEST_CASE("the shipped records lint clean and build", "[cli][records]") {
   INFO(build.err);
   CHECK(build.code == 0);
 }
+
+TEST_CASE("kb lint reports a dangling reference once, with the repair it would make", "[cli][lint]") {
+  auto dir = scratch("lint_dangling");
+  auto rec = small_tree(dir);
+  spit(rec / "engines/mooncake.yaml", "name: Mooncake\nrepo: kvcache-ai/Mooncake\n");
+  spit(rec / "gotchas/cache-hit-differs.yaml", std::string(kGotcha) + "related: []\n");
+  spit(rec / "gotchas/typo.yaml", "title: T\nseverity: minor\nstatus: open\nsymptom: x\n"
+                                  "affects: [vllm, mooncache, vllm-ascend]\n");
+  auto r = kb(dir, "lint --format json --records '" + rec.string() + "'");
+  CHECK(r.code == 1);
+  json j = json::parse(r.out);
+  REQUIRE(j["diagnostics"].size() == 2);
+  CHECK(j["diagnostics"][0]["code"] == "ref.dangling");
+  CHECK(j["diagnostics"][0]["line"] == 5);
+  CHECK(j["diagnostics"][0]["column"] == 17);
+  CHECK(j["diagnostics"][0]["message"] == "affects[1]: no engine 'mooncache'");
+  CHECK(j["diagnostics"][0]["hint"] == "did you mean `mooncake`? (0.85, `kb repair --write` would apply it)");
+  CHECK(j["diagnostics"][1]["message"] == "affects[2]: no engine 'vllm-ascend'");
+  CHECK(j["diagnostics"][1]["hint"].get<std::string>().find("not applied") != std::string::npos);
+}

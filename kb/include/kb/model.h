@@ -128,7 +128,7 @@ struct Record {
   std::optional<Citation> source;
 
   std::string content_hash;  ///< FNV-1a 64 of the file bytes, hex
-  std::string source_text;   ///< the file as read (BOM removed), for in-place repair
+  std::string source_text;   ///< the file's bytes exactly as read (a BOM kept), for in-place repair
 };
 
 /// The ids reachable from a record's reference fields, with the namespace each implies.
