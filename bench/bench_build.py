@@ -15,7 +15,7 @@ import benchlib as b
 
 SQL = """CREATE TABLE raw(j TEXT);
 .mode ascii
-.separator "\\x1f" "\\n"
+.separator "\\037" "\\n"
 .import {jsonl} raw
 CREATE TABLE records(id TEXT PRIMARY KEY, kind TEXT, title TEXT, body TEXT);
 INSERT INTO records SELECT j->>'id', j->>'kind', j->>'title', j->>'body' FROM raw;
@@ -57,19 +57,24 @@ def main():
         sq_runs = [sqlite_import(d, sdb) for _ in range(b.RUNS)]
         kw, kr = b.median([r[0] for r in kb_runs]), b.median([r[1] for r in kb_runs])
         sw, sr = b.median([r[0] for r in sq_runs]), b.median([r[1] for r in sq_runs])
+        kc, sc = b.median([r[2] for r in kb_runs]), b.median([r[2] for r in sq_runs])
         b.log("n=%d kb %s sqlite %s" % (n, kb_runs, sq_runs))
         fig = {"records": n, "yaml_mb": round(mb, 1), "kb_wall_s": round(kw, 2),
                "kb_rss_mib": round(kr), "kb_mb_s": round(mb / kw, 1),
                "sqlite_wall_s": round(sw, 2), "sqlite_rss_mib": round(sr),
                "wall_ratio": round(kw / sw, 2), "rss_ratio": round(kr / sr, 2),
+               "kb_cpu_s": round(kc, 2), "sqlite_cpu_s": round(sc, 2),
+               "cpu_ratio": round(kc / sc, 2), "load": b.loadavg(),
                "kb_db_mb": round(os.path.getsize(kdb) / 1e6, 1),
                "sqlite_db_mb": round(os.path.getsize(sdb) / 1e6, 1)}
         saved[str(n)] = fig
-        rows.append([n, fig["yaml_mb"], fig["kb_wall_s"], fig["kb_rss_mib"], fig["kb_mb_s"],
-                     fig["sqlite_wall_s"], fig["sqlite_rss_mib"], "%.2fx" % fig["wall_ratio"],
-                     "%.2fx" % fig["rss_ratio"]])
-    b.table(["records", "YAML MB", "kb build s", "kb peak MiB", "kb MB/s", "sqlite3 s",
-             "sqlite3 peak MiB", "wall kb/sqlite3", "RSS kb/sqlite3"], rows)
+        rows.append([n, fig["yaml_mb"], fig["kb_wall_s"], fig["kb_cpu_s"], fig["kb_rss_mib"],
+                     fig["kb_mb_s"], fig["sqlite_wall_s"], fig["sqlite_cpu_s"], fig["sqlite_rss_mib"],
+                     "%.2fx" % fig["wall_ratio"], "%.2fx" % fig["cpu_ratio"],
+                     "%.2fx" % fig["rss_ratio"], fig["load"]])
+    b.table(["records", "YAML MB", "kb build s", "kb CPU s", "kb peak MiB", "kb MB/s",
+             "sqlite3 s", "sqlite3 CPU s", "sqlite3 peak MiB", "wall kb/sqlite3",
+             "CPU kb/sqlite3", "RSS kb/sqlite3", "load avg"], rows)
     b.save("build", saved)
 
 

@@ -45,16 +45,20 @@ def main():
         h = [hugo(d, hout) for _ in range(b.RUNS)]
         kp, hp = pages(kout), pages(hout)
         kw, hw = b.median([r[0] for r in k]), b.median([r[0] for r in h])
-        fig = {"records": n, "kb_s": round(kw, 2), "kb_pages": kp,
+        kc, hc = b.median([r[2] for r in k]), b.median([r[2] for r in h])
+        fig = {"records": n, "kb_s": round(kw, 2), "kb_cpu_s": round(kc, 2),
+               "hugo_cpu_s": round(hc, 2), "load": b.loadavg(), "kb_pages": kp,
                "kb_ms_page": round(kw * 1000 / kp, 3), "kb_rss_mib": round(b.median([r[1] for r in k])),
                "hugo_s": round(hw, 2), "hugo_pages": hp, "hugo_ms_page": round(hw * 1000 / hp, 3),
                "hugo_rss_mib": round(b.median([r[1] for r in h]))}
         fig["ratio"] = round(fig["kb_ms_page"] / fig["hugo_ms_page"], 2)
         saved[str(n)] = fig
-        rows.append([n, fig["kb_s"], kp, fig["kb_ms_page"], fig["kb_rss_mib"], fig["hugo_s"], hp,
-                     fig["hugo_ms_page"], fig["hugo_rss_mib"], "%.2fx" % fig["ratio"]])
-    b.table(["records", "kb site s", "kb pages", "kb ms/page", "kb peak MiB", "hugo s",
-             "hugo pages", "hugo ms/page", "hugo peak MiB", "per page kb/hugo"], rows)
+        rows.append([n, fig["kb_s"], fig["kb_cpu_s"], kp, fig["kb_ms_page"], fig["kb_rss_mib"],
+                     fig["hugo_s"], fig["hugo_cpu_s"], hp, fig["hugo_ms_page"],
+                     fig["hugo_rss_mib"], "%.2fx" % fig["ratio"], fig["load"]])
+    b.table(["records", "kb site s", "kb CPU s", "kb pages", "kb ms/page", "kb peak MiB",
+             "hugo s", "hugo CPU s", "hugo pages", "hugo ms/page", "hugo peak MiB",
+             "per page kb/hugo", "load avg"], rows)
     b.save("site", saved)
 
 

@@ -45,15 +45,25 @@ def corpus(n, typo_rate=0.0, seed=1):
 
 
 def timed(cmd, **kw):
-    """Runs cmd under /usr/bin/time -v; returns (wall seconds, peak RSS in MiB)."""
+    """Runs cmd under /usr/bin/time -v; returns (wall s, peak RSS MiB, CPU s = user + sys).
+    CPU time is reported beside wall time because the machine may be shared: it is what
+    the work costs whatever else runs."""
     stats = os.path.join(WORK, "time-v.txt")
     t0 = time.perf_counter()
     subprocess.run(["/usr/bin/time", "-v", "-o", stats] + cmd, check=True,
                    stdout=subprocess.DEVNULL, **kw)
     wall = time.perf_counter() - t0
     with open(stats) as f:
-        rss_kb = int(re.search(r"Maximum resident set size \(kbytes\): (\d+)", f.read()).group(1))
-    return wall, rss_kb / 1024.0
+        text = f.read()
+    rss_kb = int(re.search(r"Maximum resident set size \(kbytes\): (\d+)", text).group(1))
+    cpu = sum(float(re.search(r"%s time \(seconds\): ([\d.]+)" % k, text).group(1))
+              for k in ("User", "System"))
+    return wall, rss_kb / 1024.0, cpu
+
+
+def loadavg():
+    with open("/proc/loadavg") as f:
+        return float(f.read().split()[0])
 
 
 def median(xs):
@@ -76,13 +86,23 @@ def rss_mib(pid, field="VmRSS"):
     return 0.0
 
 
+def nodelay_shim():
+    """bench/nodelay_shim.c built into WORK: LD_PRELOAD it to set TCP_NODELAY on accepted
+    sockets (KB_NODELAY_SHIM=1 measures kb serve as it would be with that fix)."""
+    so = os.path.join(WORK, "nodelay_shim.so")
+    if not os.path.exists(so):
+        subprocess.run(["cc", "-shared", "-fPIC", "-O2", "-o", so,
+                        os.path.join(REPO, "bench", "nodelay_shim.c"), "-ldl"], check=True)
+    return so
+
+
 class Server:
     """`kb serve` (or any command) on 127.0.0.1:port, waited for until /healthz answers."""
 
-    def __init__(self, args, port, health="/healthz", timeout=600):
+    def __init__(self, args, port, health="/healthz", timeout=600, env=None):
         self.port = port
         self.log = open(os.path.join(WORK, "server-%d.log" % port), "w")
-        self.proc = subprocess.Popen(args, stdout=self.log, stderr=subprocess.STDOUT)
+        self.proc = subprocess.Popen(args, stdout=self.log, stderr=subprocess.STDOUT, env=env)
         deadline = time.time() + timeout
         while time.time() < deadline:
             if self.proc.poll() is not None:
@@ -137,7 +157,10 @@ def kb_serve(records=None, db=None, port=None, extra=()):
     port = port or free_port()
     args = [KB, "serve", "--host", "127.0.0.1", "--port", str(port), "--today", TODAY]
     args += ["--records", records] if records else ["--db", db]
-    return Server(args + list(extra), port)
+    env = None
+    if os.environ.get("KB_NODELAY_SHIM") == "1":
+        env = dict(os.environ, LD_PRELOAD=nodelay_shim())
+    return Server(args + list(extra), port, env=env)
 
 
 def wrk(url, conns, seconds=10, script=None, threads=2):
@@ -164,7 +187,10 @@ def wrk_median(url, conns, seconds=10, script=None):
 
 
 def save(name, data):
-    """Appends one benchmark's figures to WORK/results.json (read by make_results.py)."""
+    """Adds one benchmark's figures to WORK/results.json (a KB_NODELAY_SHIM=1 run is saved
+    as NAME_nodelay)."""
+    if os.environ.get("KB_NODELAY_SHIM") == "1":
+        name += "_nodelay"
     path = os.path.join(WORK, "results.json")
     allres = {}
     if os.path.exists(path):
