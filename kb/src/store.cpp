@@ -116,6 +116,26 @@ struct Store::Impl {
   }
 };
 
+// A connection borrowed for one call: the writer when there is one (or the only
+// connection of an in-memory index), else a pooled read-only connection.
+class Store::Lease {
+ public:
+  Lease(const Store::Impl* impl, bool prefer_reader)
+      : impl_(impl),
+        db_(impl->writer && (!prefer_reader || impl->path == ":memory:") ? impl->writer
+                                                                         : impl->open_reader()) {}
+  ~Lease() {
+    if (db_ != impl_->writer) impl_->release(db_);
+  }
+  Lease(const Lease&) = delete;
+  Lease& operator=(const Lease&) = delete;
+  sqlite3* get() const { return db_; }
+
+ private:
+  const Store::Impl* impl_;
+  sqlite3* db_;
+};
+
 Store::Store(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 Store::Store(Store&&) noexcept = default;
 Store& Store::operator=(Store&&) noexcept = default;
@@ -228,6 +248,8 @@ void Store::sync(const Corpus* prev, const Corpus& next, const EvidenceIndex& ev
       std::string other = r.name + "\n" + r.description + "\n" + r.method + "\n" + r.pass_criterion +
                           "\n" + r.repo + "\n" + r.family + "\n" + r.category;
       for (const auto& a : r.aliases) other += "\n" + a;
+      // Searching an engine's name finds the gotchas that affect it.
+      for (const auto& a : r.affects) other += "\n" + a.raw;
       ins_fts.bind(1, r.id).bind(2, r.content_hash).bind(3, std::string(display_name(r)))
           .bind(4, r.symptom).bind(5, r.root_cause).bind(6, r.workaround).bind(7, r.notes)
           .bind(8, other).run();
@@ -318,15 +340,12 @@ std::vector<SearchHit> Store::search(std::string_view query, std::size_t limit,
                                      std::chrono::milliseconds budget) const {
   std::string q = fts_query(query);
   if (q.empty() || limit == 0) return {};
-  sqlite3* db = impl_->writer && impl_->path == ":memory:" ? impl_->writer : impl_->open_reader();
-  struct Release {
-    const Impl* impl;
+  Lease lease(impl_.get(), true);
+  sqlite3* db = lease.get();
+  struct ClearProgress {
     sqlite3* db;
-    ~Release() {
-      sqlite3_progress_handler(db, 0, nullptr, nullptr);
-      if (db != impl->writer) impl->release(db);
-    }
-  } release{impl_.get(), db};
+    ~ClearProgress() { sqlite3_progress_handler(db, 0, nullptr, nullptr); }
+  } clear{db};
   auto deadline = std::chrono::steady_clock::now() + budget;
   sqlite3_progress_handler(db, 1000, progress_deadline, &deadline);
   sql::Stmt st(db,
@@ -342,12 +361,8 @@ std::vector<SearchHit> Store::search(std::string_view query, std::size_t limit,
 }
 
 std::optional<std::string> Store::meta(std::string_view key) const {
-  sqlite3* db = impl_->writer ? impl_->writer : impl_->open_reader();
-  struct Release {
-    const Impl* impl;
-    sqlite3* db;
-    ~Release() { if (db != impl->writer) impl->release(db); }
-  } release{impl_.get(), db};
+  Lease lease(impl_.get(), false);
+  sqlite3* db = lease.get();
   int has = 0;
   {
     sql::Stmt t(db, "SELECT count(*) FROM sqlite_master WHERE type='table' AND name='meta'");
@@ -361,12 +376,8 @@ std::optional<std::string> Store::meta(std::string_view key) const {
 }
 
 std::vector<std::pair<std::string, std::string>> Store::sources() const {
-  sqlite3* db = impl_->writer ? impl_->writer : impl_->open_reader();
-  struct Release {
-    const Impl* impl;
-    sqlite3* db;
-    ~Release() { if (db != impl->writer) impl->release(db); }
-  } release{impl_.get(), db};
+  Lease lease(impl_.get(), false);
+  sqlite3* db = lease.get();
   sql::Stmt st(db, "SELECT file, source FROM records ORDER BY file");
   std::vector<std::pair<std::string, std::string>> out;
   while (st.step()) out.emplace_back(st.text(0), st.text(1));
@@ -374,12 +385,8 @@ std::vector<std::pair<std::string, std::string>> Store::sources() const {
 }
 
 bool Store::integrity_ok() const {
-  sqlite3* db = impl_->writer ? impl_->writer : impl_->open_reader();
-  struct Release {
-    const Impl* impl;
-    sqlite3* db;
-    ~Release() { if (db != impl->writer) impl->release(db); }
-  } release{impl_.get(), db};
+  Lease lease(impl_.get(), false);
+  sqlite3* db = lease.get();
   sql::Stmt st(db, "PRAGMA integrity_check");
   return st.step() && st.text(0) == "ok";
 }

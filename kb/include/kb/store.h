@@ -65,6 +65,7 @@ class Store {
  private:
   friend void write_index_file(const Corpus&, const EvidenceIndex&, const std::filesystem::path&);
   struct Impl;
+  class Lease;
   explicit Store(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl_;
 };
