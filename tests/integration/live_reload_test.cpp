@@ -201,7 +201,7 @@ TEST_CASE("the polling fallback picks up edits too", "[server][reload]") {
   CHECK(took.count() < 1000);
 }
 
-TEST_CASE("--db serves a prebuilt index read-only", "[server][db]") {
+TEST_CASE("serve --db: a prebuilt index, read-only", "[server][db]") {
   TreeCopy tree;
   TempDir out;
   const auto db = out.path() / "kb.db";
