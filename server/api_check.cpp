@@ -49,7 +49,7 @@ std::optional<ApiError> unusable(const std::vector<Diagnostic>& diags) {
 // Runs one parsed deployment; `diags` holds what parsing it said (warnings only).
 json run_check(const Ctx& c, const Deployment& d, std::vector<Diagnostic> diags) {
   CheckReport report = c.snap.checks().run(d);
-  if (std::size_t errors = c.snap.diagnostics_of(Severity::error)) {
+  if (std::size_t errors = count_severity(c.snap.corpus().diagnostics(), Severity::error)) {
     diags.push_back({Severity::warning, "check.records-invalid", "", 0, 0,
                      "the records have " + std::to_string(errors) +
                          " lint errors; gotchas in broken files may be missing",

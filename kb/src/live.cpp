@@ -6,6 +6,7 @@
 
 #include "kb/error.h"
 #include "kb/snapshot.h"
+#include "snapshot_impl.h"
 #include "watch.h"
 
 namespace kb {
@@ -27,6 +28,16 @@ std::shared_ptr<const Corpus> corpus_from_db(const Store& store, const fs::path&
   return Corpus::from_files(db.parent_path(), std::move(files));
 }
 
+// The corpus with its evidence but without the claim checks, which the snapshot runs on
+// first use: they are the slowest part of linting and no reload needs them to serve.
+Linted evidence_only(std::shared_ptr<const Corpus> corpus) {
+  Linted out;
+  out.evidence = EvidenceIndex::build(*corpus);
+  out.diagnostics = corpus->diagnostics();
+  out.corpus = std::move(corpus);
+  return out;
+}
+
 }  // namespace
 
 struct LiveKb::Impl {
@@ -43,6 +54,8 @@ struct LiveKb::Impl {
   std::unique_ptr<DirWatcher> watcher;
   std::thread thread;
   std::string last_error;  // of the watcher thread's last failed reload
+
+  SnapshotOptions snapshot_options() const { return {options.query_budget, options.lint}; }
 
   void log(const std::string& line) const {
     if (options.log) options.log(line);
@@ -89,10 +102,17 @@ struct LiveKb::Impl {
     auto prev = get();
     auto corpus = Corpus::reload(prev->corpus(), options.lint.load);
     if (corpus->content_hash() == prev->etag()) return false;
-    Linted linted = lint_corpus(std::move(corpus), options.lint);
+    Linted linted;
+    if (same_evidence(prev->corpus(), *corpus)) {
+      linted.evidence = prev->evidence();
+      linted.diagnostics = corpus->diagnostics();
+      linted.corpus = std::move(corpus);
+    } else {
+      linted = evidence_only(std::move(corpus));
+    }
     store->sync(&prev->corpus(), *linted.corpus, linted.evidence, false);
     auto next = std::make_shared<const Snapshot>(std::move(linted), store, ++generation, prev.get(),
-                                                 options.query_budget);
+                                                 snapshot_options());
     swap_in(std::move(next));
     ++reloads;
     return true;
@@ -104,16 +124,17 @@ LiveKb::LiveKb(LiveOptions options) : impl_(std::make_unique<Impl>()) {
   auto& o = impl_->options;
   if (!o.db.empty()) {
     auto store = std::make_shared<Store>(Store::open_readonly(o.db));
-    Linted linted = lint_corpus(corpus_from_db(*store, o.db, o.lint.load), o.lint);
-    impl_->current = std::make_shared<const Snapshot>(std::move(linted), store, 1, nullptr, o.query_budget);
+    Linted linted = evidence_only(corpus_from_db(*store, o.db, o.lint.load));
+    impl_->current = std::make_shared<const Snapshot>(std::move(linted), store, 1, nullptr, impl_->snapshot_options());
     return;
   }
-  Linted linted = lint_tree(o.records, o.lint);
+  Linted linted = evidence_only(Corpus::load(o.records, o.lint.load));
   impl_->temp_dir = make_temp_dir();
   try {
     impl_->store = std::make_shared<Store>(Store::open_writable(impl_->temp_dir / "search.db"));
     impl_->store->sync(nullptr, *linted.corpus, linted.evidence, false);
-    impl_->current = std::make_shared<const Snapshot>(std::move(linted), impl_->store, 1, nullptr, o.query_budget);
+    impl_->current =
+        std::make_shared<const Snapshot>(std::move(linted), impl_->store, 1, nullptr, impl_->snapshot_options());
   } catch (...) {
     impl_->store.reset();
     std::error_code ec;

@@ -1,45 +1,71 @@
 #pragma once
 
-// What a Snapshot precomputes at construction so that listing, faceting, paging and
-// reverse lookups cost one pass (or one hash lookup) per request. Private to kb_core.
+// What a Snapshot precomputes so that listing, faceting, paging and reverse lookups cost
+// one pass (or one hash lookup) per request. Records are named by their index in
+// Corpus::records(), so a part that did not change between two snapshots is shared
+// through its shared_ptr instead of rebuilt. Private to kb_core.
 
 #include <array>
 #include <cstdint>
+#include <memory>
+#include <mutex>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
+#include "kb/check.h"
 #include "kb/snapshot.h"
 
 namespace kb {
 
 /// A gotcha with the values its filters and facets read, computed once.
 struct GotchaRow {
-  const Record* record = nullptr;
+  std::uint32_t index = 0;           ///< in Corpus::records()
   std::vector<std::string> engines;  ///< slugs of the resolved `affects` engines, sorted, unique
-  std::string reproduced;            ///< evidence state: reproduced | not-reproduced | no-evidence
+  Reproduction reproduced = Reproduction::no_evidence;
   bool withdrawn = false;
 };
 
 /// Number of sort orders (kGotchaSorts).
 inline constexpr std::size_t kSortCount = std::size(kGotchaSorts);
 
-struct SnapshotData {
-  std::vector<GotchaRow> rows;  ///< in corpus (id) order
-  /// Per sort order: row indices in that order, and each row's sort key (indexed by row).
+/// Per sort order: row positions in that order, and each row's sort key (by row position).
+struct SortIndex {
   std::array<std::vector<std::uint32_t>, kSortCount> order;
   std::array<std::vector<std::string>, kSortCount> keys;
-  std::unordered_map<std::string, std::vector<const Record*>> referencing;
-  std::unordered_map<std::string, ChangeStamp> stamps;  ///< by id, tombstones included
-  std::vector<ChangeStamp> by_time;                     ///< by changed_at_ms, then id
+};
+
+/// Target id -> indices of the records whose references name it, ascending (= by id).
+using ReferenceMap = std::unordered_map<std::string, std::vector<std::uint32_t>>;
+
+struct SnapshotData {
+  std::shared_ptr<const std::vector<GotchaRow>> rows;  ///< in corpus (id) order
+  std::shared_ptr<const SortIndex> sorts;
+  std::shared_ptr<const ReferenceMap> referencing;
+  std::vector<std::int64_t> stamps;                     ///< change time per record index
+  std::shared_ptr<const std::vector<ChangeStamp>> tombstones;  ///< by time, then id
   std::int64_t loaded_ms = 0;
-  std::array<std::size_t, 3> severity_counts{};  ///< error, warning, note
+
+  std::once_flag claims_once;  ///< deferred claim checks, merged into all_diagnostics
+  std::vector<Diagnostic> all_diagnostics;
+  std::once_flag checks_once;
+  std::unique_ptr<const CheckIndex> checks;
 };
 
 struct Snapshot::Impl : SnapshotData {};
 
-/// Fills rows, order and keys of `data` from the gotchas of `corpus`.
-void index_gotchas(SnapshotData& data, const Corpus& corpus, const EvidenceIndex& evidence);
+/// Fills rows, sorts, referencing, stamps and tombstones of `data` for `corpus`, sharing
+/// or patching what `previous` (of `previous_corpus`) already holds when that is sound.
+void build_snapshot_data(SnapshotData& data, const Corpus& corpus, const EvidenceIndex& evidence,
+                         const SnapshotData* previous, const Corpus* previous_corpus);
+
+/// Whether `next` derives exactly the evidence `prev` does, so a reload can keep the
+/// previous EvidenceIndex: the same ids and names, no result or oracle changed, and every
+/// changed gotcha declares the same oracles.
+bool same_evidence(const Corpus& prev, const Corpus& next);
+
+/// The sort key of record `r` in sort order `sort` (an index into kGotchaSorts).
+std::string sort_key(std::size_t sort, const Record& r);
 
 /// The keyset pagination token after the row whose sort key is `key`, for sort `sort`.
 std::string encode_page_token(std::string_view sort, std::string_view key);

@@ -39,14 +39,6 @@ std::string inverted_date(std::string_view date) {
   return out;
 }
 
-std::string sort_key(std::size_t sort, const Record& r) {
-  switch (sort) {
-    case 0: return severity_char(r.severity) + r.id;
-    case 2: return inverted_date(r.updated) + r.id;
-    default: return r.id;
-  }
-}
-
 std::size_t sort_index(std::string_view sort) {
   for (std::size_t i = 0; i < kSortCount; ++i) {
     if (kGotchaSorts[i] == sort) return i;
@@ -153,12 +145,11 @@ struct Filters {
   bool use_ids = false;
   std::unordered_set<std::string> ids;  ///< full-text matches, when use_ids
 
-  bool match(const GotchaRow& row) const {
-    const Record& r = *row.record;
+  bool match(const GotchaRow& row, const Record& r) const {
     if (row.withdrawn && !include_withdrawn) return false;
     if (use_ids && !ids.count(r.id)) return false;
     if (!any_of(severity, r.severity) || !any_of(status, r.status) || !any_of(family, r.family) ||
-        !any_of(reproduced, row.reproduced)) {
+        !any_of(reproduced, to_string(row.reproduced))) {
       return false;
     }
     if (engine.empty()) return true;
@@ -179,28 +170,11 @@ FacetCounts sorted_counts(const std::unordered_map<std::string, std::size_t>& co
 
 }  // namespace
 
-void index_gotchas(SnapshotData& data, const Corpus& corpus, const EvidenceIndex& evidence) {
-  for (const auto& rp : corpus.records()) {
-    if (rp->kind != Kind::gotcha) continue;
-    GotchaRow row;
-    row.record = rp.get();
-    row.withdrawn = rp->status == "withdrawn";
-    row.reproduced = std::string(to_string(evidence.for_gotcha(rp->id).state));
-    for (const auto& a : rp->affects) {
-      if (auto id = corpus.target(Kind::engine, a.raw)) row.engines.push_back(slug_of(*id));
-    }
-    std::sort(row.engines.begin(), row.engines.end());
-    row.engines.erase(std::unique(row.engines.begin(), row.engines.end()), row.engines.end());
-    data.rows.push_back(std::move(row));
-  }
-  for (std::size_t s = 0; s < kSortCount; ++s) {
-    auto& keys = data.keys[s];
-    keys.reserve(data.rows.size());
-    for (const auto& row : data.rows) keys.push_back(sort_key(s, *row.record));
-    auto& order = data.order[s];
-    order.resize(data.rows.size());
-    std::iota(order.begin(), order.end(), 0u);
-    std::sort(order.begin(), order.end(), [&keys](std::uint32_t a, std::uint32_t b) { return keys[a] < keys[b]; });
+std::string sort_key(std::size_t sort, const Record& r) {
+  switch (sort) {
+    case 0: return severity_char(r.severity) + r.id;
+    case 2: return inverted_date(r.updated) + r.id;
+    default: return r.id;
   }
 }
 
@@ -236,7 +210,12 @@ GotchaPage Snapshot::gotchas(const GotchaQuery& q) const {
   f.include_withdrawn = q.include_withdrawn || (!f.status.empty() && any_of(f.status, "withdrawn"));
   if (!q.q.empty()) {
     f.use_ids = true;
-    for (const auto& h : search(q.q, std::max<std::size_t>(corpus().records().size(), 1))) f.ids.insert(h.id);
+    if (store_) {
+      for (auto& [id, hash] : store_->match(q.q, options_.query_budget)) {
+        const Record* r = corpus().find(id);
+        if (r && r->content_hash == hash) f.ids.insert(std::move(id));
+      }
+    }
   }
   std::string after;
   if (!q.page_token.empty()) after = decode_page_token(q.page_token, q.sort);
@@ -245,19 +224,21 @@ GotchaPage Snapshot::gotchas(const GotchaQuery& q) const {
   std::unordered_map<std::string, std::size_t> counts[std::size(names)];
   GotchaPage page;
   bool more = false;
-  const auto& keys = impl_->keys[sort];
-  for (std::uint32_t i : impl_->order[sort]) {
-    const GotchaRow& row = impl_->rows[i];
-    if (!f.match(row)) continue;
+  const auto& keys = impl_->sorts->keys[sort];
+  const auto& rows = *impl_->rows;
+  for (std::uint32_t i : impl_->sorts->order[sort]) {
+    const GotchaRow& row = rows[i];
+    const Record& r = *corpus().records()[row.index];
+    if (!f.match(row, r)) continue;
     ++page.total;
     for (const auto& e : row.engines) ++counts[0][e];
-    ++counts[1][row.record->severity];
-    ++counts[2][row.record->status];
-    if (!row.record->family.empty()) ++counts[3][row.record->family];
-    ++counts[4][row.reproduced];
+    ++counts[1][r.severity];
+    ++counts[2][r.status];
+    if (!r.family.empty()) ++counts[3][r.family];
+    ++counts[4][std::string(to_string(row.reproduced))];
     if (!after.empty() && keys[i] <= after) continue;
     if (page.items.size() < q.limit) {
-      page.items.push_back(row.record);
+      page.items.push_back(&r);
       if (page.items.size() == q.limit) page.next_page_token = encode_page_token(q.sort, keys[i]);
     } else {
       more = true;

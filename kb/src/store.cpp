@@ -7,6 +7,7 @@
 #include <ctime>
 #include <mutex>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "kb/corpus.h"
 #include "kb/error.h"
@@ -69,6 +70,33 @@ void fsync_path(const fs::path& p) {
     ::fsync(fd);
     ::close(fd);
   }
+}
+
+// Ids of the records in files that differ between two corpora (added, removed, re-read
+// or turned stale): the only ids whose rows sync() can have to rewrite.
+std::unordered_set<std::string> touched_ids(const Corpus& prev, const Corpus& next) {
+  std::unordered_set<std::string> out;
+  const auto& a = prev.files();
+  const auto& b = next.files();
+  auto add = [&](const FileResult& f) {
+    if (f.record) out.insert(f.record->id);
+  };
+  std::size_t i = 0, j = 0;
+  while (i < a.size() || j < b.size()) {
+    if (j == b.size() || (i < a.size() && a[i].file < b[j].file)) {
+      add(a[i++]);
+    } else if (i == a.size() || b[j].file < a[i].file) {
+      add(b[j++]);
+    } else {
+      if (a[i].record != b[j].record || a[i].stale != b[j].stale) {
+        add(a[i]);
+        add(b[j]);
+      }
+      ++i;
+      ++j;
+    }
+  }
+  return out;
 }
 
 int progress_deadline(void* arg) {
@@ -180,15 +208,20 @@ void Store::sync(const Corpus* prev, const Corpus& next, const EvidenceIndex& ev
   sqlite3* db = impl_->writer;
   sql::exec(db, "BEGIN IMMEDIATE;");
   try {
+    // Only ids whose files changed can differ: comparing every record would cost a
+    // live reload at 100k records more than everything else it does.
+    std::unordered_set<std::string> touched;
+    if (prev) touched = touched_ids(*prev, next);
+    auto wanted = [&](const std::string& id) { return !prev || touched.count(id) > 0; };
     std::unordered_map<std::string, std::string> before;  // id -> hash+stale
     if (prev) {
       for (const auto& f : prev->files()) {
-        if (f.record) before[f.record->id] = f.record->content_hash + (f.stale ? "s" : "");
+        if (f.record && wanted(f.record->id)) before[f.record->id] = f.record->content_hash + (f.stale ? "s" : "");
       }
     }
     std::unordered_map<std::string, const FileResult*> after;
     for (const auto& f : next.files()) {
-      if (f.record && next.find(f.record->id) == f.record.get()) after[f.record->id] = &f;
+      if (f.record && wanted(f.record->id) && next.find(f.record->id) == f.record.get()) after[f.record->id] = &f;
     }
     sql::Stmt del_rec(db, "DELETE FROM records WHERE id=?");
     sql::Stmt del_alias(db, "DELETE FROM aliases WHERE record_id=?");
@@ -358,6 +391,25 @@ std::vector<SearchHit> Store::search(std::string_view query, std::size_t limit,
     hits.push_back({st.text(0), st.text(1), st.real(2), st.text(3), st.text(4)});
   }
   return hits;
+}
+
+std::vector<std::pair<std::string, std::string>> Store::match(std::string_view query,
+                                                               std::chrono::milliseconds budget) const {
+  std::string q = fts_query(query);
+  if (q.empty()) return {};
+  Lease lease(impl_.get(), true);
+  sqlite3* db = lease.get();
+  struct ClearProgress {
+    sqlite3* db;
+    ~ClearProgress() { sqlite3_progress_handler(db, 0, nullptr, nullptr); }
+  } clear{db};
+  auto deadline = std::chrono::steady_clock::now() + budget;
+  sqlite3_progress_handler(db, 1000, progress_deadline, &deadline);
+  sql::Stmt st(db, "SELECT id, content_hash FROM fts WHERE fts MATCH ?");
+  st.bind(1, q);
+  std::vector<std::pair<std::string, std::string>> out;
+  while (st.step()) out.emplace_back(st.text(0), st.text(1));
+  return out;
 }
 
 std::optional<std::string> Store::meta(std::string_view key) const {

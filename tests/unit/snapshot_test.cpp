@@ -1,11 +1,15 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
 #include <map>
 #include <set>
+#include <sstream>
 
 #include "kb/error.h"
 #include "kb/snapshot.h"
+#include "snapshot_impl.h"
 
 namespace {
 
@@ -258,4 +262,101 @@ TEST_CASE("without an index, search finds nothing and q filters to nothing", "[s
   q.q = "prefix";
   CHECK(snap->gotchas(q).total == 0);
   CHECK(snap->diagnostics_of(kb::Severity::error) == 0);
+}
+
+namespace {
+
+// Everything a snapshot answers from its indexes, for comparing two of them.
+std::string fingerprint(const kb::Snapshot& s) {
+  std::string out;
+  for (auto sort : kb::kGotchaSorts) {
+    kb::GotchaQuery q;
+    q.sort = std::string(sort);
+    q.limit = 1000;
+    q.include_withdrawn = true;
+    auto page = s.gotchas(q);
+    for (const auto* r : page.items) out += r->id + ",";
+    for (const auto& [name, counts] : page.facets) {
+      out += name + ":";
+      for (const auto& [v, n] : counts) out += v + "=" + std::to_string(n) + ",";
+    }
+    out += "\n";
+  }
+  for (const auto& r : s.corpus().records()) {
+    out += r->id + " <-";
+    for (const auto* from : s.referencing(r->id)) out += " " + from->id;
+    out += "\n";
+  }
+  return out;
+}
+
+std::vector<kb::FileResult> fixture_files() {
+  std::vector<kb::FileResult> files;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(kFixture)) {
+    if (!entry.is_regular_file()) continue;
+    std::ifstream in(entry.path(), std::ios::binary);
+    std::stringstream text;
+    text << in.rdbuf();
+    files.push_back(file(std::filesystem::relative(entry.path(), kFixture).generic_string(), text.str()));
+  }
+  return files;
+}
+
+void replace_file(std::vector<kb::FileResult>& files, const std::string& path, const std::string& yaml) {
+  for (auto& f : files) {
+    if (f.file == path) f = file(path, yaml);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("a snapshot patched from the previous one answers like one built from scratch", "[snapshot]") {
+  const std::string g = "gotchas/beta-major.yaml";
+  const std::string head = "id: gotchas/beta-major\ntitle: Beta\nstatus: open\nsymptom: |\n  x\n";
+  const std::vector<std::pair<std::string, std::pair<std::string, std::string>>> edits = {
+      {"title only", {g, head + "severity: major\naffects: [vllm, nixl]\nrelated: [alpha-blocker]\n"}},
+      {"severity", {g, head + "severity: info\naffects: [vllm, nixl]\nrelated: [alpha-blocker]\n"}},
+      {"affects", {g, head + "severity: major\naffects: [sglang]\nrelated: [alpha-blocker]\n"}},
+      {"related", {g, head + "severity: major\naffects: [vllm, nixl]\nrelated: [iota-blocker]\n"}},
+      {"withdrawn", {g, head.substr(0, head.find("status")) + "status: withdrawn\nsymptom: |\n  x\nseverity: major\n"}},
+      {"result fails now",
+       {"results/gamma-run.yaml",
+        "id: results/gamma-run\noracle: monolithic-equivalence\ndate: 2026-09-29\nsubject:\n  engines: "
+        "[{engine: lmcache}]\npassed: 0\nfailed: 2\nevidence_for: [gotchas/gamma-major]\n"}},
+      {"engine renamed", {"engines/nixl.yaml", "id: engines/nixl\nname: NIXL2\nrepo: ai-dynamo/nixl\n"}},
+  };
+  for (const auto& [what, edit] : edits) {
+    auto files = fixture_files();
+    auto before = std::make_shared<const kb::Snapshot>(
+        kb::lint_corpus(kb::Corpus::from_files("/x", files), lint_options()), nullptr, 1, nullptr);
+    // Keep unchanged records the same objects, as Corpus::reload does.
+    std::vector<kb::FileResult> next = before->corpus().files();
+    replace_file(next, edit.first, edit.second);
+    auto corpus = kb::Corpus::from_files("/x", next);
+    kb::Snapshot patched(kb::lint_corpus(corpus, lint_options()), nullptr, 2, before.get());
+    kb::Snapshot fresh(kb::lint_corpus(corpus, lint_options()), nullptr, 2, nullptr);
+    INFO(what);
+    CHECK(fingerprint(patched) == fingerprint(fresh));
+    auto changes = patched.changes_since(before->changes_cursor());
+    REQUIRE(changes.size() == 1);
+    CHECK(changes[0].id + ".yaml" == edit.first);
+  }
+}
+
+TEST_CASE("a reload keeps the evidence index only when no evidence input changed", "[snapshot]") {
+  auto files = fixture_files();
+  auto before = kb::Corpus::from_files("/x", files);
+  auto with = [&](const std::string& path, const std::string& yaml) {
+    std::vector<kb::FileResult> next = before->files();
+    replace_file(next, path, yaml);
+    return kb::Corpus::from_files("/x", next);
+  };
+  const std::string gamma = "id: gotchas/gamma-major\ntitle: G\nseverity: major\nstatus: open\nsymptom: |\n  x\n";
+  CHECK(kb::same_evidence(*before, *with("gotchas/gamma-major.yaml", gamma + "oracles: [monolithic-equivalence]\n")));
+  CHECK_FALSE(kb::same_evidence(*before, *with("gotchas/gamma-major.yaml", gamma)));
+  CHECK_FALSE(kb::same_evidence(
+      *before, *with("results/gamma-run.yaml",
+                     "id: results/gamma-run\noracle: monolithic-equivalence\ndate: 2026-09-29\npassed: 1\nfailed: 0\n")));
+  CHECK_FALSE(kb::same_evidence(*before, *with("engines/nixl.yaml", "id: engines/nixl\nname: Other\n")));
+  CHECK(kb::same_evidence(*before, *with("engines/nixl.yaml", "id: engines/nixl\nname: NIXL\nrepo: ai-dynamo/nixl\n")));
 }

@@ -62,6 +62,14 @@ struct ChangeStamp {
   bool deleted = false;
 };
 
+/// How a Snapshot derives what it is not handed ready-made.
+struct SnapshotOptions {
+  std::chrono::milliseconds query_budget{2000};  ///< time limit of one full-text query
+  /// When set, `Linted::diagnostics` lacks the evidence claim checks: they run with these
+  /// options on the first call of diagnostics(), off the reload path.
+  std::optional<LintOptions> deferred_claims;
+};
+
 /// The sort orders `GotchaQuery::sort` accepts.
 inline constexpr std::string_view kGotchaSorts[] = {"severity", "id", "updated"};
 
@@ -70,10 +78,11 @@ inline constexpr std::string_view kGotchaSorts[] = {"severity", "id", "updated"}
 class Snapshot {
  public:
   /// Everything derived from a linted corpus, plus the full-text index in `store` (may be
-  /// null: no full-text search). `previous` (may be null) carries change stamps forward.
+  /// null: no full-text search). `previous` (may be null) carries change stamps forward
+  /// and lets unchanged parts be shared instead of recomputed: when only a few records
+  /// changed and no name did, construction costs what those records cost.
   Snapshot(Linted linted, std::shared_ptr<const Store> store, std::uint64_t generation,
-           const Snapshot* previous,
-           std::chrono::milliseconds query_budget = std::chrono::milliseconds(2000));
+           const Snapshot* previous, SnapshotOptions options = {});
   ~Snapshot();
   Snapshot(const Snapshot&) = delete;
   Snapshot& operator=(const Snapshot&) = delete;
@@ -82,8 +91,10 @@ class Snapshot {
   /// The corpus, shared, for holders that outlive this snapshot.
   const std::shared_ptr<const Corpus>& corpus_ptr() const { return linted_.corpus; }
   const EvidenceIndex& evidence() const { return linted_.evidence; }
-  const std::vector<Diagnostic>& diagnostics() const { return linted_.diagnostics; }
-  const CheckIndex& checks() const { return *checks_; }
+  /// Every diagnostic, as `kb lint` reports them (claim checks run on first use).
+  const std::vector<Diagnostic>& diagnostics() const;
+  /// The compiled applicability of every gotcha (built on first use).
+  const CheckIndex& checks() const;
   /// Content hash of the corpus: the ETag of every response from this snapshot.
   const std::string& etag() const { return linted_.corpus->content_hash(); }
   std::uint64_t generation() const { return generation_; }
@@ -102,8 +113,8 @@ class Snapshot {
   std::vector<SearchHit> search(std::string_view q, std::size_t limit) const;
   /// Records added, changed or deleted after `since_ms`, oldest first.
   std::vector<ChangeStamp> changes_since(std::int64_t since_ms) const;
-  /// The newest change stamp (or load time when none is newer): the cursor for the next
-  /// `changes_since` call.
+  /// This snapshot's load time in unix ms, never older than any change stamp: the cursor
+  /// for the next `changes_since` call.
   std::int64_t changes_cursor() const;
   /// Counts of diagnostics by severity: error, warning, note.
   std::size_t diagnostics_of(Severity s) const;
@@ -112,11 +123,10 @@ class Snapshot {
   struct Impl;
   Linted linted_;
   std::shared_ptr<const Store> store_;
-  std::unique_ptr<const CheckIndex> checks_;
   std::unique_ptr<Impl> impl_;
   std::uint64_t generation_;
   std::chrono::system_clock::time_point loaded_at_;
-  std::chrono::milliseconds query_budget_;
+  SnapshotOptions options_;
 };
 
 /// Where a live knowledge base comes from.

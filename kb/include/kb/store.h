@@ -52,6 +52,12 @@ class Store {
   std::vector<SearchHit> search(std::string_view query, std::size_t limit,
                                 std::chrono::milliseconds budget = std::chrono::milliseconds(2000)) const;
 
+  /// Every record matching `query` (same rules as search()) as (id, content_hash),
+  /// unranked and without snippets: the cheap form for filtering a list by text.
+  /// Stops with kb::Error(timeout) past `budget`.
+  std::vector<std::pair<std::string, std::string>> match(
+      std::string_view query, std::chrono::milliseconds budget = std::chrono::milliseconds(2000)) const;
+
   /// A value of the `meta` table (schema_version, content_hash, built_at, records).
   std::optional<std::string> meta(std::string_view key) const;
 
