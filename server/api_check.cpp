@@ -11,7 +11,9 @@ using nlohmann::json;
 
 namespace {
 
-bool starts_with(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
+bool starts_with(std::string_view s, std::string_view prefix) {
+  return s.substr(0, prefix.size()) == prefix;
+}
 
 json diagnostics_json(const std::vector<Diagnostic>& diags) {
   json list = json::array();
@@ -30,7 +32,8 @@ std::optional<ApiError> unusable(const std::vector<Diagnostic>& diags) {
       return ApiError(Problem::payload_too_large, problem_code(Problem::payload_too_large),
                       "a deployment is at most " + std::to_string(kMaxDeploymentBytes) + " bytes");
     }
-    syntax |= starts_with(d.code, "yaml.") || starts_with(d.code, "encoding.") || starts_with(d.code, "limits.");
+    syntax |= starts_with(d.code, "yaml.") || starts_with(d.code, "encoding.") ||
+              starts_with(d.code, "limits.");
   }
   const std::string first = [&] {
     for (const auto& d : diags) {
@@ -43,7 +46,8 @@ std::optional<ApiError> unusable(const std::vector<Diagnostic>& diags) {
                     json{{"diagnostics", diagnostics_json(diags)}});
   }
   return ApiError(Problem::unprocessable, problem_code(Problem::unprocessable),
-                  "the body is not a deployment: " + first, json{{"diagnostics", diagnostics_json(diags)}});
+                  "the body is not a deployment: " + first,
+                  json{{"diagnostics", diagnostics_json(diags)}});
 }
 
 // Runs one parsed deployment; `diags` holds what parsing it said (warnings only).
@@ -89,7 +93,8 @@ void check_batch(const Ctx& c) {
     throw ApiError(Problem::bad_request, "malformed-body", "the body is not valid JSON");
   }
   const json* list = body.is_array() ? &body : nullptr;
-  if (body.is_object() && body.contains("deployments") && body["deployments"].is_array()) list = &body["deployments"];
+  if (body.is_object() && body.contains("deployments") && body["deployments"].is_array())
+    list = &body["deployments"];
   if (!list) {
     throw ApiError(Problem::unprocessable, problem_code(Problem::unprocessable),
                    "expected {\"deployments\": [deployment, ...]} or a JSON array of deployments");
@@ -105,14 +110,19 @@ void check_batch(const Ctx& c) {
     Deployment d = kb::json::deployment_from_json((*list)[i], diags, file);
     json item;
     if (auto err = unusable(diags)) {
-      item = {{"error", {{"code", err->code()}, {"message", err->what()}, {"diagnostics", diagnostics_json(diags)}}}};
+      item = {{"error",
+               {{"code", err->code()},
+                {"message", err->what()},
+                {"diagnostics", diagnostics_json(diags)}}}};
     } else {
       item = run_check(c, d, std::move(diags));
     }
     item["index"] = i;
     results.push_back(std::move(item));
   }
-  send_json(c.res, {{"snapshot", c.snap.etag()}, {"count", results.size()}, {"results", std::move(results)}});
+  send_json(
+      c.res,
+      {{"snapshot", c.snap.etag()}, {"count", results.size()}, {"results", std::move(results)}});
 }
 
 }  // namespace kb::http

@@ -41,7 +41,8 @@ void list_gotchas(const Ctx& c) {
                     {"sort", q.sort},
                     {"items", std::move(items)},
                     {"facets", std::move(facets)},
-                    {"next_page_token", page.next_page_token.empty() ? json(nullptr) : json(page.next_page_token)}});
+                    {"next_page_token",
+                     page.next_page_token.empty() ? json(nullptr) : json(page.next_page_token)}});
 }
 
 }  // namespace kb::http

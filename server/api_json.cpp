@@ -7,10 +7,15 @@ namespace kb::http {
 
 using nlohmann::json;
 
-std::string api_url(std::string_view id) { return "/api/v1/" + std::string(id); }
+std::string api_url(std::string_view id) {
+  return "/api/v1/" + std::string(id);
+}
 
 json record_link(const Record& r) {
-  return {{"id", r.id}, {"type", kind_name(r.kind)}, {"title", std::string(display_name(r))}, {"url", api_url(r.id)}};
+  return {{"id", r.id},
+          {"type", kind_name(r.kind)},
+          {"title", std::string(display_name(r))},
+          {"url", api_url(r.id)}};
 }
 
 json gotcha_summary(const Snapshot& snap, const Record& r) {
@@ -61,16 +66,25 @@ json record_detail(const Snapshot& snap, const Record& r) {
     json link = record_link(*from);
     link["fields"] = referencing_fields(corpus, *from, r.id);
     referenced_by.push_back(link);
-    if (from->kind == Kind::gotcha && r.kind == Kind::gotcha) related_by.push_back(record_link(*from));
-    if (from->kind == Kind::gotcha && r.kind == Kind::engine) gotchas.push_back(gotcha_summary(snap, *from));
+    if (from->kind == Kind::gotcha && r.kind == Kind::gotcha)
+      related_by.push_back(record_link(*from));
+    if (from->kind == Kind::gotcha && r.kind == Kind::engine)
+      gotchas.push_back(gotcha_summary(snap, *from));
     if (from->kind == Kind::result && r.kind == Kind::oracle) results.push_back(record_link(*from));
   }
   j["referenced_by"] = std::move(referenced_by);
   switch (r.kind) {
-    case Kind::gotcha: j["related_by"] = std::move(related_by); break;
-    case Kind::engine: j["gotchas"] = std::move(gotchas); break;
-    case Kind::oracle: j["results"] = std::move(results); break;
-    case Kind::result: break;
+    case Kind::gotcha:
+      j["related_by"] = std::move(related_by);
+      break;
+    case Kind::engine:
+      j["gotchas"] = std::move(gotchas);
+      break;
+    case Kind::oracle:
+      j["results"] = std::move(results);
+      break;
+    case Kind::result:
+      break;
   }
   return j;
 }

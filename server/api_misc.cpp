@@ -48,7 +48,8 @@ std::int64_t parse_since(const std::string& v) {
   auto h = digits(t.substr(1, 2)), m = digits(t.substr(4, 2)), s = digits(t.substr(7, 2));
   std::optional<int> frac = 0;
   if (t.size() > 10) {
-    if (t[9] != '.' || t.size() > 14) throw ApiError(Problem::bad_request, problem_code(Problem::bad_request), bad);
+    if (t[9] != '.' || t.size() > 14)
+      throw ApiError(Problem::bad_request, problem_code(Problem::bad_request), bad);
     std::string f(t.substr(10, t.size() - 11));
     while (f.size() < 3) f += '0';
     frac = digits(f);
@@ -85,7 +86,8 @@ void changes(const Ctx& c) {
                  {"changed_at_ms", st.changed_at_ms},
                  {"deleted", st.deleted}};
     if (auto slash = st.id.find('/'); slash != std::string::npos) {
-      if (auto kind = parse_kind(std::string_view(st.id).substr(0, slash))) item["type"] = kind_name(*kind);
+      if (auto kind = parse_kind(std::string_view(st.id).substr(0, slash)))
+        item["type"] = kind_name(*kind);
     }
     item["url"] = st.deleted ? json(nullptr) : json(api_url(st.id));
     list.push_back(std::move(item));
@@ -111,13 +113,18 @@ void export_all(const Ctx& c) {
                     {"generation", c.snap.generation()},
                     {"exported_at", iso_time(now.count())},
                     {"records", std::move(records)},
-                    {"diagnostics", kb::json::lint_report(corpus.records().size(), c.snap.diagnostics())}});
+                    {"diagnostics",
+                     kb::json::lint_report(corpus.records().size(), c.snap.diagnostics())}});
 }
 
 void healthz(const Ctx& c) {
-  const auto loaded = std::chrono::duration_cast<std::chrono::milliseconds>(c.snap.loaded_at().time_since_epoch());
-  const double age = std::chrono::duration<double>(std::chrono::system_clock::now() - c.snap.loaded_at()).count();
-  const char* watching = c.svc.kb.read_only() ? "none" : c.svc.kb.uses_inotify() ? "inotify" : "polling";
+  const auto loaded =
+      std::chrono::duration_cast<std::chrono::milliseconds>(c.snap.loaded_at().time_since_epoch());
+  const double age =
+      std::chrono::duration<double>(std::chrono::system_clock::now() - c.snap.loaded_at()).count();
+  const char* watching = c.svc.kb.read_only()      ? "none"
+                         : c.svc.kb.uses_inotify() ? "inotify"
+                                                   : "polling";
   if (!c.svc.kb.read_only() && !c.svc.config.watch) watching = "none";
   send_json(c.res, {{"status", "ok"},
                     {"snapshot", c.snap.etag()},
@@ -130,7 +137,8 @@ void healthz(const Ctx& c) {
 }
 
 void metrics(const Ctx& c) {
-  send_body(c.res, c.svc.metrics.render(c.snap, c.svc.kb), "text/plain; version=0.0.4; charset=utf-8");
+  send_body(c.res, c.svc.metrics.render(c.snap, c.svc.kb),
+            "text/plain; version=0.0.4; charset=utf-8");
 }
 
 }  // namespace kb::http

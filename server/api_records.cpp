@@ -13,7 +13,8 @@ constexpr std::size_t kMaxLimit = 1000;
 
 Kind kind_of(const Ctx& c) {
   auto kind = parse_kind(c.match(1));
-  if (!kind) throw ApiError(Problem::not_found, problem_code(Problem::not_found), "no such record type");
+  if (!kind)
+    throw ApiError(Problem::not_found, problem_code(Problem::not_found), "no such record type");
   return *kind;
 }
 
@@ -41,7 +42,8 @@ void list_records(const Ctx& c) {
   send_json(c.res, {{"snapshot", c.snap.etag()},
                     {"total", page.total},
                     {"items", std::move(items)},
-                    {"next_page_token", page.next_page_token.empty() ? json(nullptr) : json(page.next_page_token)}});
+                    {"next_page_token",
+                     page.next_page_token.empty() ? json(nullptr) : json(page.next_page_token)}});
 }
 
 void get_record(const Ctx& c) {
@@ -66,7 +68,8 @@ void get_record(const Ctx& c) {
   }
   json candidates = candidates_json(c.snap, kind, slug);
   std::string message = "no " + std::string(kind_name(kind)) + " '" + slug + "'";
-  if (!candidates.empty()) message += "; did you mean '" + candidates[0]["id"].get<std::string>() + "'?";
+  if (!candidates.empty())
+    message += "; did you mean '" + candidates[0]["id"].get<std::string>() + "'?";
   throw ApiError(Problem::not_found, problem_code(Problem::not_found), message,
                  json{{"candidates", std::move(candidates)}});
 }

@@ -31,14 +31,29 @@ std::string snippet_html(std::string_view s) {
   std::string out;
   for (char c : s) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&#39;"; break;
-      case '\x02': out += "<mark>"; break;
-      case '\x03': out += "</mark>"; break;
-      default: out += c;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&#39;";
+        break;
+      case '\x02':
+        out += "<mark>";
+        break;
+      case '\x03':
+        out += "</mark>";
+        break;
+      default:
+        out += c;
     }
   }
   return out;
@@ -86,12 +101,9 @@ void resolve_name(const Ctx& c) {
       item(res.candidates[i].id, res.candidates[i].score, i == 0 && res.repairable);
     }
   }
-  json out = {{"snapshot", c.snap.etag()},
-              {"query", q},
-              {"type", kind_name(*kind)},
-              {"id", res.target ? json(*res.target) : json(nullptr)},
-              {"result", std::move(result)},
-              {"rule", res.rule}};
+  json out = {{"snapshot", c.snap.etag()},   {"query", q},
+              {"type", kind_name(*kind)},    {"id", res.target ? json(*res.target) : json(nullptr)},
+              {"result", std::move(result)}, {"rule", res.rule}};
   if (res.target) out["how"] = to_string(res.how);
   if (!res.reason.empty()) out["reason"] = res.reason;
   if (!res.other_namespace_id.empty()) out["other_namespace_id"] = res.other_namespace_id;

@@ -31,7 +31,11 @@ bool valid_utf8(std::string_view s) {
   std::size_t i = 0;
   while (i < s.size()) {
     auto c = static_cast<unsigned char>(s[i]);
-    std::size_t n = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xe ? 3 : (c >> 3) == 0x1e ? 4 : 0;
+    std::size_t n = c < 0x80           ? 1
+                    : (c >> 5) == 0x6  ? 2
+                    : (c >> 4) == 0xe  ? 3
+                    : (c >> 3) == 0x1e ? 4
+                                       : 0;
     if (n == 0 || i + n > s.size()) return false;
     if (n == 2 && c < 0xc2) return false;
     for (std::size_t k = 1; k < n; ++k) {
@@ -68,13 +72,15 @@ std::string param(const httplib::Request& req, const char* name) {
   return out;
 }
 
-std::size_t size_param(const httplib::Request& req, const char* name, std::size_t fallback, std::size_t max) {
+std::size_t size_param(const httplib::Request& req, const char* name, std::size_t fallback,
+                       std::size_t max) {
   std::string v = param(req, name);
   if (v.empty()) return std::min(fallback, max);
   std::size_t n = 0;
   auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
   if (ec == std::errc::result_out_of_range && end == v.data() + v.size()) return max;
-  if (ec != std::errc() || end != v.data() + v.size()) bad(std::string(name) + ": expected a non-negative integer");
+  if (ec != std::errc() || end != v.data() + v.size())
+    bad(std::string(name) + ": expected a non-negative integer");
   return std::min(n, max);
 }
 
@@ -137,14 +143,19 @@ void check_body(const httplib::Request& req, std::size_t max_bytes) {
   bool escaped = false;
   for (char c : req.body) {
     if (in_string) {
-      if (escaped) escaped = false;
-      else if (c == '\\') escaped = true;
-      else if (c == '"') in_string = false;
+      if (escaped)
+        escaped = false;
+      else if (c == '\\')
+        escaped = true;
+      else if (c == '"')
+        in_string = false;
       continue;
     }
-    if (c == '"') in_string = true;
+    if (c == '"')
+      in_string = true;
     else if (c == '[' || c == '{') {
-      if (++depth > kMaxBodyDepth) bad("the body nests deeper than " + std::to_string(kMaxBodyDepth) + " levels");
+      if (++depth > kMaxBodyDepth)
+        bad("the body nests deeper than " + std::to_string(kMaxBodyDepth) + " levels");
     } else if ((c == ']' || c == '}') && depth > 0) {
       --depth;
     }

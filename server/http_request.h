@@ -24,7 +24,8 @@ inline constexpr int kMaxBodyDepth = 32;
 std::string param(const httplib::Request& req, const char* name);
 
 /// A non-negative integer parameter; `fallback` when absent, capped at `max`.
-std::size_t size_param(const httplib::Request& req, const char* name, std::size_t fallback, std::size_t max);
+std::size_t size_param(const httplib::Request& req, const char* name, std::size_t fallback,
+                       std::size_t max);
 
 /// A boolean parameter: true/false/1/0/yes/no; `fallback` when absent.
 bool bool_param(const httplib::Request& req, const char* name, bool fallback);

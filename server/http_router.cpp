@@ -19,7 +19,8 @@ using HandlerResponse = httplib::Server::HandlerResponse;
 
 constexpr const char* kApiCacheControl = "no-cache";
 constexpr std::string_view kUnmatched = "unmatched";
-constexpr std::string_view kKnownMethods[] = {"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"};
+constexpr std::string_view kKnownMethods[] = {"GET",   "HEAD",   "POST",   "PUT",
+                                              "PATCH", "DELETE", "OPTIONS"};
 
 // httplib answers a whole request on one worker thread, from routing to the log call.
 struct RequestState {
@@ -40,7 +41,8 @@ struct PatternInfo {
 std::vector<PatternInfo> collect_patterns() {
   std::vector<PatternInfo> out;
   for (const auto& r : route_table()) {
-    auto it = std::find_if(out.begin(), out.end(), [&](const PatternInfo& p) { return p.pattern == r.pattern; });
+    auto it = std::find_if(out.begin(), out.end(),
+                           [&](const PatternInfo& p) { return p.pattern == r.pattern; });
     if (it == out.end()) {
       out.push_back({std::string(r.pattern), r.name, std::regex(std::string(r.pattern)), {}, ""});
       it = out.end() - 1;
@@ -57,7 +59,9 @@ std::vector<PatternInfo> collect_patterns() {
   return out;
 }
 
-bool is_api(const std::string& path) { return path.rfind("/api/", 0) == 0 || path == "/api/v1"; }
+bool is_api(const std::string& path) {
+  return path.rfind("/api/", 0) == 0 || path == "/api/v1";
+}
 
 // A handler may have set headers before it failed; the error answer carries none of them.
 void fail(Response& res, Problem p, std::string_view code, std::string_view message,
@@ -92,8 +96,10 @@ void serve(const Services& svc, const Route& route, const Request& req, Response
     fail(res, e.problem(), e.code(), e.what(), e.details());
   } catch (const Error& e) {
     Problem p = problem_for(e.code());
-    if (p == Problem::internal) internal_error(svc, req, res, e.what());
-    else fail(res, p, errc_code(e.code()), e.what());
+    if (p == Problem::internal)
+      internal_error(svc, req, res, e.what());
+    else
+      fail(res, p, errc_code(e.code()), e.what());
   } catch (const std::exception& e) {
     internal_error(svc, req, res, e.what());
   } catch (...) {
@@ -102,7 +108,8 @@ void serve(const Services& svc, const Route& route, const Request& req, Response
 }
 
 void add_cors(const Services& svc, const Request& req, Response& res) {
-  if (!svc.config.cors || !is_api(req.path) || res.has_header("Access-Control-Allow-Origin")) return;
+  if (!svc.config.cors || !is_api(req.path) || res.has_header("Access-Control-Allow-Origin"))
+    return;
   res.set_header("Access-Control-Allow-Origin", "*");
   res.set_header("Access-Control-Expose-Headers", "ETag, Location, Retry-After");
 }
@@ -123,10 +130,12 @@ void install_routes(httplib::Server& server, const Services& svc,
       return HandlerResponse::Handled;
     }
     if (req.path.find('\0') != std::string::npos || !valid_utf8(req.path)) {
-      fail(res, Problem::bad_request, problem_code(Problem::bad_request), "the path is not valid UTF-8");
+      fail(res, Problem::bad_request, problem_code(Problem::bad_request),
+           "the path is not valid UTF-8");
       return HandlerResponse::Handled;
     }
-    if (std::find(std::begin(kKnownMethods), std::end(kKnownMethods), req.method) == std::end(kKnownMethods)) {
+    if (std::find(std::begin(kKnownMethods), std::end(kKnownMethods), req.method) ==
+        std::end(kKnownMethods)) {
       std::string allow = "GET, HEAD, OPTIONS";
       for (const auto& p : *patterns) {
         if (std::regex_match(req.path, p.re)) {
@@ -142,9 +151,13 @@ void install_routes(httplib::Server& server, const Services& svc,
   });
 
   for (const Route& route : route_table()) {
-    auto handler = [&svc, &route](const Request& req, Response& res) { serve(svc, route, req, res); };
-    if (route.method == "GET") server.Get(std::string(route.pattern), handler);
-    else server.Post(std::string(route.pattern), handler);
+    auto handler = [&svc, &route](const Request& req, Response& res) {
+      serve(svc, route, req, res);
+    };
+    if (route.method == "GET")
+      server.Get(std::string(route.pattern), handler);
+    else
+      server.Post(std::string(route.pattern), handler);
   }
   // Every other method on a known path: 405 with what it does answer; OPTIONS says so too.
   for (const auto& p : *patterns) {
@@ -174,18 +187,21 @@ void install_routes(httplib::Server& server, const Services& svc,
 
   // Statuses httplib sets itself (no route, unparseable request, body too large ...)
   // get the same JSON error shape as the handlers' own.
-  server.set_error_handler(httplib::Server::HandlerWithResponse([&svc](const Request& req, Response& res) {
-    if (!res.body.empty()) return HandlerResponse::Unhandled;
-    const int status = res.status;
-    Problem p = problem_for_status(status);
-    std::string message = p == Problem::not_found ? "nothing at " + log_safe(req.path)
-                          : p == Problem::payload_too_large ? "the body is larger than " + std::to_string(svc.config.max_body_bytes) + " bytes"
-                          : p == Problem::internal ? "internal error"
-                          : "the request is malformed";
-    send_error(res, p, problem_code(p), message);
-    res.status = status;
-    return HandlerResponse::Handled;
-  }));
+  server.set_error_handler(
+      httplib::Server::HandlerWithResponse([&svc](const Request& req, Response& res) {
+        if (!res.body.empty()) return HandlerResponse::Unhandled;
+        const int status = res.status;
+        Problem p = problem_for_status(status);
+        std::string message =
+            p == Problem::not_found ? "nothing at " + log_safe(req.path)
+            : p == Problem::payload_too_large
+                ? "the body is larger than " + std::to_string(svc.config.max_body_bytes) + " bytes"
+            : p == Problem::internal ? "internal error"
+                                     : "the request is malformed";
+        send_error(res, p, problem_code(p), message);
+        res.status = status;
+        return HandlerResponse::Handled;
+      }));
   server.set_exception_handler([&svc](const Request& req, Response& res, std::exception_ptr ep) {
     std::string what = "unknown exception";
     try {
@@ -201,13 +217,14 @@ void install_routes(httplib::Server& server, const Services& svc,
     if (!res.has_header("Cache-Control")) res.set_header("Cache-Control", "no-store");
     add_cors(svc, req, res);
   });
-  server.set_logger([on_response = std::move(on_response)](const Request& req, const Response& res) {
-    auto latency = t_request.started ? std::chrono::duration_cast<std::chrono::microseconds>(
-                                           std::chrono::steady_clock::now() - t_request.start)
-                                     : std::chrono::microseconds(0);
-    on_response(req, res, t_request.route, latency);
-    t_request = {};
-  });
+  server.set_logger(
+      [on_response = std::move(on_response)](const Request& req, const Response& res) {
+        auto latency = t_request.started ? std::chrono::duration_cast<std::chrono::microseconds>(
+                                               std::chrono::steady_clock::now() - t_request.start)
+                                         : std::chrono::microseconds(0);
+        on_response(req, res, t_request.route, latency);
+        t_request = {};
+      });
 }
 
 }  // namespace kb::http

@@ -8,15 +8,24 @@ namespace {
 
 int status_of(Problem p) {
   switch (p) {
-    case Problem::bad_request: return 400;
-    case Problem::not_found: return 404;
-    case Problem::method_not_allowed: return 405;
-    case Problem::payload_too_large: return 413;
-    case Problem::uri_too_long: return 414;
-    case Problem::unsupported_media_type: return 415;
-    case Problem::unprocessable: return 422;
-    case Problem::unavailable: return 503;
-    case Problem::internal: return 500;
+    case Problem::bad_request:
+      return 400;
+    case Problem::not_found:
+      return 404;
+    case Problem::method_not_allowed:
+      return 405;
+    case Problem::payload_too_large:
+      return 413;
+    case Problem::uri_too_long:
+      return 414;
+    case Problem::unsupported_media_type:
+      return 415;
+    case Problem::unprocessable:
+      return 422;
+    case Problem::unavailable:
+      return 503;
+    case Problem::internal:
+      return 500;
   }
   return 500;
 }
@@ -25,50 +34,78 @@ int status_of(Problem p) {
 
 Problem problem_for(Errc e) {
   switch (e) {
-    case Errc::invalid_argument: return Problem::bad_request;
-    case Errc::not_found: return Problem::not_found;
-    case Errc::too_large: return Problem::payload_too_large;
-    case Errc::timeout: return Problem::unavailable;
+    case Errc::invalid_argument:
+      return Problem::bad_request;
+    case Errc::not_found:
+      return Problem::not_found;
+    case Errc::too_large:
+      return Problem::payload_too_large;
+    case Errc::timeout:
+      return Problem::unavailable;
     case Errc::io:
     case Errc::database:
-    case Errc::internal: return Problem::internal;
+    case Errc::internal:
+      return Problem::internal;
   }
   return Problem::internal;
 }
 
 Problem problem_for_status(int status) {
   switch (status) {
-    case 404: return Problem::not_found;
-    case 405: return Problem::method_not_allowed;
-    case 413: return Problem::payload_too_large;
-    case 414: return Problem::uri_too_long;
-    case 415: return Problem::unsupported_media_type;
-    case 422: return Problem::unprocessable;
-    case 503: return Problem::unavailable;
-    default: return status >= 500 ? Problem::internal : Problem::bad_request;
+    case 404:
+      return Problem::not_found;
+    case 405:
+      return Problem::method_not_allowed;
+    case 413:
+      return Problem::payload_too_large;
+    case 414:
+      return Problem::uri_too_long;
+    case 415:
+      return Problem::unsupported_media_type;
+    case 422:
+      return Problem::unprocessable;
+    case 503:
+      return Problem::unavailable;
+    default:
+      return status >= 500 ? Problem::internal : Problem::bad_request;
   }
 }
 
 const char* problem_code(Problem p) {
   switch (p) {
-    case Problem::bad_request: return "invalid-argument";
-    case Problem::not_found: return "not-found";
-    case Problem::method_not_allowed: return "method-not-allowed";
-    case Problem::payload_too_large: return "too-large";
-    case Problem::uri_too_long: return "uri-too-long";
-    case Problem::unsupported_media_type: return "unsupported-media-type";
-    case Problem::unprocessable: return "invalid-deployment";
-    case Problem::unavailable: return "timeout";
-    case Problem::internal: return "internal";
+    case Problem::bad_request:
+      return "invalid-argument";
+    case Problem::not_found:
+      return "not-found";
+    case Problem::method_not_allowed:
+      return "method-not-allowed";
+    case Problem::payload_too_large:
+      return "too-large";
+    case Problem::uri_too_long:
+      return "uri-too-long";
+    case Problem::unsupported_media_type:
+      return "unsupported-media-type";
+    case Problem::unprocessable:
+      return "invalid-deployment";
+    case Problem::unavailable:
+      return "timeout";
+    case Problem::internal:
+      return "internal";
   }
   return "internal";
 }
 
-bool is_server_error(const httplib::Response& res) { return res.status >= 500; }
+bool is_server_error(const httplib::Response& res) {
+  return res.status >= 500;
+}
 
-bool is_ok(const httplib::Response& res) { return res.status == 200 || res.status == -1; }
+bool is_ok(const httplib::Response& res) {
+  return res.status == 200 || res.status == -1;
+}
 
-std::string dump(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
+std::string dump(const json& j) {
+  return j.dump(-1, ' ', false, json::error_handler_t::replace);
+}
 
 void send_json(httplib::Response& res, const json& body) {
   res.status = 200;
@@ -92,7 +129,8 @@ void send_error(httplib::Response& res, Problem p, std::string_view code, std::s
   res.set_content(dump(json{{"error", std::move(err)}}), "application/json");
 }
 
-void send_page(httplib::Response& res, Problem p, std::string body, const std::string& content_type) {
+void send_page(httplib::Response& res, Problem p, std::string body,
+               const std::string& content_type) {
   res.status = status_of(p);
   res.set_content(std::move(body), content_type.c_str());
 }

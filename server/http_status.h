@@ -33,7 +33,10 @@ class ApiError : public std::runtime_error {
  public:
   ApiError(Problem problem, std::string code, const std::string& message,
            nlohmann::json details = nullptr)
-      : std::runtime_error(message), problem_(problem), code_(std::move(code)), details_(std::move(details)) {}
+      : std::runtime_error(message),
+        problem_(problem),
+        code_(std::move(code)),
+        details_(std::move(details)) {}
   Problem problem() const { return problem_; }
   const std::string& code() const { return code_; }
   const nlohmann::json& details() const { return details_; }
@@ -73,7 +76,8 @@ void send_error(httplib::Response& res, Problem p, std::string_view code, std::s
                 const nlohmann::json& details = nullptr);
 
 /// A page (HTML) with the problem's status, e.g. the 404 page with its candidates.
-void send_page(httplib::Response& res, Problem p, std::string body, const std::string& content_type);
+void send_page(httplib::Response& res, Problem p, std::string body,
+               const std::string& content_type);
 
 /// 301 to `location` (a path on this server, with its query string).
 void send_moved(httplib::Response& res, const std::string& location);

@@ -66,12 +66,15 @@ std::string Metrics::render(const Snapshot& snap, const LiveKb& kb) const {
         out << "kb_http_request_duration_seconds_bucket{route=\"" << r << "\",le=\""
             << number(kLatencyBuckets[i]) << "\"} " << h.buckets[i] << "\n";
       }
-      out << "kb_http_request_duration_seconds_bucket{route=\"" << r << "\",le=\"+Inf\"} " << h.count << "\n";
-      out << "kb_http_request_duration_seconds_sum{route=\"" << r << "\"} " << number(h.sum) << "\n";
+      out << "kb_http_request_duration_seconds_bucket{route=\"" << r << "\",le=\"+Inf\"} "
+          << h.count << "\n";
+      out << "kb_http_request_duration_seconds_sum{route=\"" << r << "\"} " << number(h.sum)
+          << "\n";
       out << "kb_http_request_duration_seconds_count{route=\"" << r << "\"} " << h.count << "\n";
     }
   }
-  const auto age = std::chrono::duration<double>(std::chrono::system_clock::now() - snap.loaded_at()).count();
+  const auto age =
+      std::chrono::duration<double>(std::chrono::system_clock::now() - snap.loaded_at()).count();
   out << "# HELP kb_snapshot_age_seconds Seconds since the snapshot being served was loaded.\n"
          "# TYPE kb_snapshot_age_seconds gauge\n"
       << "kb_snapshot_age_seconds " << number(age < 0 ? 0 : age) << "\n";
@@ -95,7 +98,8 @@ std::string Metrics::render(const Snapshot& snap, const LiveKb& kb) const {
   for (Severity s : {Severity::error, Severity::warning, Severity::note}) {
     out << "kb_diagnostics{severity=\"" << to_string(s) << "\"} " << snap.diagnostics_of(s) << "\n";
   }
-  out << "# HELP kb_watch_inotify Whether file changes are watched with inotify (0: polling or none).\n"
+  out << "# HELP kb_watch_inotify Whether file changes are watched with inotify (0: polling or "
+         "none).\n"
          "# TYPE kb_watch_inotify gauge\n"
       << "kb_watch_inotify " << (kb.uses_inotify() ? 1 : 0) << "\n";
   return out.str();

@@ -38,7 +38,9 @@ struct Ctx {
   const Services& svc;
 
   /// The n-th capture of the route's pattern.
-  std::string match(std::size_t n) const { return n < req.matches.size() ? req.matches[n].str() : std::string(); }
+  std::string match(std::size_t n) const {
+    return n < req.matches.size() ? req.matches[n].str() : std::string();
+  }
 };
 
 /// A request handler.

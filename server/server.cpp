@@ -38,7 +38,8 @@ void ServeConfig::validate() const {
   if (records.empty() == db.empty()) bad("serve either --records DIR or --db PATH");
   if (host.empty()) bad("--host must not be empty");
   if (port < 0 || port > 65535) bad("--port must be 0-65535");
-  if (threads == 0 || threads > kMaxThreads) bad("--threads must be 1-" + std::to_string(kMaxThreads));
+  if (threads == 0 || threads > kMaxThreads)
+    bad("--threads must be 1-" + std::to_string(kMaxThreads));
   if (max_batch == 0) bad("the batch limit must be at least 1");
   if (max_body_bytes < 1024) bad("the body limit must be at least 1024 bytes");
   if (query_budget.count() <= 0) bad("the query time limit must be positive");
@@ -62,21 +63,25 @@ struct Server::Impl {
   bool done = true;  // not listening
 
   void log_error(const std::string& line) const {
-    if (config.error_log) config.error_log(line);
-    else std::cerr << "kb serve: " << line << std::endl;
+    if (config.error_log)
+      config.error_log(line);
+    else
+      std::cerr << "kb serve: " << line << std::endl;
   }
 
-  void on_response(const httplib::Request& req, const httplib::Response& res, std::string_view route,
-                   std::chrono::microseconds latency) {
+  void on_response(const httplib::Request& req, const httplib::Response& res,
+                   std::string_view route, std::chrono::microseconds latency) {
     metrics.observe(route, res.status, latency);
     if (!access_stdout && !access_file.is_open()) return;
     const std::size_t bytes = req.method == "HEAD" ? 0 : res.body.size();
-    std::string line = now_iso() + " " + log_safe(req.remote_addr) + " \"" + log_safe(req.method) + " " +
-                       log_safe(req.target) + "\" " + std::to_string(res.status) + " " + std::to_string(bytes) +
-                       " " + std::to_string(latency.count()) + "us\n";
+    std::string line = now_iso() + " " + log_safe(req.remote_addr) + " \"" + log_safe(req.method) +
+                       " " + log_safe(req.target) + "\" " + std::to_string(res.status) + " " +
+                       std::to_string(bytes) + " " + std::to_string(latency.count()) + "us\n";
     std::lock_guard<std::mutex> lock(access_mu);
-    if (access_stdout) std::cout << line << std::flush;
-    else access_file << line << std::flush;
+    if (access_stdout)
+      std::cout << line << std::flush;
+    else
+      access_file << line << std::flush;
   }
 };
 
@@ -88,7 +93,8 @@ Server::Server(ServeConfig config) : impl_(std::make_unique<Impl>()) {
     m.access_stdout = true;
   } else if (!m.config.access_log.empty()) {
     m.access_file.open(m.config.access_log, std::ios::app);
-    if (!m.access_file) throw Error(Errc::io, "cannot open the access log '" + m.config.access_log + "'");
+    if (!m.access_file)
+      throw Error(Errc::io, "cannot open the access log '" + m.config.access_log + "'");
   }
   LiveOptions live;
   live.records = m.config.db.empty() ? m.config.records : std::filesystem::path();
@@ -100,8 +106,8 @@ Server::Server(ServeConfig config) : impl_(std::make_unique<Impl>()) {
   m.kb = std::make_unique<LiveKb>(std::move(live));
   m.renderer = std::make_unique<pages::Renderer>(pages::LinkStyle::live, m.config.web_dir);
   m.services = std::make_unique<Services>(Services{
-      *m.kb, m.config, m.metrics, [impl = impl_.get()](const std::string& line) { impl->log_error(line); },
-      m.renderer.get()});
+      *m.kb, m.config, m.metrics,
+      [impl = impl_.get()](const std::string& line) { impl->log_error(line); }, m.renderer.get()});
 
   const unsigned threads = m.config.threads;
   m.http.new_task_queue = [threads] { return new httplib::ThreadPool(threads); };
@@ -119,7 +125,9 @@ Server::Server(ServeConfig config) : impl_(std::make_unique<Impl>()) {
                  });
 }
 
-Server::~Server() { stop(); }
+Server::~Server() {
+  stop();
+}
 
 int Server::start() {
   Impl& m = *impl_;
@@ -131,7 +139,8 @@ int Server::start() {
     port = -1;
   }
   if (port <= 0) {
-    throw Error(Errc::io, "cannot listen on " + m.config.host + ":" + std::to_string(m.config.port) +
+    throw Error(Errc::io, "cannot listen on " + m.config.host + ":" +
+                              std::to_string(m.config.port) +
                               " (in use, or not an address of this machine)");
   }
   m.port = port;
@@ -172,8 +181,12 @@ void Server::wait() {
   m.done_cv.wait(lock, [&m] { return m.done; });
 }
 
-LiveKb& Server::kb() { return *impl_->kb; }
+LiveKb& Server::kb() {
+  return *impl_->kb;
+}
 
-int Server::port() const { return impl_->port; }
+int Server::port() const {
+  return impl_->port;
+}
 
 }  // namespace kb::http

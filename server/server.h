@@ -20,21 +20,21 @@ namespace kb::http {
 
 /// Everything `kb serve` can be told, with its defaults.
 struct ServeConfig {
-  std::filesystem::path records = "records";  ///< watch and serve this tree ...
-  std::filesystem::path db;                   ///< ... or this prebuilt index, read-only
-  std::string host = "127.0.0.1";             ///< loopback unless told otherwise
-  int port = 8080;                            ///< 0: any free port (tests)
-  unsigned threads = 8;                       ///< request worker threads
-  bool cors = false;                          ///< Access-Control-Allow-Origin: * on the API
-  std::filesystem::path web_dir;              ///< templates from disk instead of the binary
-  std::string access_log;                     ///< "" none, "-" stdout, else a file (appended)
-  std::size_t max_body_bytes = 8u << 20;      ///< larger request bodies get 413
-  std::size_t max_batch = 1000;               ///< deployments per POST /api/v1/check/batch
+  std::filesystem::path records = "records";     ///< watch and serve this tree ...
+  std::filesystem::path db;                      ///< ... or this prebuilt index, read-only
+  std::string host = "127.0.0.1";                ///< loopback unless told otherwise
+  int port = 8080;                               ///< 0: any free port (tests)
+  unsigned threads = 8;                          ///< request worker threads
+  bool cors = false;                             ///< Access-Control-Allow-Origin: * on the API
+  std::filesystem::path web_dir;                 ///< templates from disk instead of the binary
+  std::string access_log;                        ///< "" none, "-" stdout, else a file (appended)
+  std::size_t max_body_bytes = 8u << 20;         ///< larger request bodies get 413
+  std::size_t max_batch = 1000;                  ///< deployments per POST /api/v1/check/batch
   std::chrono::milliseconds query_budget{2000};  ///< time limit of one full-text query
   std::chrono::seconds read_timeout{5};          ///< a request body slower than this is dropped
-  bool watch = true;                          ///< reload on file changes (records only)
-  bool force_polling = false;                 ///< watch by polling even where inotify works
-  LintOptions lint;                           ///< as `kb lint` would check the files
+  bool watch = true;                             ///< reload on file changes (records only)
+  bool force_polling = false;                    ///< watch by polling even where inotify works
+  LintOptions lint;                              ///< as `kb lint` would check the files
   /// Where operational problems (reload failures, 500s) are reported; stderr when empty.
   std::function<void(const std::string&)> error_log;
 

@@ -64,27 +64,35 @@ int run_serve(const ServeCli& cli) {
 void add_serve(CLI::App& app, Action& run) {
   auto cli = std::make_shared<ServeCli>();
   auto* sub = app.add_subcommand("serve", "Serve the API and pages, reloading on file changes");
-  auto* records = sub->add_option("--records", cli->records, "Directory of record files, watched and reloaded")
-                      ->capture_default_str();
-  sub->add_option("--db", cli->db, "Prebuilt index (kb build) to serve read-only; nothing is watched")
+  auto* records =
+      sub->add_option("--records", cli->records, "Directory of record files, watched and reloaded")
+          ->capture_default_str();
+  sub->add_option("--db", cli->db,
+                  "Prebuilt index (kb build) to serve read-only; nothing is watched")
       ->excludes(records);
-  sub->add_option("--host", cli->host, "Address to bind; loopback unless you mean otherwise")->capture_default_str();
-  sub->add_option("--port", cli->port, "Port to listen on")->check(CLI::Range(0, 65535))->capture_default_str();
-  sub->add_option("--threads", cli->threads, "Request worker threads")->check(CLI::Range(1, 1024))->capture_default_str();
-  sub->add_flag("--cors", cli->cors, "Allow cross-origin API requests (Access-Control-Allow-Origin: *)");
-  sub->add_option("--web-dir", cli->web_dir, "Read templates and static files from this web/ directory");
+  sub->add_option("--host", cli->host, "Address to bind; loopback unless you mean otherwise")
+      ->capture_default_str();
+  sub->add_option("--port", cli->port, "Port to listen on")
+      ->check(CLI::Range(0, 65535))
+      ->capture_default_str();
+  sub->add_option("--threads", cli->threads, "Request worker threads")
+      ->check(CLI::Range(1, 1024))
+      ->capture_default_str();
+  sub->add_flag("--cors", cli->cors,
+                "Allow cross-origin API requests (Access-Control-Allow-Origin: *)");
+  sub->add_option("--web-dir", cli->web_dir,
+                  "Read templates and static files from this web/ directory");
   sub->add_option("--access-log", cli->access_log, "One line per request to FILE, or - for stdout");
   sub->add_option("--today", cli->today, "Date staleness is measured from (YYYY-MM-DD)")
       ->check([](const std::string& s) {
         return date_to_days(s) ? std::string() : std::string("expected a date YYYY-MM-DD");
       });
-  sub->add_option("--stale-after", cli->stale_after, "Warn when a record was last verified longer ago (days)")
+  sub->add_option("--stale-after", cli->stale_after,
+                  "Warn when a record was last verified longer ago (days)")
       ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
   sub->add_flag("--no-watch", cli->no_watch, "Serve the files as they are at start; do not reload");
-  sub->callback([&run, cli] {
-    run = [cli] { return run_serve(*cli); };
-  });
+  sub->callback([&run, cli] { run = [cli] { return run_serve(*cli); }; });
 }
 
 }  // namespace kb::cli

@@ -17,14 +17,16 @@ namespace {
 // system temp directory, removed again when the server stops.
 fs::path make_temp_dir() {
   std::string pattern = (fs::temp_directory_path() / "kb-serve-XXXXXX").string();
-  if (!::mkdtemp(pattern.data())) throw Error(Errc::io, "cannot create a temporary directory for the search index");
+  if (!::mkdtemp(pattern.data()))
+    throw Error(Errc::io, "cannot create a temporary directory for the search index");
   return pattern;
 }
 
 std::shared_ptr<const Corpus> corpus_from_db(const Store& store, const fs::path& db,
                                              const LoadOptions& options) {
   std::vector<FileResult> files;
-  for (const auto& [file, text] : store.sources()) files.push_back(load_record_text(file, text, options));
+  for (const auto& [file, text] : store.sources())
+    files.push_back(load_record_text(file, text, options));
   return Corpus::from_files(db.parent_path(), std::move(files));
 }
 
@@ -92,7 +94,8 @@ struct LiveKb::Impl {
       last_error.clear();
     } catch (const std::exception& e) {
       ++failures;
-      if (last_error != e.what()) log(std::string("reload failed, still serving the previous snapshot: ") + e.what());
+      if (last_error != e.what())
+        log(std::string("reload failed, still serving the previous snapshot: ") + e.what());
       last_error = e.what();
     }
   }
@@ -125,7 +128,8 @@ LiveKb::LiveKb(LiveOptions options) : impl_(std::make_unique<Impl>()) {
   if (!o.db.empty()) {
     auto store = std::make_shared<Store>(Store::open_readonly(o.db));
     Linted linted = evidence_only(corpus_from_db(*store, o.db, o.lint.load));
-    impl_->current = std::make_shared<const Snapshot>(std::move(linted), store, 1, nullptr, impl_->snapshot_options());
+    impl_->current = std::make_shared<const Snapshot>(std::move(linted), store, 1, nullptr,
+                                                      impl_->snapshot_options());
     return;
   }
   Linted linted = evidence_only(Corpus::load(o.records, o.lint.load));
@@ -133,8 +137,8 @@ LiveKb::LiveKb(LiveOptions options) : impl_(std::make_unique<Impl>()) {
   try {
     impl_->store = std::make_shared<Store>(Store::open_writable(impl_->temp_dir / "search.db"));
     impl_->store->sync(nullptr, *linted.corpus, linted.evidence, false);
-    impl_->current =
-        std::make_shared<const Snapshot>(std::move(linted), impl_->store, 1, nullptr, impl_->snapshot_options());
+    impl_->current = std::make_shared<const Snapshot>(std::move(linted), impl_->store, 1, nullptr,
+                                                      impl_->snapshot_options());
   } catch (...) {
     impl_->store.reset();
     std::error_code ec;
@@ -153,7 +157,9 @@ LiveKb::~LiveKb() {
   }
 }
 
-std::shared_ptr<const Snapshot> LiveKb::current() const { return impl_->get(); }
+std::shared_ptr<const Snapshot> LiveKb::current() const {
+  return impl_->get();
+}
 
 bool LiveKb::reload() {
   if (read_only()) return false;
@@ -167,7 +173,8 @@ bool LiveKb::reload() {
 
 void LiveKb::start_watching() {
   if (read_only() || impl_->thread.joinable()) return;
-  impl_->watcher = std::make_unique<DirWatcher>(impl_->options.records, impl_->options.force_polling);
+  impl_->watcher =
+      std::make_unique<DirWatcher>(impl_->options.records, impl_->options.force_polling);
   impl_->inotify = impl_->watcher->uses_inotify();
   if (!impl_->watcher->uses_inotify() && !impl_->watcher->fallback_reason().empty()) {
     impl_->log("watching " + impl_->options.records.string() +
@@ -186,9 +193,17 @@ void LiveKb::stop() {
   impl_->inotify = false;
 }
 
-std::uint64_t LiveKb::reloads() const { return impl_->reloads; }
-std::uint64_t LiveKb::reload_failures() const { return impl_->failures; }
-bool LiveKb::read_only() const { return !impl_->options.db.empty(); }
-bool LiveKb::uses_inotify() const { return impl_->inotify; }
+std::uint64_t LiveKb::reloads() const {
+  return impl_->reloads;
+}
+std::uint64_t LiveKb::reload_failures() const {
+  return impl_->failures;
+}
+bool LiveKb::read_only() const {
+  return !impl_->options.db.empty();
+}
+bool LiveKb::uses_inotify() const {
+  return impl_->inotify;
+}
 
 }  // namespace kb

@@ -31,7 +31,8 @@ const std::vector<Diagnostic>& Snapshot::diagnostics() const {
     const LintOptions& o = *options_.deferred_claims;
     auto& all = impl_->all_diagnostics;
     all = linted_.diagnostics;
-    auto claims = evidence().check_claims(corpus(), o.today.empty() ? today_date() : o.today, o.stale_after_days);
+    auto claims = evidence().check_claims(corpus(), o.today.empty() ? today_date() : o.today,
+                                          o.stale_after_days);
     all.insert(all.end(), claims.begin(), claims.end());
     sort_diagnostics(all);
   });
@@ -75,8 +76,9 @@ std::vector<ChangeStamp> Snapshot::changes_since(std::int64_t since_ms) const {
     if (impl_->stamps[i] > since_ms) out.push_back({recs[i]->id, impl_->stamps[i], false});
   }
   const auto& tombs = *impl_->tombstones;
-  auto first = std::upper_bound(tombs.begin(), tombs.end(), since_ms,
-                                [](std::int64_t t, const ChangeStamp& s) { return t < s.changed_at_ms; });
+  auto first =
+      std::upper_bound(tombs.begin(), tombs.end(), since_ms,
+                       [](std::int64_t t, const ChangeStamp& s) { return t < s.changed_at_ms; });
   out.insert(out.end(), first, tombs.end());
   std::sort(out.begin(), out.end(), [](const ChangeStamp& a, const ChangeStamp& b) {
     return a.changed_at_ms != b.changed_at_ms ? a.changed_at_ms < b.changed_at_ms : a.id < b.id;
@@ -84,8 +86,12 @@ std::vector<ChangeStamp> Snapshot::changes_since(std::int64_t since_ms) const {
   return out;
 }
 
-std::int64_t Snapshot::changes_cursor() const { return impl_->loaded_ms; }
+std::int64_t Snapshot::changes_cursor() const {
+  return impl_->loaded_ms;
+}
 
-std::size_t Snapshot::diagnostics_of(Severity s) const { return count_severity(diagnostics(), s); }
+std::size_t Snapshot::diagnostics_of(Severity s) const {
+  return count_severity(diagnostics(), s);
+}
 
 }  // namespace kb

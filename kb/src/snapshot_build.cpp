@@ -42,7 +42,8 @@ GotchaRow make_row(const Corpus& corpus, const EvidenceIndex& evidence, std::uin
   return row;
 }
 
-std::shared_ptr<const std::vector<GotchaRow>> build_rows(const Corpus& corpus, const EvidenceIndex& evidence) {
+std::shared_ptr<const std::vector<GotchaRow>> build_rows(const Corpus& corpus,
+                                                         const EvidenceIndex& evidence) {
   auto rows = std::make_shared<std::vector<GotchaRow>>();
   const auto& recs = corpus.records();
   for (std::uint32_t i = 0; i < recs.size(); ++i) {
@@ -51,7 +52,8 @@ std::shared_ptr<const std::vector<GotchaRow>> build_rows(const Corpus& corpus, c
   return rows;
 }
 
-std::shared_ptr<const SortIndex> build_sorts(const Corpus& corpus, const std::vector<GotchaRow>& rows) {
+std::shared_ptr<const SortIndex> build_sorts(const Corpus& corpus,
+                                             const std::vector<GotchaRow>& rows) {
   auto sorts = std::make_shared<SortIndex>();
   for (std::size_t s = 0; s < kSortCount; ++s) {
     auto& keys = sorts->keys[s];
@@ -60,7 +62,8 @@ std::shared_ptr<const SortIndex> build_sorts(const Corpus& corpus, const std::ve
     auto& order = sorts->order[s];
     order.resize(rows.size());
     std::iota(order.begin(), order.end(), 0u);
-    std::sort(order.begin(), order.end(), [&keys](std::uint32_t a, std::uint32_t b) { return keys[a] < keys[b]; });
+    std::sort(order.begin(), order.end(),
+              [&keys](std::uint32_t a, std::uint32_t b) { return keys[a] < keys[b]; });
   }
   return sorts;
 }
@@ -78,7 +81,8 @@ std::shared_ptr<const ReferenceMap> build_references(const Corpus& corpus) {
 // Whether two versions of a record give the name index the same names (NameIndex::add
 // reads id, aliases, name and repo), so every reference in the corpus resolves as it did.
 bool same_names(const Record& a, const Record& b) {
-  return a.kind == b.kind && a.id == b.id && a.aliases == b.aliases && a.name == b.name && a.repo == b.repo;
+  return a.kind == b.kind && a.id == b.id && a.aliases == b.aliases && a.name == b.name &&
+         a.repo == b.repo;
 }
 
 // The records that changed between two corpora with the same ids in the same order and
@@ -96,8 +100,9 @@ std::optional<std::vector<std::uint32_t>> small_change(const Corpus& prev, const
   return changed;
 }
 
-void patch(SnapshotData& data, const Corpus& corpus, const EvidenceIndex& evidence, const SnapshotData& prev,
-           const Corpus& prev_corpus, const std::vector<std::uint32_t>& changed) {
+void patch(SnapshotData& data, const Corpus& corpus, const EvidenceIndex& evidence,
+           const SnapshotData& prev, const Corpus& prev_corpus,
+           const std::vector<std::uint32_t>& changed) {
   const auto& now = corpus.records();
   const auto& before = prev_corpus.records();
   bool results_changed = false, refs_changed = false, keys_changed = false;
@@ -107,7 +112,8 @@ void patch(SnapshotData& data, const Corpus& corpus, const EvidenceIndex& eviden
     targets.emplace_back(targets_of(prev_corpus, *before[i]), targets_of(corpus, *now[i]));
     refs_changed |= targets.back().first != targets.back().second;
     if (now[i]->kind != Kind::gotcha) continue;
-    for (std::size_t s = 0; s < kSortCount; ++s) keys_changed |= sort_key(s, *before[i]) != sort_key(s, *now[i]);
+    for (std::size_t s = 0; s < kSortCount; ++s)
+      keys_changed |= sort_key(s, *before[i]) != sort_key(s, *now[i]);
   }
 
   data.referencing = prev.referencing;
@@ -131,7 +137,8 @@ void patch(SnapshotData& data, const Corpus& corpus, const EvidenceIndex& eviden
   // A changed gotcha whose filter values stayed (a text edit) leaves the rows as they were.
   auto row_of = [](const std::vector<GotchaRow>& rows, std::uint32_t index) {
     return std::lower_bound(rows.begin(), rows.end(), index,
-                            [](const GotchaRow& r, std::uint32_t i) { return r.index < i; }) - rows.begin();
+                            [](const GotchaRow& r, std::uint32_t i) { return r.index < i; }) -
+           rows.begin();
   };
   std::vector<std::pair<std::ptrdiff_t, GotchaRow>> new_rows;
   bool rows_changed = results_changed;
@@ -141,7 +148,8 @@ void patch(SnapshotData& data, const Corpus& corpus, const EvidenceIndex& eviden
     new_rows.emplace_back(at, make_row(corpus, evidence, i));
     const GotchaRow& old = (*prev.rows)[static_cast<std::size_t>(at)];
     const GotchaRow& fresh = new_rows.back().second;
-    rows_changed |= old.engines != fresh.engines || old.withdrawn != fresh.withdrawn || old.reproduced != fresh.reproduced;
+    rows_changed |= old.engines != fresh.engines || old.withdrawn != fresh.withdrawn ||
+                    old.reproduced != fresh.reproduced;
   }
   data.rows = prev.rows;
   if (rows_changed) {
@@ -163,7 +171,8 @@ void patch(SnapshotData& data, const Corpus& corpus, const EvidenceIndex& eviden
 
 // Stamps by walking both id-sorted record lists: unchanged bytes keep their stamp, new
 // or changed records get this load time, records gone become tombstones.
-void restamp(SnapshotData& data, const Corpus& corpus, const SnapshotData& prev, const Corpus& prev_corpus) {
+void restamp(SnapshotData& data, const Corpus& corpus, const SnapshotData& prev,
+             const Corpus& prev_corpus) {
   const auto& a = prev_corpus.records();
   const auto& b = corpus.records();
   auto tombs = std::make_shared<std::vector<ChangeStamp>>();
@@ -236,8 +245,10 @@ void build_snapshot_data(SnapshotData& data, const Corpus& corpus, const Evidenc
   data.sorts = build_sorts(corpus, *data.rows);
   data.referencing = build_references(corpus);
   data.stamps.assign(corpus.records().size(), data.loaded_ms);
-  if (previous && previous_corpus) restamp(data, corpus, *previous, *previous_corpus);
-  else first_stamps(data, corpus);
+  if (previous && previous_corpus)
+    restamp(data, corpus, *previous, *previous_corpus);
+  else
+    first_stamps(data, corpus);
 }
 
 }  // namespace kb

@@ -42,7 +42,7 @@ struct SnapshotData {
   std::shared_ptr<const std::vector<GotchaRow>> rows;  ///< in corpus (id) order
   std::shared_ptr<const SortIndex> sorts;
   std::shared_ptr<const ReferenceMap> referencing;
-  std::vector<std::int64_t> stamps;                     ///< change time per record index
+  std::vector<std::int64_t> stamps;                            ///< change time per record index
   std::shared_ptr<const std::vector<ChangeStamp>> tombstones;  ///< by time, then id
   std::int64_t loaded_ms = 0;
 

@@ -86,7 +86,8 @@ std::vector<std::string> split_values(std::string_view field, std::string_view l
   std::size_t start = 0;
   while (start <= list.size()) {
     auto comma = list.find(',', start);
-    auto part = list.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
+    auto part = list.substr(
+        start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
     while (!part.empty() && part.front() == ' ') part.remove_prefix(1);
     while (!part.empty() && part.back() == ' ') part.remove_suffix(1);
     if (!part.empty()) out.emplace_back(part);
@@ -94,8 +95,8 @@ std::vector<std::string> split_values(std::string_view field, std::string_view l
     start = comma + 1;
   }
   if (out.size() > kMaxFilterValues) {
-    throw Error(Errc::invalid_argument, std::string(field) + ": at most " +
-                                            std::to_string(kMaxFilterValues) + " values");
+    throw Error(Errc::invalid_argument,
+                std::string(field) + ": at most " + std::to_string(kMaxFilterValues) + " values");
   }
   return out;
 }
@@ -172,9 +173,12 @@ FacetCounts sorted_counts(const std::unordered_map<std::string, std::size_t>& co
 
 std::string sort_key(std::size_t sort, const Record& r) {
   switch (sort) {
-    case 0: return severity_char(r.severity) + r.id;
-    case 2: return inverted_date(r.updated) + r.id;
-    default: return r.id;
+    case 0:
+      return severity_char(r.severity) + r.id;
+    case 2:
+      return inverted_date(r.updated) + r.id;
+    default:
+      return r.id;
   }
 }
 
@@ -245,7 +249,8 @@ GotchaPage Snapshot::gotchas(const GotchaQuery& q) const {
     }
   }
   if (!more) page.next_page_token.clear();
-  for (std::size_t k = 0; k < std::size(names); ++k) page.facets.emplace_back(names[k], sorted_counts(counts[k]));
+  for (std::size_t k = 0; k < std::size(names); ++k)
+    page.facets.emplace_back(names[k], sorted_counts(counts[k]));
   return page;
 }
 
@@ -253,7 +258,9 @@ RecordPage Snapshot::records(Kind kind, std::string_view page_token, std::size_t
   const std::string ns = std::string(kind_namespace(kind));
   const std::string prefix = ns + "/";
   const auto& all = corpus().records();
-  auto by_id = [](const std::shared_ptr<const Record>& r, const std::string& id) { return r->id < id; };
+  auto by_id = [](const std::shared_ptr<const Record>& r, const std::string& id) {
+    return r->id < id;
+  };
   auto first = std::lower_bound(all.begin(), all.end(), prefix, by_id);
   auto last = first;
   while (last != all.end() && (*last)->id.compare(0, prefix.size(), prefix) == 0) ++last;
@@ -262,11 +269,13 @@ RecordPage Snapshot::records(Kind kind, std::string_view page_token, std::size_t
   auto it = first;
   if (!page_token.empty()) {
     std::string after = decode_page_token(page_token, ns);
-    it = std::upper_bound(first, last, after,
-                          [](const std::string& id, const std::shared_ptr<const Record>& r) { return id < r->id; });
+    it = std::upper_bound(
+        first, last, after,
+        [](const std::string& id, const std::shared_ptr<const Record>& r) { return id < r->id; });
   }
   for (; it != last && page.items.size() < limit; ++it) page.items.push_back(it->get());
-  if (it != last && !page.items.empty()) page.next_page_token = encode_page_token(ns, page.items.back()->id);
+  if (it != last && !page.items.empty())
+    page.next_page_token = encode_page_token(ns, page.items.back()->id);
   return page;
 }
 

@@ -105,7 +105,8 @@ bool DirWatcher::drain() {
         if (dir != dirs_.end()) dirs_.erase(dir);
         continue;
       }
-      if ((ev->mask & (IN_DELETE_SELF | IN_MOVE_SELF)) && dir != dirs_.end() && dir->second == root_) {
+      if ((ev->mask & (IN_DELETE_SELF | IN_MOVE_SELF)) && dir != dirs_.end() &&
+          dir->second == root_) {
         fall_back("the watched directory '" + root_.string() + "' was removed or moved");
         return true;
       }

@@ -78,7 +78,8 @@ struct Served {
 Served spawn(const std::vector<std::string>& args) {
   Served s;
   s.port = free_port();
-  s.dir = fs::temp_directory_path() / ("kb_serve_cli_" + std::to_string(::getpid()) + "_" + std::to_string(s.port));
+  s.dir = fs::temp_directory_path() /
+          ("kb_serve_cli_" + std::to_string(::getpid()) + "_" + std::to_string(s.port));
   fs::remove_all(s.dir);
   fs::create_directories(s.dir);
   std::vector<std::string> argv = {KB_BINARY, "serve", "--port", std::to_string(s.port)};
@@ -112,7 +113,8 @@ int stop(const Served& s, int sig) {
   auto deadline = Clock::now() + std::chrono::seconds(10);
   while (Clock::now() < deadline) {
     int status = 0;
-    if (::waitpid(s.pid, &status, WNOHANG) == s.pid) return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    if (::waitpid(s.pid, &status, WNOHANG) == s.pid)
+      return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
   ::kill(s.pid, SIGKILL);
@@ -133,9 +135,11 @@ TEST_CASE("kb serve serves the shipped records and stops on SIGTERM") {
 }
 
 TEST_CASE("kb serve writes one access log line per request and stops on SIGINT") {
-  const fs::path log = fs::temp_directory_path() / ("kb_serve_cli_access_" + std::to_string(::getpid()) + ".log");
+  const fs::path log =
+      fs::temp_directory_path() / ("kb_serve_cli_access_" + std::to_string(::getpid()) + ".log");
   fs::remove(log);
-  Served s = spawn({"--records", std::string(KB_TEST_DATA) + "/serve/records", "--access-log", log.string()});
+  Served s = spawn(
+      {"--records", std::string(KB_TEST_DATA) + "/serve/records", "--access-log", log.string()});
   REQUIRE(wait_healthy(s));
   CHECK(http_get(s.port, "/api/v1/gotchas/alpha-blocker").rfind("HTTP/1.1 200", 0) == 0);
   CHECK(http_get(s.port, "/api/v1/gotchas/nope").rfind("HTTP/1.1 404", 0) == 0);

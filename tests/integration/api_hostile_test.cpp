@@ -9,9 +9,9 @@ namespace {
 
 // Text from files outside the records tree that a traversal could try to reach.
 bool leaks_a_file(const std::string& body) {
-  return body.find("root:x:0:0") != std::string::npos ||        // /etc/passwd
+  return body.find("root:x:0:0") != std::string::npos ||              // /etc/passwd
          body.find("cmake_minimum_required") != std::string::npos ||  // the repository
-         body.find("id: engines/vllm\nname") != std::string::npos;   // raw record YAML
+         body.find("id: engines/vllm\nname") != std::string::npos;    // raw record YAML
 }
 
 }  // namespace
@@ -41,7 +41,8 @@ TEST_CASE("traversal paths answer 4xx and never a file", "[server][hostile]") {
       "/api/v1/gotchas/%zz",
   };
   for (const auto& path : paths) {
-    const std::string raw = raw_request(s.port(), "GET " + path + " HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+    const std::string raw =
+        raw_request(s.port(), "GET " + path + " HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
     const int status = raw_status(raw);
     INFO(path << " -> " << raw.substr(0, 300));
     CHECK(status >= 400);
@@ -99,37 +100,44 @@ TEST_CASE("hostile query strings get 200 or 4xx", "[server][hostile]") {
 TEST_CASE("unknown methods get 405 with Allow; OPTIONS lists them", "[server][hostile]") {
   TestServer s;
   for (std::string method : {"PUT", "DELETE", "PATCH", "TRACE", "CONNECT", "POST"}) {
-    std::string raw = raw_request(s.port(), method + " /api/v1/gotchas HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n"
-                                                     "Connection: close\r\n\r\n");
+    std::string raw =
+        raw_request(s.port(), method +
+                                  " /api/v1/gotchas HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n"
+                                  "Connection: close\r\n\r\n");
     INFO(method << " -> " << raw.substr(0, 200));
     CHECK(raw_status(raw) == 405);
     CHECK(raw.find("Allow: GET, HEAD, OPTIONS") != std::string::npos);
   }
-  std::string raw = raw_request(s.port(), "GET /api/v1/check HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+  std::string raw =
+      raw_request(s.port(), "GET /api/v1/check HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
   CHECK(raw_status(raw) == 405);
   CHECK(raw.find("Allow: POST, OPTIONS") != std::string::npos);
-  raw = raw_request(s.port(), "OPTIONS /api/v1/gotchas/x HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+  raw = raw_request(s.port(),
+                    "OPTIONS /api/v1/gotchas/x HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
   CHECK(raw_status(raw) == 204);
   CHECK(raw.find("Allow: GET, HEAD, OPTIONS") != std::string::npos);
-  for (std::string line : {"PROPFIND /api/v1/gotchas HTTP/1.1", "GET /api/v1/gotchas HTTP/9.9", "GARBAGE",
-                           "GET  HTTP/1.1", "get /healthz HTTP/1.1"}) {
+  for (std::string line : {"PROPFIND /api/v1/gotchas HTTP/1.1", "GET /api/v1/gotchas HTTP/9.9",
+                           "GARBAGE", "GET  HTTP/1.1", "get /healthz HTTP/1.1"}) {
     raw = raw_request(s.port(), line + "\r\nHost: x\r\nConnection: close\r\n\r\n");
     INFO(line << " -> " << raw.substr(0, 200));
     CHECK(raw_status(raw) >= 400);
     CHECK(raw_status(raw) < 500);
   }
-  raw = raw_request(s.port(), "HEAD /api/v1/gotchas HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+  raw = raw_request(s.port(),
+                    "HEAD /api/v1/gotchas HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
   CHECK(raw_status(raw) == 200);
   CHECK(raw.find("\r\n\r\n") == raw.size() - 4);
 }
 
-TEST_CASE("bodies: wrong type 415, too large 413, truncated or malformed 4xx, bad shape 422", "[server][hostile]") {
+TEST_CASE("bodies: wrong type 415, too large 413, truncated or malformed 4xx, bad shape 422",
+          "[server][hostile]") {
   kb::http::ServeConfig cfg;
   cfg.max_body_bytes = 64 * 1024;
   cfg.max_batch = 3;
   cfg.read_timeout = std::chrono::seconds(1);
   TestServer s(cfg);
-  CHECK(post(s, "/api/v1/check", "engines=vllm", "application/x-www-form-urlencoded")->status == 415);
+  CHECK(post(s, "/api/v1/check", "engines=vllm", "application/x-www-form-urlencoded")->status ==
+        415);
   CHECK(post(s, "/api/v1/check", "{}", "text/html")->status == 415);
   auto res = post(s, "/api/v1/check", std::string(2 << 20, ' '));
   CHECK(res->status == 413);
@@ -150,15 +158,19 @@ TEST_CASE("bodies: wrong type 415, too large 413, truncated or malformed 4xx, ba
   CHECK(post(s, "/api/v1/check/batch", "nope")->status == 400);
 
   // Content-Length says more than arrives: the server times out the read, never a 5xx.
-  std::string raw = raw_request(s.port(), "POST /api/v1/check HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-                                          "Content-Length: 500\r\nConnection: close\r\n\r\n{\"engines\": [");
+  std::string raw =
+      raw_request(s.port(),
+                  "POST /api/v1/check HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                  "Content-Length: 500\r\nConnection: close\r\n\r\n{\"engines\": [");
   CHECK(raw_status(raw) != 500);
   CHECK((raw.empty() || raw_status(raw) >= 400));
-  raw = raw_request(s.port(), "POST /api/v1/check HTTP/1.1\r\nHost: x\r\nContent-Length: 999999999999\r\n"
-                              "Connection: close\r\n\r\n{}");
+  raw = raw_request(s.port(),
+                    "POST /api/v1/check HTTP/1.1\r\nHost: x\r\nContent-Length: 999999999999\r\n"
+                    "Connection: close\r\n\r\n{}");
   CHECK(raw_status(raw) == 413);
-  raw = raw_request(s.port(), "POST /api/v1/check HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n"
-                              "Connection: close\r\n\r\nzz\r\n");
+  raw = raw_request(s.port(),
+                    "POST /api/v1/check HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n"
+                    "Connection: close\r\n\r\nzz\r\n");
   CHECK(raw_status(raw) != 500);
   CHECK(s.errors().empty());
 }
@@ -174,8 +186,9 @@ TEST_CASE("CORS headers only when enabled", "[server]") {
   auto res = get(s, "/api/v1/gotchas");
   CHECK(res->get_header_value("Access-Control-Allow-Origin") == "*");
   CHECK(res->get_header_value("Access-Control-Expose-Headers").find("ETag") != std::string::npos);
-  std::string raw = raw_request(s.port(), "OPTIONS /api/v1/check HTTP/1.1\r\nHost: x\r\nOrigin: http://a\r\n"
-                                          "Access-Control-Request-Method: POST\r\nConnection: close\r\n\r\n");
+  std::string raw = raw_request(s.port(),
+                                "OPTIONS /api/v1/check HTTP/1.1\r\nHost: x\r\nOrigin: http://a\r\n"
+                                "Access-Control-Request-Method: POST\r\nConnection: close\r\n\r\n");
   CHECK(raw_status(raw) == 204);
   CHECK(raw.find("Access-Control-Allow-Methods: POST, OPTIONS") != std::string::npos);
 }

@@ -11,7 +11,8 @@ namespace {
 
 std::map<std::string, int> facet(const json& body, const std::string& name) {
   std::map<std::string, int> out;
-  for (const auto& v : body["facets"][name]) out[v["value"].get<std::string>()] = v["count"].get<int>();
+  for (const auto& v : body["facets"][name])
+    out[v["value"].get<std::string>()] = v["count"].get<int>();
   return out;
 }
 
@@ -33,17 +34,21 @@ TEST_CASE("GET /api/v1/gotchas lists, filters and counts facets", "[server]") {
   CHECK(body["items"][0]["evidence"]["state"] == "reproduced");
   CHECK(body["items"][0]["engines"] == json::array({"engines/vllm", "engines/lmcache"}));
   CHECK(body["items"][0]["url"] == "/api/v1/gotchas/alpha-blocker");
-  CHECK(facet(body, "severity") == std::map<std::string, int>{{"blocker", 2}, {"major", 4}, {"minor", 3}, {"info", 2}});
-  CHECK(facet(body, "engine") == std::map<std::string, int>{{"vllm", 6}, {"lmcache", 4}, {"mooncake", 3}, {"nixl", 2}});
+  CHECK(facet(body, "severity") ==
+        std::map<std::string, int>{{"blocker", 2}, {"major", 4}, {"minor", 3}, {"info", 2}});
+  CHECK(facet(body, "engine") ==
+        std::map<std::string, int>{{"vllm", 6}, {"lmcache", 4}, {"mooncake", 3}, {"nixl", 2}});
 
   body = get_json(s, "/api/v1/gotchas?engine=vllm&severity=major");
-  CHECK(item_ids(body) == std::vector<std::string>{"gotchas/beta-major", "gotchas/eta-major", "gotchas/lambda-major"});
+  CHECK(item_ids(body) == std::vector<std::string>{"gotchas/beta-major", "gotchas/eta-major",
+                                                   "gotchas/lambda-major"});
   CHECK(facet(body, "status") == std::map<std::string, int>{{"open", 3}});
 
   body = get_json(s, "/api/v1/gotchas?severity=minor&severity=info&status=fixed");
   CHECK(item_ids(body) == std::vector<std::string>{"gotchas/delta-minor", "gotchas/kappa-info"});
   body = get_json(s, "/api/v1/gotchas?family=scheduling&reproduced=no-evidence&sort=id");
-  CHECK(item_ids(body) == std::vector<std::string>{"gotchas/eta-major", "gotchas/mu-minor", "gotchas/theta-minor"});
+  CHECK(item_ids(body) ==
+        std::vector<std::string>{"gotchas/eta-major", "gotchas/mu-minor", "gotchas/theta-minor"});
   body = get_json(s, "/api/v1/gotchas?include_withdrawn=true&limit=0");
   CHECK(body["total"] == 12);
   CHECK(body["items"].empty());
@@ -54,11 +59,14 @@ TEST_CASE("GET /api/v1/gotchas lists, filters and counts facets", "[server]") {
 
   auto err = get_json(s, "/api/v1/gotchas?engine=vllmx", 400);
   CHECK(err["error"]["code"] == "invalid-argument");
-  CHECK(err["error"]["message"].get<std::string>().find("did you mean 'vllm'") != std::string::npos);
-  CHECK(get_json(s, "/api/v1/gotchas?severity=critical", 400)["error"]["code"] == "invalid-argument");
+  CHECK(err["error"]["message"].get<std::string>().find("did you mean 'vllm'") !=
+        std::string::npos);
+  CHECK(get_json(s, "/api/v1/gotchas?severity=critical", 400)["error"]["code"] ==
+        "invalid-argument");
   CHECK(get_json(s, "/api/v1/gotchas?limit=ten", 400)["error"]["code"] == "invalid-argument");
   CHECK(get_json(s, "/api/v1/gotchas?sort=random", 400)["error"]["code"] == "invalid-argument");
-  CHECK(get_json(s, "/api/v1/gotchas?include_withdrawn=maybe", 400)["error"]["code"] == "invalid-argument");
+  CHECK(get_json(s, "/api/v1/gotchas?include_withdrawn=maybe", 400)["error"]["code"] ==
+        "invalid-argument");
   CHECK(get_json(s, "/api/v1/gotchas?limit=100000")["limit"] == 500);
 }
 
@@ -72,13 +80,15 @@ TEST_CASE("keyset pagination over HTTP visits every gotcha exactly once", "[serv
       auto body = get_json(s, path);
       for (auto& id : item_ids(body)) seen.push_back(id);
       if (body["next_page_token"].is_null()) break;
-      path = "/api/v1/gotchas?limit=2&sort=" + sort + "&page_token=" + body["next_page_token"].get<std::string>();
+      path = "/api/v1/gotchas?limit=2&sort=" + sort +
+             "&page_token=" + body["next_page_token"].get<std::string>();
     }
     INFO("sort " << sort);
     CHECK(seen == all);
     CHECK(std::set<std::string>(seen.begin(), seen.end()).size() == 11);
   }
-  CHECK(get_json(s, "/api/v1/gotchas?page_token=%22%3B--", 400)["error"]["code"] == "invalid-argument");
+  CHECK(get_json(s, "/api/v1/gotchas?page_token=%22%3B--", 400)["error"]["code"] ==
+        "invalid-argument");
 }
 
 TEST_CASE("GET /api/v1/{type}/{slug} resolves a record with what references it", "[server]") {
@@ -92,7 +102,8 @@ TEST_CASE("GET /api/v1/{type}/{slug} resolves a record with what references it",
   CHECK(g["repairs"].is_array());
   std::vector<std::string> by;
   for (const auto& r : g["referenced_by"]) by.push_back(r["id"]);
-  CHECK(by == std::vector<std::string>{"gotchas/beta-major", "gotchas/eta-major", "results/alpha-run"});
+  CHECK(by ==
+        std::vector<std::string>{"gotchas/beta-major", "gotchas/eta-major", "results/alpha-run"});
   CHECK(g["referenced_by"][0]["fields"] == json::array({"related[0]"}));
   CHECK(g["related_by"].size() == 2);
 
@@ -100,7 +111,8 @@ TEST_CASE("GET /api/v1/{type}/{slug} resolves a record with what references it",
   CHECK(e["name"] == "Mooncake");
   std::vector<std::string> gotchas;
   for (const auto& x : e["gotchas"]) gotchas.push_back(x["id"]);
-  CHECK(gotchas == std::vector<std::string>{"gotchas/delta-minor", "gotchas/eta-major", "gotchas/iota-blocker"});
+  CHECK(gotchas == std::vector<std::string>{"gotchas/delta-minor", "gotchas/eta-major",
+                                            "gotchas/iota-blocker"});
 
   auto o = get_json(s, "/api/v1/oracles/monolithic-equivalence");
   CHECK(o["results"].size() == 2);
@@ -132,9 +144,11 @@ TEST_CASE("lists of engines, oracles and results page by id", "[server]") {
   TestServer s;
   auto body = get_json(s, "/api/v1/engines?limit=3");
   CHECK(body["total"] == 5);
-  CHECK(item_ids(body) == std::vector<std::string>{"engines/lmcache", "engines/mooncake", "engines/nixl"});
+  CHECK(item_ids(body) ==
+        std::vector<std::string>{"engines/lmcache", "engines/mooncake", "engines/nixl"});
   CHECK(body["items"][1]["gotchas"] == 3);
-  body = get_json(s, "/api/v1/engines?limit=3&page_token=" + body["next_page_token"].get<std::string>());
+  body = get_json(
+      s, "/api/v1/engines?limit=3&page_token=" + body["next_page_token"].get<std::string>());
   CHECK(item_ids(body) == std::vector<std::string>{"engines/sglang", "engines/vllm"});
   CHECK(body["next_page_token"].is_null());
   CHECK(get_json(s, "/api/v1/results")["total"] == 2);
@@ -147,13 +161,15 @@ TEST_CASE("search quotes user text and marks matches", "[server]") {
   std::set<std::string> ids;
   for (const auto& h : body["hits"]) ids.insert(h["id"]);
   // Stemmed: "scheduler" also finds the family "scheduling".
-  CHECK(ids == std::set<std::string>{"gotchas/eta-major", "gotchas/mu-minor", "gotchas/theta-minor"});
+  CHECK(ids ==
+        std::set<std::string>{"gotchas/eta-major", "gotchas/mu-minor", "gotchas/theta-minor"});
   body = get_json(s, "/api/v1/search?q=starves");
   REQUIRE(body["hits"].size() == 1);
   CHECK(body["hits"][0]["id"] == "gotchas/eta-major");
   CHECK(body["hits"][0]["snippet_html"].get<std::string>().find("<mark>") != std::string::npos);
   CHECK(body["hits"][0]["snippet"].get<std::string>().find('\x02') == std::string::npos);
-  for (std::string q : {"%22", "NEAR(", "%22NEAR(a%20b)%22", "a%20OR%20b", "*", "-", "title%3Ax", "%5E", "AND"}) {
+  for (std::string q :
+       {"%22", "NEAR(", "%22NEAR(a%20b)%22", "a%20OR%20b", "*", "-", "title%3Ax", "%5E", "AND"}) {
     auto res = get(s, "/api/v1/search?q=" + q);
     INFO("q=" << q << " -> " << res->body);
     CHECK(res->status == 200);
@@ -213,9 +229,13 @@ TEST_CASE("diagnostics, changes, export, index, healthz and metrics", "[server]"
   CHECK(m->status == 200);
   CHECK(m->get_header_value("Content-Type").rfind("text/plain; version=0.0.4", 0) == 0);
   const std::string& text = m->body;
-  CHECK(text.find("kb_http_requests_total{route=\"/api/v1/{type}/{slug}\",status=\"404\"} 1") != std::string::npos);
-  CHECK(text.find("kb_http_requests_total{route=\"/healthz\",status=\"200\"} 2") != std::string::npos);
-  CHECK(text.find("kb_http_request_duration_seconds_bucket{route=\"/api/v1/export\",le=\"+Inf\"} 1") != std::string::npos);
+  CHECK(text.find("kb_http_requests_total{route=\"/api/v1/{type}/{slug}\",status=\"404\"} 1") !=
+        std::string::npos);
+  CHECK(text.find("kb_http_requests_total{route=\"/healthz\",status=\"200\"} 2") !=
+        std::string::npos);
+  CHECK(text.find(
+            "kb_http_request_duration_seconds_bucket{route=\"/api/v1/export\",le=\"+Inf\"} 1") !=
+        std::string::npos);
   CHECK(text.find("kb_records{type=\"gotcha\"} 12") != std::string::npos);
   CHECK(text.find("kb_diagnostics{severity=\"error\"} 0") != std::string::npos);
   CHECK(text.find("kb_reloads_total ") != std::string::npos);
@@ -245,7 +265,8 @@ TEST_CASE("ETag is the snapshot hash and If-None-Match gives 304", "[server]") {
 
 TEST_CASE("POST /api/v1/check and /check/batch answer like kb check --format json", "[server]") {
   TestServer s;
-  const std::string deployment = R"({"engines": [{"engine": "vLLM", "version": "0.26.0"}, {"engine": "lmcache"}],
+  const std::string deployment =
+      R"({"engines": [{"engine": "vLLM", "version": "0.26.0"}, {"engine": "lmcache"}],
                                      "config": {"kv_transfer": "pd"}})";
   auto res = post(s, "/api/v1/check?fail_on=blocker", deployment);
   INFO(res->body);
@@ -261,7 +282,8 @@ TEST_CASE("POST /api/v1/check and /check/batch answer like kb check --format jso
   CHECK(body["counts"]["blocker"] == 1);
 
   auto batch = post(s, "/api/v1/check/batch",
-                    "{\"deployments\": [" + deployment + R"(, {"engines": [{"engine": "sglang"}]}, {"engines": 5}]})");
+                    "{\"deployments\": [" + deployment +
+                        R"(, {"engines": [{"engine": "sglang"}]}, {"engines": 5}]})");
   REQUIRE(batch->status == 200);
   auto b = json::parse(batch->body);
   CHECK(b["count"] == 3);

@@ -14,15 +14,17 @@ using Clock = std::chrono::steady_clock;
 
 namespace {
 
-std::string gotcha(const std::string& slug, const std::string& title, const std::string& severity = "major") {
+std::string gotcha(const std::string& slug, const std::string& title,
+                   const std::string& severity = "major") {
   return "id: gotchas/" + slug + "\ntitle: " + title + "\nseverity: " + severity +
          "\nstatus: open\naffects: [vllm]\nsymptom: |\n  " + title + "\n";
 }
 
 // Polls `path` until `pred` holds for its JSON body; returns how long that took.
 template <class Pred>
-std::chrono::milliseconds wait_for(const TestServer& s, const std::string& path, Pred pred,
-                                   std::chrono::milliseconds limit = std::chrono::milliseconds(3000)) {
+std::chrono::milliseconds wait_for(
+    const TestServer& s, const std::string& path, Pred pred,
+    std::chrono::milliseconds limit = std::chrono::milliseconds(3000)) {
   const auto start = Clock::now();
   auto c = s.client();
   while (Clock::now() - start < limit) {
@@ -68,22 +70,26 @@ TEST_CASE("an edit is visible through the API within one second", "[server][relo
   TestServer s(on(tree));
   REQUIRE(get_json(s, "/api/v1/gotchas/beta-major")["title"] == "Nixl handshake stalls");
   tree.write("gotchas/beta-major.yaml", gotcha("beta-major", "Edited title"));
-  auto took = wait_for(s, "/api/v1/gotchas/beta-major", [](int, const json& b) { return b["title"] == "Edited title"; });
+  auto took = wait_for(s, "/api/v1/gotchas/beta-major",
+                       [](int, const json& b) { return b["title"] == "Edited title"; });
   CHECK(took.count() < 1000);
 
   tree.write("gotchas/new-one.yaml", gotcha("new-one", "Brand new"));
-  took = wait_for(s, "/api/v1/gotchas/new-one", [](int status, const json&) { return status == 200; });
+  took =
+      wait_for(s, "/api/v1/gotchas/new-one", [](int status, const json&) { return status == 200; });
   CHECK(took.count() < 1000);
   CHECK(get_json(s, "/api/v1/gotchas?limit=0")["total"] == 12);
   CHECK(s.server().kb().reloads() >= 2);
 }
 
-TEST_CASE("a broken edit keeps the last good version, stale, with its diagnostic", "[server][reload]") {
+TEST_CASE("a broken edit keeps the last good version, stale, with its diagnostic",
+          "[server][reload]") {
   TreeCopy tree;
   TestServer s(on(tree));
   const std::string etag_before = get(s, "/api/v1/gotchas")->get_header_value("ETag");
 
-  tree.write("gotchas/beta-major.yaml", "id: gotchas/beta-major\ntitle: [unclosed\nseverity: major\n");
+  tree.write("gotchas/beta-major.yaml",
+             "id: gotchas/beta-major\ntitle: [unclosed\nseverity: major\n");
   wait_for(s, "/api/v1/diagnostics", [](int, const json& b) { return b["errors"].get<int>() > 0; });
   auto diags = get_json(s, "/api/v1/diagnostics");
   bool found = false;
@@ -99,7 +105,8 @@ TEST_CASE("a broken edit keeps the last good version, stale, with its diagnostic
   CHECK(get(s, "/api/v1/gotchas")->get_header_value("ETag") != etag_before);
 
   tree.write("gotchas/beta-major.yaml", gotcha("beta-major", "Repaired"));
-  wait_for(s, "/api/v1/gotchas/beta-major", [](int, const json& b) { return b["title"] == "Repaired"; });
+  wait_for(s, "/api/v1/gotchas/beta-major",
+           [](int, const json& b) { return b["title"] == "Repaired"; });
   CHECK(get_json(s, "/api/v1/gotchas/beta-major")["stale"] == false);
   CHECK(get_json(s, "/api/v1/diagnostics")["errors"] == 0);
 
@@ -119,21 +126,26 @@ TEST_CASE("a broken edit keeps the last good version, stale, with its diagnostic
 TEST_CASE("every response under churn comes from one whole snapshot", "[server][reload]") {
   TreeCopy tree;
   TestServer s(on(tree));
-  const std::vector<std::string> slugs = {"alpha-blocker", "beta-major", "gamma-major", "eta-major", "mu-minor"};
+  const std::vector<std::string> slugs = {"alpha-blocker", "beta-major", "gamma-major", "eta-major",
+                                          "mu-minor"};
   std::atomic<bool> done{false};
   std::thread writer([&] {
     std::mt19937 rng(42);
     for (int round = 0; round < 60; ++round) {
       for (const auto& slug : slugs) {
         switch (rng() % 5) {
-          case 0: tree.write("gotchas/" + slug + ".yaml", "id: gotchas/" + slug + "\ntitle: [broken\n"); break;
+          case 0:
+            tree.write("gotchas/" + slug + ".yaml", "id: gotchas/" + slug + "\ntitle: [broken\n");
+            break;
           default:
-            tree.write("gotchas/" + slug + ".yaml",
-                       gotcha(slug, "Round " + std::to_string(round), rng() % 2 ? "major" : "minor"));
+            tree.write("gotchas/" + slug + ".yaml", gotcha(slug, "Round " + std::to_string(round),
+                                                           rng() % 2 ? "major" : "minor"));
         }
       }
-      if (round % 3 == 0) tree.remove("gotchas/churn.yaml");
-      else tree.write("gotchas/churn.yaml", gotcha("churn", "Churn " + std::to_string(round)));
+      if (round % 3 == 0)
+        tree.remove("gotchas/churn.yaml");
+      else
+        tree.write("gotchas/churn.yaml", gotcha("churn", "Churn " + std::to_string(round)));
       std::this_thread::sleep_for(std::chrono::milliseconds(rng() % 80));
     }
     done = true;
@@ -146,18 +158,22 @@ TEST_CASE("every response under churn comes from one whole snapshot", "[server][
     readers.emplace_back([&, t] {
       auto c = s.client();
       while (!done) {
-        auto res = c.Get(t == 0 ? "/api/v1/gotchas?limit=500&include_withdrawn=true" : "/api/v1/export");
+        auto res =
+            c.Get(t == 0 ? "/api/v1/gotchas?limit=500&include_withdrawn=true" : "/api/v1/export");
         std::string problem;
         if (!res || res->status != 200) {
-          problem = "no 200: " + (res ? std::to_string(res->status) + " " + res->body : std::string("no answer"));
+          problem = "no 200: " + (res ? std::to_string(res->status) + " " + res->body
+                                      : std::string("no answer"));
         } else {
           auto body = json::parse(res->body);
           const std::string etag = res->get_header_value("ETag");
-          if (etag != "\"" + body["snapshot"].get<std::string>() + "\"") problem = "ETag differs from body";
+          if (etag != "\"" + body["snapshot"].get<std::string>() + "\"")
+            problem = "ETag differs from body";
           if (t == 0) {
             int sum = 0;
             for (const auto& f : body["facets"]["severity"]) sum += f["count"].get<int>();
-            if (sum != body["total"].get<int>() || body["items"].size() != body["total"].get<std::size_t>()) {
+            if (sum != body["total"].get<int>() ||
+                body["items"].size() != body["total"].get<std::size_t>()) {
               problem = "facets or items disagree with total";
             }
           } else if ("\"" + corpus_hash_of(body) + "\"" != etag) {
@@ -180,8 +196,10 @@ TEST_CASE("every response under churn comes from one whole snapshot", "[server][
   CHECK(s.server().kb().reloads() > 5);
 
   // After the churn settles, the server serves the files as they are.
-  for (const auto& slug : slugs) tree.write("gotchas/" + slug + ".yaml", gotcha(slug, "Final " + slug));
-  wait_for(s, "/api/v1/gotchas/mu-minor", [](int, const json& b) { return b["title"] == "Final mu-minor"; });
+  for (const auto& slug : slugs)
+    tree.write("gotchas/" + slug + ".yaml", gotcha(slug, "Final " + slug));
+  wait_for(s, "/api/v1/gotchas/mu-minor",
+           [](int, const json& b) { return b["title"] == "Final mu-minor"; });
   for (const auto& slug : slugs) {
     auto g = get_json(s, "/api/v1/gotchas/" + slug);
     CHECK(g["title"] == "Final " + slug);
@@ -197,7 +215,8 @@ TEST_CASE("the polling fallback picks up edits too", "[server][reload]") {
   TestServer s(cfg);
   CHECK(get_json(s, "/healthz")["watching"] == "polling");
   tree.write("gotchas/kappa-info.yaml", gotcha("kappa-info", "Polled", "info"));
-  auto took = wait_for(s, "/api/v1/gotchas/kappa-info", [](int, const json& b) { return b["title"] == "Polled"; });
+  auto took = wait_for(s, "/api/v1/gotchas/kappa-info",
+                       [](int, const json& b) { return b["title"] == "Polled"; });
   CHECK(took.count() < 1000);
 }
 

@@ -9,8 +9,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include <catch2/catch.hpp>
 #include <httplib.h>
+#include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
 #include <chrono>
@@ -125,7 +125,8 @@ class TestServer {
 };
 
 /// GET `path`, requiring an answer.
-inline httplib::Result get(const TestServer& s, const std::string& path, const httplib::Headers& headers = {}) {
+inline httplib::Result get(const TestServer& s, const std::string& path,
+                           const httplib::Headers& headers = {}) {
   auto c = s.client();
   auto res = c.Get(path.c_str(), headers);
   REQUIRE(res);

@@ -22,7 +22,8 @@ kb::LintOptions lint_options() {
 }
 
 std::shared_ptr<const kb::Snapshot> fixture_snapshot() {
-  return std::make_shared<const kb::Snapshot>(kb::lint_tree(kFixture, lint_options()), nullptr, 1, nullptr);
+  return std::make_shared<const kb::Snapshot>(kb::lint_tree(kFixture, lint_options()), nullptr, 1,
+                                              nullptr);
 }
 
 std::vector<std::string> ids(const std::vector<const kb::Record*>& records) {
@@ -46,7 +47,8 @@ kb::FileResult file(const std::string& path, const std::string& yaml) {
 }
 
 std::string gotcha_yaml(const std::string& slug, const std::string& title) {
-  return "id: gotchas/" + slug + "\ntitle: " + title + "\nseverity: major\nstatus: open\nsymptom: |\n  " + title + "\n";
+  return "id: gotchas/" + slug + "\ntitle: " + title +
+         "\nseverity: major\nstatus: open\nsymptom: |\n  " + title + "\n";
 }
 
 }  // namespace
@@ -58,17 +60,23 @@ TEST_CASE("gotchas are sorted by severity then id, withdrawn left out, with face
   auto page = snap->gotchas(q);
   CHECK(page.total == 11);
   CHECK(page.next_page_token.empty());
-  CHECK(ids(page.items) == std::vector<std::string>{
-                               "gotchas/alpha-blocker", "gotchas/iota-blocker", "gotchas/beta-major",
-                               "gotchas/eta-major", "gotchas/gamma-major", "gotchas/lambda-major",
-                               "gotchas/delta-minor", "gotchas/mu-minor", "gotchas/theta-minor",
-                               "gotchas/epsilon-info", "gotchas/kappa-info"});
-  CHECK(facet(page, "severity") == std::map<std::string, std::size_t>{{"blocker", 2}, {"major", 4}, {"minor", 3}, {"info", 2}});
-  CHECK(facet(page, "status") == std::map<std::string, std::size_t>{{"open", 6}, {"mitigated", 3}, {"fixed", 2}});
-  CHECK(facet(page, "family") == std::map<std::string, std::size_t>{{"disaggregation", 3}, {"offload", 4}, {"scheduling", 3}});
-  CHECK(facet(page, "engine") == std::map<std::string, std::size_t>{{"vllm", 6}, {"lmcache", 4}, {"mooncake", 3}, {"nixl", 2}});
-  CHECK(facet(page, "reproduced") ==
-        std::map<std::string, std::size_t>{{"reproduced", 1}, {"not-reproduced", 1}, {"no-evidence", 9}});
+  CHECK(ids(page.items) == std::vector<std::string>{"gotchas/alpha-blocker", "gotchas/iota-blocker",
+                                                    "gotchas/beta-major", "gotchas/eta-major",
+                                                    "gotchas/gamma-major", "gotchas/lambda-major",
+                                                    "gotchas/delta-minor", "gotchas/mu-minor",
+                                                    "gotchas/theta-minor", "gotchas/epsilon-info",
+                                                    "gotchas/kappa-info"});
+  CHECK(facet(page, "severity") == std::map<std::string, std::size_t>{
+                                       {"blocker", 2}, {"major", 4}, {"minor", 3}, {"info", 2}});
+  CHECK(facet(page, "status") ==
+        std::map<std::string, std::size_t>{{"open", 6}, {"mitigated", 3}, {"fixed", 2}});
+  CHECK(facet(page, "family") == std::map<std::string, std::size_t>{
+                                     {"disaggregation", 3}, {"offload", 4}, {"scheduling", 3}});
+  CHECK(facet(page, "engine") == std::map<std::string, std::size_t>{
+                                     {"vllm", 6}, {"lmcache", 4}, {"mooncake", 3}, {"nixl", 2}});
+  CHECK(facet(page, "reproduced") == std::map<std::string, std::size_t>{{"reproduced", 1},
+                                                                        {"not-reproduced", 1},
+                                                                        {"no-evidence", 9}});
   // Most frequent value first.
   CHECK(page.facets[1].second.front() == std::pair<std::string, std::size_t>{"major", 4});
 }
@@ -80,12 +88,14 @@ TEST_CASE("filters combine across fields and OR within one", "[snapshot]") {
   q.engine = "vLLM";  // a display name resolves like a reference does
   CHECK(snap->gotchas(q).total == 6);
   q.engine = "mooncake-transfer-engine";
-  CHECK(ids(snap->gotchas(q).items) ==
-        std::vector<std::string>{"gotchas/iota-blocker", "gotchas/eta-major", "gotchas/delta-minor"});
+  CHECK(ids(snap->gotchas(q).items) == std::vector<std::string>{"gotchas/iota-blocker",
+                                                                "gotchas/eta-major",
+                                                                "gotchas/delta-minor"});
   q.engine = "vllm";
   q.severity = "blocker,major";
   CHECK(ids(snap->gotchas(q).items) ==
-        std::vector<std::string>{"gotchas/alpha-blocker", "gotchas/beta-major", "gotchas/eta-major", "gotchas/lambda-major"});
+        std::vector<std::string>{"gotchas/alpha-blocker", "gotchas/beta-major", "gotchas/eta-major",
+                                 "gotchas/lambda-major"});
   q = {};
   q.reproduced = "reproduced";
   CHECK(ids(snap->gotchas(q).items) == std::vector<std::string>{"gotchas/alpha-blocker"});
@@ -116,7 +126,8 @@ TEST_CASE("bad filter values, sorts and tokens are invalid arguments", "[snapsho
   CHECK(code_of(q) == "invalid-argument: severity must be one of blocker, major, minor, info");
   q = {};
   q.engine = "vllmx";
-  CHECK(code_of(q).rfind("invalid-argument: engine: no engine 'vllmx'; did you mean 'vllm'?", 0) == 0);
+  CHECK(code_of(q).rfind("invalid-argument: engine: no engine 'vllmx'; did you mean 'vllm'?", 0) ==
+        0);
   q = {};
   q.sort = "random";
   CHECK(code_of(q) == "invalid-argument: sort must be one of severity, id, updated");
@@ -159,8 +170,9 @@ TEST_CASE("keyset pages visit every gotcha exactly once in every sort order", "[
   kb::GotchaQuery q;
   q.sort = "updated";
   q.limit = 3;
-  CHECK(ids(snap->gotchas(q).items) ==
-        std::vector<std::string>{"gotchas/iota-blocker", "gotchas/lambda-major", "gotchas/eta-major"});
+  CHECK(ids(snap->gotchas(q).items) == std::vector<std::string>{"gotchas/iota-blocker",
+                                                                "gotchas/lambda-major",
+                                                                "gotchas/eta-major"});
 }
 
 TEST_CASE("a token stays valid when records change between pages", "[snapshot]") {
@@ -176,7 +188,8 @@ TEST_CASE("a token stays valid when records change between pages", "[snapshot]")
   REQUIRE(ids(page.items) == std::vector<std::string>{"gotchas/a"});
   files.erase(files.begin() + 1);
   files.push_back(file("gotchas/b.yaml", gotcha_yaml("b", "B")));
-  kb::Snapshot second(kb::lint_corpus(kb::Corpus::from_files("/x", files), lint_options()), nullptr, 2, first.get());
+  kb::Snapshot second(kb::lint_corpus(kb::Corpus::from_files("/x", files), lint_options()), nullptr,
+                      2, first.get());
   q.page_token = page.next_page_token;
   q.limit = 10;
   CHECK(ids(second.gotchas(q).items) == std::vector<std::string>{"gotchas/b", "gotchas/e"});
@@ -186,11 +199,12 @@ TEST_CASE("referencing lists each record naming an id once, sorted", "[snapshot]
   auto snap = fixture_snapshot();
   CHECK(ids(snap->referencing("gotchas/alpha-blocker")) ==
         std::vector<std::string>{"gotchas/beta-major", "gotchas/eta-major", "results/alpha-run"});
-  CHECK(ids(snap->referencing("engines/mooncake")) ==
-        std::vector<std::string>{"gotchas/delta-minor", "gotchas/eta-major", "gotchas/iota-blocker"});
+  CHECK(
+      ids(snap->referencing("engines/mooncake")) ==
+      std::vector<std::string>{"gotchas/delta-minor", "gotchas/eta-major", "gotchas/iota-blocker"});
   CHECK(ids(snap->referencing("oracles/monolithic-equivalence")) ==
-        std::vector<std::string>{"gotchas/alpha-blocker", "gotchas/gamma-major", "results/alpha-run",
-                                 "results/gamma-run"});
+        std::vector<std::string>{"gotchas/alpha-blocker", "gotchas/gamma-major",
+                                 "results/alpha-run", "results/gamma-run"});
   CHECK(snap->referencing("engines/sglang").empty());
 }
 
@@ -200,10 +214,12 @@ TEST_CASE("records pages by id within one type", "[snapshot]") {
   CHECK(page.total == 5);
   CHECK(ids(page.items) == std::vector<std::string>{"engines/lmcache", "engines/mooncake"});
   page = snap->records(kb::Kind::engine, page.next_page_token, 10);
-  CHECK(ids(page.items) == std::vector<std::string>{"engines/nixl", "engines/sglang", "engines/vllm"});
+  CHECK(ids(page.items) ==
+        std::vector<std::string>{"engines/nixl", "engines/sglang", "engines/vllm"});
   CHECK(page.next_page_token.empty());
-  CHECK_THROWS_AS(snap->records(kb::Kind::result, snap->records(kb::Kind::engine, "", 1).next_page_token, 1),
-                  kb::Error);
+  CHECK_THROWS_AS(
+      snap->records(kb::Kind::result, snap->records(kb::Kind::engine, "", 1).next_page_token, 1),
+      kb::Error);
 }
 
 TEST_CASE("change stamps carry forward unchanged records and keep tombstones", "[snapshot]") {
@@ -227,11 +243,13 @@ TEST_CASE("change stamps carry forward unchanged records and keep tombstones", "
     CHECK(c.changed_at_ms > cursor1);
     got[c.id] = c.deleted;
   }
-  CHECK(got == std::map<std::string, bool>{{"gotchas/b", false}, {"gotchas/c", true}, {"gotchas/d", false}});
+  CHECK(got == std::map<std::string, bool>{
+                   {"gotchas/b", false}, {"gotchas/c", true}, {"gotchas/d", false}});
   CHECK(s2->changes_cursor() > cursor1);
 
   // Nothing changed: nothing new, and the tombstone stays where it was.
-  kb::Snapshot s3(kb::lint_corpus(kb::Corpus::from_files("/x", files), lint_options()), nullptr, 3, s2.get());
+  kb::Snapshot s3(kb::lint_corpus(kb::Corpus::from_files("/x", files), lint_options()), nullptr, 3,
+                  s2.get());
   CHECK(s3.changes_since(s2->changes_cursor()).empty());
   CHECK(s3.changes_since(cursor1).size() == 3);
 }
@@ -248,8 +266,8 @@ TEST_CASE("search drops hits indexed from another version of a record", "[snapsh
   CHECK(current.search("\"NEAR(", 10).empty());
 
   files[0] = file("gotchas/a.yaml", gotcha_yaml("a", "Thrashing disk, edited"));
-  kb::Snapshot older_than_index(kb::lint_corpus(kb::Corpus::from_files("/x", files), lint_options()), store, 2,
-                                nullptr);
+  kb::Snapshot older_than_index(
+      kb::lint_corpus(kb::Corpus::from_files("/x", files), lint_options()), store, 2, nullptr);
   auto hits = older_than_index.search("thrashing", 10);
   REQUIRE(hits.size() == 1);
   CHECK(hits[0].id == "gotchas/b");
@@ -297,12 +315,14 @@ std::vector<kb::FileResult> fixture_files() {
     std::ifstream in(entry.path(), std::ios::binary);
     std::stringstream text;
     text << in.rdbuf();
-    files.push_back(file(std::filesystem::relative(entry.path(), kFixture).generic_string(), text.str()));
+    files.push_back(
+        file(std::filesystem::relative(entry.path(), kFixture).generic_string(), text.str()));
   }
   return files;
 }
 
-void replace_file(std::vector<kb::FileResult>& files, const std::string& path, const std::string& yaml) {
+void replace_file(std::vector<kb::FileResult>& files, const std::string& path,
+                  const std::string& yaml) {
   for (auto& f : files) {
     if (f.file == path) f = file(path, yaml);
   }
@@ -310,20 +330,26 @@ void replace_file(std::vector<kb::FileResult>& files, const std::string& path, c
 
 }  // namespace
 
-TEST_CASE("a snapshot patched from the previous one answers like one built from scratch", "[snapshot]") {
+TEST_CASE("a snapshot patched from the previous one answers like one built from scratch",
+          "[snapshot]") {
   const std::string g = "gotchas/beta-major.yaml";
   const std::string head = "id: gotchas/beta-major\ntitle: Beta\nstatus: open\nsymptom: |\n  x\n";
   const std::vector<std::pair<std::string, std::pair<std::string, std::string>>> edits = {
-      {"title only", {g, head + "severity: major\naffects: [vllm, nixl]\nrelated: [alpha-blocker]\n"}},
+      {"title only",
+       {g, head + "severity: major\naffects: [vllm, nixl]\nrelated: [alpha-blocker]\n"}},
       {"severity", {g, head + "severity: info\naffects: [vllm, nixl]\nrelated: [alpha-blocker]\n"}},
       {"affects", {g, head + "severity: major\naffects: [sglang]\nrelated: [alpha-blocker]\n"}},
       {"related", {g, head + "severity: major\naffects: [vllm, nixl]\nrelated: [iota-blocker]\n"}},
-      {"withdrawn", {g, head.substr(0, head.find("status")) + "status: withdrawn\nsymptom: |\n  x\nseverity: major\n"}},
+      {"withdrawn",
+       {g, head.substr(0, head.find("status")) +
+               "status: withdrawn\nsymptom: |\n  x\nseverity: major\n"}},
       {"result fails now",
        {"results/gamma-run.yaml",
-        "id: results/gamma-run\noracle: monolithic-equivalence\ndate: 2026-09-29\nsubject:\n  engines: "
+        "id: results/gamma-run\noracle: monolithic-equivalence\ndate: 2026-09-29\nsubject:\n  "
+        "engines: "
         "[{engine: lmcache}]\npassed: 0\nfailed: 2\nevidence_for: [gotchas/gamma-major]\n"}},
-      {"engine renamed", {"engines/nixl.yaml", "id: engines/nixl\nname: NIXL2\nrepo: ai-dynamo/nixl\n"}},
+      {"engine renamed",
+       {"engines/nixl.yaml", "id: engines/nixl\nname: NIXL2\nrepo: ai-dynamo/nixl\n"}},
   };
   for (const auto& [what, edit] : edits) {
     auto files = fixture_files();
@@ -351,12 +377,17 @@ TEST_CASE("a reload keeps the evidence index only when no evidence input changed
     replace_file(next, path, yaml);
     return kb::Corpus::from_files("/x", next);
   };
-  const std::string gamma = "id: gotchas/gamma-major\ntitle: G\nseverity: major\nstatus: open\nsymptom: |\n  x\n";
-  CHECK(kb::same_evidence(*before, *with("gotchas/gamma-major.yaml", gamma + "oracles: [monolithic-equivalence]\n")));
+  const std::string gamma =
+      "id: gotchas/gamma-major\ntitle: G\nseverity: major\nstatus: open\nsymptom: |\n  x\n";
+  CHECK(kb::same_evidence(
+      *before, *with("gotchas/gamma-major.yaml", gamma + "oracles: [monolithic-equivalence]\n")));
   CHECK_FALSE(kb::same_evidence(*before, *with("gotchas/gamma-major.yaml", gamma)));
   CHECK_FALSE(kb::same_evidence(
       *before, *with("results/gamma-run.yaml",
-                     "id: results/gamma-run\noracle: monolithic-equivalence\ndate: 2026-09-29\npassed: 1\nfailed: 0\n")));
-  CHECK_FALSE(kb::same_evidence(*before, *with("engines/nixl.yaml", "id: engines/nixl\nname: Other\n")));
-  CHECK(kb::same_evidence(*before, *with("engines/nixl.yaml", "id: engines/nixl\nname: NIXL\nrepo: ai-dynamo/nixl\n")));
+                     "id: results/gamma-run\noracle: monolithic-equivalence\ndate: "
+                     "2026-09-29\npassed: 1\nfailed: 0\n")));
+  CHECK_FALSE(
+      kb::same_evidence(*before, *with("engines/nixl.yaml", "id: engines/nixl\nname: Other\n")));
+  CHECK(kb::same_evidence(
+      *before, *with("engines/nixl.yaml", "id: engines/nixl\nname: NIXL\nrepo: ai-dynamo/nixl\n")));
 }

@@ -24,8 +24,8 @@ class CheckIndex;
 /// Filters, sort and page of `GET /api/v1/gotchas`. Every filter but `q` takes one value
 /// or several separated by commas (any of them matches).
 struct GotchaQuery {
-  std::string engine;      ///< engine id or any name resolving to it; empty: any
-  std::string severity;    ///< empty: any
+  std::string engine;    ///< engine id or any name resolving to it; empty: any
+  std::string severity;  ///< empty: any
   std::string status;
   std::string family;
   std::string reproduced;  ///< reproduced | not-reproduced | no-evidence
