@@ -97,7 +97,7 @@ TEST_CASE("hostile query strings get 200 or 4xx", "[server][hostile]") {
   CHECK(s.errors().empty());
 }
 
-TEST_CASE("unknown methods get 405 with Allow; OPTIONS lists them", "[server][hostile]") {
+TEST_CASE("unknown methods get 405 with Allow, and OPTIONS lists them", "[server][hostile]") {
   TestServer s;
   for (std::string method : {"PUT", "DELETE", "PATCH", "TRACE", "CONNECT", "POST"}) {
     std::string raw =
