@@ -310,7 +310,7 @@ TEST_CASE("an engine without a version may be in range: reported as possible", "
         std::vector<std::string>{"engine vllm", "not (engine nixl)", "config kv_transfer is set"});
 }
 
-TEST_CASE("findings are sorted by severity then id; withdrawn gotchas never apply", "[check]") {
+TEST_CASE("findings are sorted by severity then id, and withdrawn gotchas never apply", "[check]") {
   auto r = fixture().check(R"(engines: [{engine: vllm, version: 0.26.0}, {engine: lmcache}]
 config: {kv_transfer: pd, VLLM_BATCH_INVARIANT: 1}
 )");
