@@ -2,6 +2,7 @@
 #include "http_request.h"
 #include "http_status.h"
 #include "kb/resolver.h"
+#include "markdown.h"
 
 namespace kb::http {
 
@@ -27,38 +28,6 @@ std::string snippet_text(std::string_view s) {
   return out;
 }
 
-std::string snippet_html(std::string_view s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&#39;";
-        break;
-      case '\x02':
-        out += "<mark>";
-        break;
-      case '\x03':
-        out += "</mark>";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
-}
-
 }  // namespace
 
 void search(const Ctx& c) {
@@ -72,7 +41,7 @@ void search(const Ctx& c) {
                     {"type", r ? json(kind_name(r->kind)) : json(nullptr)},
                     {"title", h.title},
                     {"snippet", snippet_text(h.snippet)},
-                    {"snippet_html", snippet_html(h.snippet)},
+                    {"snippet_html", pages::snippet_html(h.snippet)},
                     {"rank", h.rank},
                     {"url", api_url(h.id)}});
   }
