@@ -12,6 +12,9 @@ namespace {
 constexpr unsigned kParserFlags =
     MD_FLAG_NOHTML | MD_FLAG_TABLES | MD_FLAG_STRIKETHROUGH | MD_FLAG_PERMISSIVEAUTOLINKS;
 
+// NUL bytes after the input md4c is given (see render_markdown).
+constexpr std::size_t kOverReadPadding = 16;
+
 void append_output(const MD_CHAR* text, MD_SIZE size, void* out) {
   static_cast<std::string*>(out)->append(text, size);
 }
@@ -139,8 +142,16 @@ bool is_web_url(std::string_view url) {
 }
 
 std::string render_markdown(std::string_view markdown) {
+  // md_html() takes a pointer and a size, but md4c 0.4.8 reads past the end: an input
+  // ending in an unclosed link destination (`![x](data:...`) has it look at the next
+  // byte, and if that is `)` it hands the output callback a span beyond the input. So
+  // md4c gets a copy followed by NULs, which end every construct it scans, while the
+  // size stays the input's: the output is the same as for any input it reads correctly.
+  std::string padded;
+  padded.reserve(markdown.size() + kOverReadPadding);
+  padded.append(markdown).append(kOverReadPadding, '\0');
   std::string html;
-  md_html(markdown.data(), static_cast<MD_SIZE>(markdown.size()), append_output, &html,
+  md_html(padded.data(), static_cast<MD_SIZE>(markdown.size()), append_output, &html,
           kParserFlags, MD_HTML_FLAG_XHTML | MD_HTML_FLAG_SKIP_UTF8_BOM);
   return filter_links(html);
 }
