@@ -140,7 +140,7 @@ ApplyResult apply_repairs(const Corpus& corpus, RepairPlan& plan, std::string_vi
   for (auto& [id, pending] : by_record) {
     const Record* record = corpus.find(id);
     const std::string file = pending.front()->file;
-    auto refuse = [&](const std::string& code, const std::string& message) {
+    auto refuse = [&, &id = id](const std::string& code, const std::string& message) {
       result.refused.push_back(Diagnostic{Severity::error, code, file, 0, 0, message,
                                           "run `kb repair` again after fixing the file", id});
     };
