@@ -143,8 +143,8 @@ bool is_web_url(std::string_view url) {
 
 std::string render_markdown(std::string_view markdown) {
   // md_html() takes a pointer and a size, but md4c 0.4.8 reads past the end: an input
-  // ending in an unclosed link destination (`![x](data:...`) has it look at the next
-  // byte, and if that is `)` it hands the output callback a span beyond the input. So
+  // ending in an unclosed link destination (`[a](b`) has it look at the next byte, and
+  // if that is `)` it hands the output callback a span beyond the input, or crashes. So
   // md4c gets a copy followed by NULs, which end every construct it scans, while the
   // size stays the input's: the output is the same as for any input it reads correctly.
   std::string padded;
