@@ -8,7 +8,9 @@ same response bytes as static files (the ceiling for a response); then the serve
 keep-alive) on a copy of kb's own answers: the record JSON, the search JSON and the
 check JSON (a POST to a static file is answered 200 through error_page 405). wrk runs 2
 threads for SECONDS (default 10) per run, RUNS runs, at 16 and 64 connections; the
-figures are medians. kb, nginx and wrk share the machine's cores, as they would.
+figures are medians. kb, nginx and wrk share the machine's cores, as they would. The
+check posts the generator's deployment (several engines at set versions, a few features:
+manifest.json "deployment"); the findings it gets and every answer's size are printed.
 Targets at 100k: GET >= 0.5x nginx req/s and p99 < 5 ms at 64 connections, search p99
 < 20 ms, check p99 < 2 ms, serving RSS < 300 MiB.
 """
@@ -46,6 +48,10 @@ http {{
 
 
 def deployment(man):
+    """The generator's realistic deployment (several engines at known versions, a few
+    features set); a corpus from before it had one gets the old single-engine probe."""
+    if "deployment" in man:
+        return json.dumps(man["deployment"])
     return json.dumps({"engines": [{"engine": man["probe_engine"].split("/", 1)[1],
                                     "version": "0.26.0"}],
                        "config": {"kv_transfer": "pd", "prefix_caching": "true",
@@ -125,6 +131,9 @@ def main():
              "req/s kb/nginx", "kb non-2xx", "kb socket errors"], rows)
     print("\nkb serve, %d records: start %.1f s, RSS idle %d MiB, after load %d MiB, peak %d MiB"
           % (n, startup, saved["rss_idle_mib"], saved["rss_after_mib"], saved["rss_peak_mib"]))
+    print("GET %s: %d bytes; search q=%s: %d bytes; check: %d findings, %d bytes (%s)"
+          % (slug, saved["bytes"]["get"], term, saved["bytes"]["search"], findings,
+             saved["bytes"]["check"], deployment(man)))
     b.save("http", saved)
 
 

@@ -18,22 +18,36 @@ with R > 0 that fraction of references in gotchas is misspelt by one character, 
 bytes.
 """
 import argparse
+import bisect
+import itertools
 import json
 import os
 import random
 import shutil
 
 SEVERITIES = ["blocker", "major", "major", "minor", "minor", "minor", "info"]
-STATUSES = ["open", "open", "open", "mitigated", "fixed", "withdrawn"]
 KINDS = ["correctness", "config", "performance", "availability", "security", "observability"]
 FAMILIES = ["disaggregation", "kv-offload", "prefix-cache", "scheduling", "quantization",
             "speculative-decoding", "networking", "memory", "tokenization", "sampling"]
-CONFIG_KEYS = ["kv_transfer", "kv_offload", "prefix_caching", "connector", "tp_size",
-               "attention_backend", "kv_dtype", "block_size", "VLLM_BATCH_INVARIANT",
-               "spec_decode", "quantization", "max_num_seqs", "chunked_prefill",
-               "enable_lora", "cuda_graphs", "pipeline_parallel", "dp_size"]
-CONFIG_VALUES = ["pd", "shared", "true", "false", "1", "0", "lmcache", "nixl", "mooncake",
-                 "flashinfer", "triton", "fp8", "auto", "16", "32", "eagle", "awq", "2", "4"]
+# Deployment features and the values each takes: gotchas narrow on them, deployments set them.
+CONFIG = {
+    "kv_transfer": ["pd", "shared", "none"], "kv_offload": ["cpu", "disk", "none"],
+    "prefix_caching": ["true", "false"], "connector": ["lmcache", "nixl", "mooncake"],
+    "tp_size": ["1", "2", "4", "8"], "attention_backend": ["flashinfer", "triton", "flash_attn"],
+    "kv_dtype": ["fp8", "auto", "bf16"], "block_size": ["16", "32", "64"],
+    "VLLM_BATCH_INVARIANT": ["1", "0"], "spec_decode": ["eagle", "ngram", "none"],
+    "quantization": ["awq", "fp8", "gptq", "none"], "max_num_seqs": ["64", "256", "1024"],
+    "chunked_prefill": ["true", "false"], "enable_lora": ["true", "false"],
+    "cuda_graphs": ["true", "false"], "pipeline_parallel": ["1", "2", "4"],
+    "dp_size": ["1", "2", "4"],
+}
+CONFIG_KEYS = sorted(CONFIG)
+CONFIG_VALUES = sorted({v for vs in CONFIG.values() for v in vs})
+# Engine popularity is Zipf(ZIPF_S) over the engines: a few carry most gotchas.
+ZIPF_S = 0.9
+# How many engines a gotcha affects: mostly one to three.
+AFFECTS_COUNT = [1, 2, 3, 4, 5, 6]
+AFFECTS_CUM = list(itertools.accumulate([55, 28, 12, 3, 1, 1]))
 DOMAIN = ("kv cache block prefill decode transfer connector layout tensor parallel "
           "scheduler batch token prompt offload tier hash namespace attention kernel "
           "backend dtype quantized weights adapter lora rdma ucx nixl mooncake lmcache "
@@ -93,23 +107,6 @@ class Gen:
             size += len(block) + 2
         return "\n\n".join(parts)
 
-    def version(self):
-        v = "0.%d.%d" % (self.rng.randint(1, 40), self.rng.randint(0, 9))
-        if self.rng.random() < 0.1:
-            v += "rc%d" % self.rng.randint(1, 3)
-        return v
-
-    def version_range(self):
-        lo = self.rng.randint(1, 35)
-        r = self.rng.random()
-        if r < 0.5:
-            return ">=0.%d.0, <0.%d" % (lo, lo + self.rng.randint(1, 5))
-        if r < 0.7:
-            return "~=0.%d" % lo
-        if r < 0.85:
-            return "==0.%d.*" % lo
-        return "<0.%d" % lo
-
     def date(self):
         return "20%02d-%02d-%02d" % (self.rng.randint(24, 26), self.rng.randint(1, 12),
                                      self.rng.randint(1, 28))
@@ -152,24 +149,79 @@ def typo(rng, name, taken):
     return name + "x"
 
 
-def predicate(g, engines, depth=0):
+class Engines:
+    """The engines, most popular first, with their release histories: engine k is picked
+    with weight 1/(k+1)^ZIPF_S and has released minors 0.1 .. 0.minors[k]."""
+
+    def __init__(self, g, slugs):
+        self.slugs = slugs
+        self.cum = list(itertools.accumulate(1.0 / (k + 1) ** ZIPF_S for k in range(len(slugs))))
+        self.minors = [g.rng.randint(30, 60) if k < 10 else g.rng.randint(6, 40)
+                       for k in range(len(slugs))]
+
+    def pick(self, rng, count):
+        """`count` distinct engine indexes, by popularity."""
+        out = []
+        while len(out) < count:
+            k = bisect.bisect(self.cum, rng.random() * self.cum[-1])
+            if k not in out:
+                out.append(k)
+        return out
+
+    def version(self, rng, k):
+        v = "0.%d.%d" % (rng.randint(1, self.minors[k]), rng.randint(0, 9))
+        if rng.random() < 0.1:
+            v += "rc%d" % rng.randint(1, 3)
+        return v
+
+    def affected(self, rng, k):
+        """(range, still open) of one gotcha on engine k: it appeared in some minor and was
+        fixed 1-6 minors later, unless that is past the newest release (then it is open-ended),
+        or, for a third of them, within its own minor by a patch release; one entry in
+        thirty gives no range (every version)."""
+        if rng.random() < 0.03:
+            return "", True
+        top = self.minors[k]
+        lo = rng.randint(1, top)
+        hi = lo + min(6, 1 + int(rng.expovariate(0.7)))
+        if hi > top:
+            return (">=0.%d.0" % lo if rng.random() < 0.7 else "~=0.%d" % lo), True
+        r = rng.random()
+        if r < 0.33:
+            p = rng.randint(0, 7)
+            return ">=0.%d.%d, <0.%d.%d" % (lo, p, lo, p + rng.randint(1, 2)), False
+        if hi == lo + 1 and r < 0.6:
+            return "==0.%d.*" % lo, False
+        if lo <= 3 and r < 0.3:
+            return "<0.%d" % hi, False
+        return ">=0.%d.0, <0.%d" % (lo, hi), False
+
+
+def feature(g):
+    """A deployment feature a gotcha needs: settings, a key set, or a setting it must not have."""
     r = g.rng.random()
-    if depth < 2 and r < 0.25:
-        op = g.rng.choice(["all", "any"])
-        items = ", ".join(predicate(g, engines, depth + 1) for _ in range(g.rng.randint(2, 3)))
-        return "{%s: [%s]}" % (op, items)
-    if depth < 2 and r < 0.3:
-        return "{not: %s}" % predicate(g, engines, depth + 1)
-    if r < 0.55:
-        e = g.rng.choice(engines)
-        if g.rng.random() < 0.5:
-            return "{engine: %s, versions: %s}" % (e, q(g.version_range()))
-        return "{engine: %s}" % e
-    if r < 0.9:
-        keys = g.rng.sample(CONFIG_KEYS, g.rng.randint(1, 2))
-        return "{config: {%s}}" % ", ".join("%s: %s" % (k, q(g.rng.choice(CONFIG_VALUES)))
+    if r < 0.7:
+        keys = g.rng.sample(CONFIG_KEYS, 1 if g.rng.random() < 0.7 else 2)
+        return "{config: {%s}}" % ", ".join("%s: %s" % (k, q(g.rng.choice(CONFIG[k])))
                                             for k in keys)
-    return "{config_set: [%s]}" % g.rng.choice(CONFIG_KEYS)
+    if r < 0.85:
+        return "{config_set: [%s]}" % g.rng.choice(CONFIG_KEYS)
+    k = g.rng.choice(CONFIG_KEYS)
+    return "{not: {config: {%s: %s}}}" % (k, q(g.rng.choice(CONFIG[k])))
+
+
+def applies_when(g, atoms):
+    """A predicate over the gotcha's own engine atoms ("{engine: x, versions: ...}"): most
+    gotchas need a feature besides the engine, a few need only features."""
+    engines = atoms[0] if len(atoms) == 1 else "{any: [%s]}" % ", ".join(atoms)
+    r = g.rng.random()
+    if r < 0.6:
+        return "{all: [%s, %s]}" % (engines, feature(g))
+    if r < 0.75:
+        return "{all: [%s, {any: [%s, %s]}]}" % (engines, feature(g), feature(g))
+    if r < 0.93:
+        return engines
+    return "{all: [%s, %s]}" % (feature(g), feature(g))
 
 
 def main():
@@ -196,6 +248,7 @@ def main():
         os.makedirs(os.path.join(rec_dir, ns))
 
     engines = [g.slug(i, 1) for i in range(n_eng)]
+    eng = Engines(g, engines)
     oracles = [g.slug(i, 2) for i in range(n_orc)]
     gotchas = [g.slug(i, 4) for i in range(n_got)]
     results = [g.slug(i, 3) for i in range(n_res)]
@@ -238,21 +291,33 @@ def main():
         body_size = g.rng.randint(1024, 4096)
         shares = [g.rng.random() + 0.3 for _ in range(4)]
         fields = [g.markdown(int(body_size * w / sum(shares))) for w in shares]
-        aff = g.rng.sample(engines, g.rng.randint(1, min(6, len(engines))))
-        status[s] = g.rng.choice(STATUSES)
+        picked = eng.pick(g.rng, min(len(engines), AFFECTS_COUNT[bisect.bisect(
+            AFFECTS_CUM, g.rng.random() * AFFECTS_CUM[-1])]))
+        ranges = [eng.affected(g.rng, k) for k in picked]
+        still_open = any(o for _, o in ranges)
+        r = g.rng.random()
+        if r < 0.04:
+            status[s] = "withdrawn"
+        elif still_open:
+            status[s] = "open" if r < 0.85 else "mitigated"
+        else:
+            status[s] = "fixed" if r < 0.8 else "mitigated"
         lines = ["id: %s" % rid, "title: %s" % q(title),
                  "severity: %s" % g.rng.choice(SEVERITIES),
                  "status: %s" % status[s], "kind: %s" % g.rng.choice(KINDS),
                  "family: %s" % g.rng.choice(FAMILIES), "created: %s" % g.date(),
                  "updated: %s" % g.date(), "affects:"]
-        for k, e in enumerate(aff):
-            e = ref(e, "affects[%d]" % k, rid)
-            if g.rng.random() < 0.4:
-                lines.append("  - {engine: %s, versions: %s}" % (e, q(g.version_range())))
+        atoms = []
+        for k, (e, (versions, _)) in enumerate(zip(picked, ranges)):
+            name = ref(engines[e], "affects[%d]" % k, rid)
+            if versions:
+                lines.append("  - {engine: %s, versions: %s}" % (name, q(versions)))
+                atoms.append("{engine: %s, versions: %s}" % (engines[e], q(versions)))
             else:
-                lines.append("  - %s" % e)
-        if g.rng.random() < 0.7:
-            lines.append("applies_when: %s" % predicate(g, aff))
+                lines.append("  - %s" % name)
+                atoms.append("{engine: %s}" % engines[e])
+        if g.rng.random() < 0.8:
+            lines.append("applies_when: %s" % applies_when(g, atoms))
         lines += [block("symptom", fields[0]), block("root_cause", fields[1]),
                   block("workaround", fields[2]), block("notes", fields[3])]
         if n_got > 1 and g.rng.random() < 0.8:
@@ -273,9 +338,10 @@ def main():
         docs.append((rid, "gotcha", title, "\n\n".join(fields)))
 
     for r in results:
-        eng = g.rng.sample(engines, g.rng.randint(1, min(3, len(engines))))
-        subj = ", ".join("{engine: %s, version: %s}" % (e, q(g.version())) for e in eng)
-        cfg = ", ".join("%s: %s" % (k, q(g.rng.choice(CONFIG_VALUES)))
+        ran = eng.pick(g.rng, g.rng.randint(1, min(3, len(engines))))
+        subj = ", ".join("{engine: %s, version: %s}" % (engines[k], q(eng.version(g.rng, k)))
+                         for k in ran)
+        cfg = ", ".join("%s: %s" % (k, q(g.rng.choice(CONFIG[k])))
                         for k in g.rng.sample(CONFIG_KEYS, g.rng.randint(1, 3)))
         ev = sorted({gotchas[g.rng.randrange(n_got)] for _ in range(g.rng.randint(1, 2))})
         title = g.sentence(5, 10).rstrip(".")
@@ -306,10 +372,20 @@ def main():
         "yaml_bytes": yaml_bytes, "gotchas": n_got, "engines": n_eng, "oracles": n_orc,
         "results": n_res, "probe_gotcha": "gotchas/" + gotchas[n_got // 2],
         "probe_engine": "engines/" + engines[0], "search_term": DOMAIN[7],
-        "typos": typos,
+        "typos": typos, "deployment": deployment(eng),
     }
     with open(os.path.join(out, "manifest.json"), "w") as f:
         json.dump(manifest, f, indent=1)
+
+
+def deployment(eng):
+    """What a realistic deployment runs: the most popular engine beside three others, each
+    a few minors behind its newest release, with a handful of features set."""
+    ranks = [k for k in (0, 2, 5, 20) if k < len(eng.slugs)]
+    return {"engines": [{"engine": eng.slugs[k], "version": "0.%d.1" % max(1, eng.minors[k] - 3)}
+                        for k in ranks],
+            "config": {"kv_transfer": "pd", "connector": "nixl", "prefix_caching": "true",
+                       "attention_backend": "flashinfer", "tp_size": "4", "kv_dtype": "auto"}}
 
 
 def write_peers(out, docs):
