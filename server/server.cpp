@@ -109,6 +109,8 @@ Server::Server(ServeConfig config) : impl_(std::make_unique<Impl>()) {
       *m.kb, m.config, m.metrics,
       [impl = impl_.get()](const std::string& line) { impl->log_error(line); }, m.renderer.get()});
 
+  // cpp-httplib serves a kept-alive connection on one worker until it closes: with fewer
+  // workers than clients, the rest wait for a whole connection, not a request.
   const unsigned threads = m.config.threads;
   m.http.new_task_queue = [threads] { return new httplib::ThreadPool(threads); };
   // Without it a small response waits for the peer's delayed ACK (Nagle): ~40 ms per GET.

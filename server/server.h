@@ -24,7 +24,7 @@ struct ServeConfig {
   std::filesystem::path db;                      ///< ... or this prebuilt index, read-only
   std::string host = "127.0.0.1";                ///< loopback unless told otherwise
   int port = 8080;                               ///< 0: any free port (tests)
-  unsigned threads = 8;                          ///< request worker threads
+  unsigned threads = 64;                         ///< request workers: one per kept-alive client
   bool cors = false;                             ///< Access-Control-Allow-Origin: * on the API
   std::filesystem::path web_dir;                 ///< templates from disk instead of the binary
   std::string access_log;                        ///< "" none, "-" stdout, else a file (appended)

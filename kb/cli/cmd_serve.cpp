@@ -15,7 +15,7 @@ struct ServeCli {
   std::string db;
   std::string host = "127.0.0.1";
   int port = 8080;
-  unsigned threads = 8;
+  unsigned threads = http::ServeConfig{}.threads;
   bool cors = false;
   std::string web_dir;
   std::string access_log;
@@ -75,7 +75,7 @@ void add_serve(CLI::App& app, Action& run) {
   sub->add_option("--port", cli->port, "Port to listen on")
       ->check(CLI::Range(0, 65535))
       ->capture_default_str();
-  sub->add_option("--threads", cli->threads, "Request worker threads")
+  sub->add_option("--threads", cli->threads, "Request worker threads; each kept-alive client holds one")
       ->check(CLI::Range(1, 1024))
       ->capture_default_str();
   sub->add_flag("--cors", cli->cors,
