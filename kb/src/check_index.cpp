@@ -2,6 +2,8 @@
 // through it.
 
 #include <algorithm>
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -38,12 +40,86 @@ std::string_view without_namespace(std::string_view id) {
   return slash == std::string_view::npos ? id : id.substr(slash + 1);
 }
 
+// The atoms a deployment must touch (run an engine slot, set a config key) before a
+// predicate can differ from its value for an empty deployment: when it touches none of
+// them, every atom below keeps its empty value, or a necessary one does.
+struct Trigger {
+  std::vector<int> slots;
+  std::vector<std::string> keys;
+  // Config keys are set by many deployments and named by many gotchas: an engine is the
+  // more selective trigger.
+  std::size_t cost() const { return slots.size() + 8 * keys.size(); }
+  void add(const Trigger& o) {
+    slots.insert(slots.end(), o.slots.begin(), o.slots.end());
+    keys.insert(keys.end(), o.keys.begin(), o.keys.end());
+  }
+};
+
+Trigger trigger(const Node& n, const check::Env& empty) {
+  Trigger t;
+  switch (n.op) {
+    case Predicate::Op::engine:
+      if (n.engine >= 0) t.slots.push_back(n.engine);
+      return t;
+    case Predicate::Op::config:
+      // Every key must be set for the atom to hold: any one of them is necessary.
+      if (!n.config.empty()) t.keys.push_back(n.config.front().first);
+      return t;
+    case Predicate::Op::config_set:
+      if (!n.keys.empty()) t.keys.push_back(n.keys.front());
+      return t;
+    case Predicate::Op::negate:
+      return n.children.size() == 1 ? trigger(n.children.front(), empty) : t;
+    case Predicate::Op::all:
+    case Predicate::Op::any: {
+      // all: a child that is `no` when empty keeps the whole `no` until it changes; any:
+      // so does a child that is `yes`. Either way that child's trigger is enough.
+      const Truth pinned = n.op == Predicate::Op::all ? Truth::no : Truth::yes;
+      std::optional<Trigger> best;
+      for (const Node& c : n.children) {
+        if (check::eval(c, empty) != pinned) continue;
+        Trigger ct = trigger(c, empty);
+        if (!best || ct.cost() < best->cost()) best = std::move(ct);
+      }
+      if (best) return *best;
+      for (const Node& c : n.children) t.add(trigger(c, empty));
+      return t;
+    }
+  }
+  return t;
+}
+
 }  // namespace
 
 struct CheckIndex::Impl {
   const Corpus* corpus = nullptr;
   std::unordered_map<std::string, int> slots;  // engine id -> slot
   std::vector<Compiled> gotchas;               // sorted like findings
+  // Which gotchas a deployment can hit, by index into `gotchas`: those that hold (or may)
+  // for an empty deployment, and the rest by the engine slots and config keys that
+  // trigger them. A check evaluates only these instead of every gotcha.
+  std::vector<std::uint32_t> always;
+  std::vector<std::vector<std::uint32_t>> by_slot;
+  std::unordered_map<std::string, std::vector<std::uint32_t>> by_key;
+
+  void index_triggers() {
+    check::Env empty;
+    by_slot.resize(slots.size());
+    for (std::uint32_t i = 0; i < gotchas.size(); ++i) {
+      const Node& root = gotchas[i].root;
+      if (check::eval(root, empty) != Truth::no) {
+        always.push_back(i);
+        continue;
+      }
+      Trigger t = trigger(root, empty);
+      std::sort(t.slots.begin(), t.slots.end());
+      t.slots.erase(std::unique(t.slots.begin(), t.slots.end()), t.slots.end());
+      std::sort(t.keys.begin(), t.keys.end());
+      t.keys.erase(std::unique(t.keys.begin(), t.keys.end()), t.keys.end());
+      for (int s : t.slots) by_slot[static_cast<std::size_t>(s)].push_back(i);
+      for (const auto& k : t.keys) by_key[k].push_back(i);
+    }
+  }
 
   int slot(const std::string& engine_id) {
     auto [it, fresh] = slots.emplace(engine_id, static_cast<int>(slots.size()));
@@ -105,6 +181,7 @@ CheckIndex CheckIndex::build(const Corpus& corpus, const EvidenceIndex& evidence
                      int ra = severity_rank(a.severity), rb = severity_rank(b.severity);
                      return ra != rb ? ra < rb : a.id < b.id;
                    });
+  impl->index_triggers();
   CheckIndex index;
   index.impl_ = std::move(impl);
   return index;
@@ -141,10 +218,23 @@ CheckReport CheckIndex::run(const Deployment& deployment) const {
     env.by_slot[static_cast<std::size_t>(slot->second)].push_back(
         {&e, e.version.empty() ? std::nullopt : Version::parse(e.version)});
   }
+  std::vector<std::uint32_t> candidates = impl_->always;
+  auto add = [&candidates](const std::vector<std::uint32_t>& more) {
+    candidates.insert(candidates.end(), more.begin(), more.end());
+  };
+  for (std::size_t slot = 0; slot < env.by_slot.size(); ++slot) {
+    if (!env.by_slot[slot].empty()) add(impl_->by_slot[slot]);
+  }
   for (const Setting& s : report.deployment.config) {
     env.config.emplace(s.key, std::make_pair(&s, check::canonical_value(s.value)));
+    auto it = impl_->by_key.find(s.key);
+    if (it != impl_->by_key.end()) add(it->second);
   }
-  for (const Compiled& g : impl_->gotchas) {
+  // In index order, so findings keep the order of `gotchas`.
+  std::sort(candidates.begin(), candidates.end());
+  candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
+  for (std::uint32_t i : candidates) {
+    const Compiled& g = impl_->gotchas[i];
     Truth t = check::eval(g.root, env);
     if (t == Truth::no) continue;
     Finding f;
