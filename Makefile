@@ -1,12 +1,18 @@
 # Two entry points on a fresh Debian 12 machine, as root:
 #   make run   installs what is missing, builds, serves records/ at http://127.0.0.1:8080
-#   make test  installs what is missing (and Chromium for the browser test), builds, runs ctest
+#   make test  installs what is missing (and Chromium, clang-14), builds, runs ctest, then
+#              replays the saved fuzz crash inputs and runs every fuzzer FUZZ_SECONDS
+#   make fuzz  only the fuzzers, e.g. `make fuzz FUZZ_SECONDS=300` for a longer run
 BUILD ?= build
 JOBS ?= 2
 TYPE ?= RelWithDebInfo
 KB := $(BUILD)/kb/cli/kb
+# The fuzzers are built by clang with sanitizers, so in a build folder of their own.
+FUZZ_BUILD ?= build-fuzz
+FUZZ_SECONDS ?= 10
+FUZZ_RUN = FUZZ_BUILD=$(FUZZ_BUILD) FUZZ_JOBS=$(JOBS) bash fuzz/run.sh $(FUZZ_SECONDS)
 
-.PHONY: all deps test-deps build run test lint clean
+.PHONY: all deps test-deps fuzz-deps build run test fuzz lint clean
 
 all: build
 
@@ -15,6 +21,9 @@ deps:
 
 test-deps:
 	bash scripts/deps.sh --test
+
+fuzz-deps:
+	bash scripts/deps.sh --fuzz
 
 build: deps
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=$(TYPE)
@@ -26,9 +35,13 @@ run: build
 
 test: test-deps build
 	cd $(BUILD) && ctest --output-on-failure -j$(JOBS)
+	$(FUZZ_RUN)
+
+fuzz: fuzz-deps
+	$(FUZZ_RUN)
 
 lint: build
 	$(KB) lint --records records
 
 clean:
-	rm -rf $(BUILD)
+	rm -rf $(BUILD) $(FUZZ_BUILD)

@@ -5,9 +5,15 @@ set -euo pipefail
 build_pkgs=(build-essential cmake pkg-config libsqlite3-dev libyaml-cpp-dev
   libcpp-httplib-dev nlohmann-json3-dev catch2 libmd4c-html0-dev libmd4c-dev
   libkainjow-mustache-dev libpugixml-dev libcli11-dev sqlite3)
-test_pkgs=(chromium curl)
+# --fuzz: what fuzz/run.sh needs on top (libFuzzer and the sanitizer runtimes);
+# --test: the browser test's and the fuzzers' packages, since `make test` runs both.
+fuzz_pkgs=(clang-14 libclang-rt-14-dev)
+test_pkgs=(chromium curl "${fuzz_pkgs[@]}")
 want=("${build_pkgs[@]}")
-if [ "${1:-}" = "--test" ]; then want+=("${test_pkgs[@]}"); fi
+case "${1:-}" in
+  --test) want+=("${test_pkgs[@]}") ;;
+  --fuzz) want+=("${fuzz_pkgs[@]}") ;;
+esac
 missing=()
 for p in "${want[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
