@@ -1,13 +1,8 @@
 #include <algorithm>
-#include <fstream>
-#include <set>
-#include <sstream>
 
 #include "json.h"
-#include "kb/error.h"
 #include "markdown.h"
 #include "pages_internal.h"
-#include "web_assets.h"
 
 namespace kb::pages {
 
@@ -68,58 +63,6 @@ std::string Links::asset(std::string_view name) const {
 
 std::string Links::feed() const {
   return root_ + "feed.xml";
-}
-
-Templates::Templates(std::filesystem::path web_dir) : web_dir_(std::move(web_dir)) {}
-
-std::optional<std::string> Templates::file(std::string_view path) const {
-  if (!web_dir_.empty()) {
-    std::ifstream in(web_dir_ / std::string(path), std::ios::binary);
-    if (in) {
-      std::ostringstream s;
-      s << in.rdbuf();
-      return s.str();
-    }
-  }
-  for (const auto& [name, bytes] : web::embedded_assets()) {
-    if (name == path) return std::string(bytes);
-  }
-  return std::nullopt;
-}
-
-std::vector<std::string> Templates::list(std::string_view dir) const {
-  std::set<std::string> names;
-  const std::string prefix = std::string(dir) + "/";
-  for (const auto& entry : web::embedded_assets()) {
-    if (entry.first.rfind(prefix, 0) == 0) names.insert(std::string(entry.first));
-  }
-  std::error_code ec;
-  if (!web_dir_.empty()) {
-    for (const auto& e : std::filesystem::directory_iterator(web_dir_ / std::string(dir), ec)) {
-      if (e.is_regular_file()) names.insert(prefix + e.path().filename().string());
-    }
-  }
-  return {names.begin(), names.end()};
-}
-
-std::string Templates::render(std::string_view name, Data data) const {
-  for (const auto& path : list("templates")) {
-    const std::string file_name = path.substr(path.find('/') + 1);
-    if (file_name.rfind('_', 0) != 0) continue;
-    const std::string partial_name =
-        file_name.substr(1, file_name.size() - 1 - std::string_view(".mustache").size());
-    auto text = file(path);
-    data.set(partial_name, kainjow::mustache::partial([text] { return text.value_or(""); }));
-  }
-  const std::string path = "templates/" + std::string(name) + ".mustache";
-  auto text = file(path);
-  if (!text) throw Error(Errc::internal, "missing template " + path);
-  kainjow::mustache::mustache tmpl(*text);
-  tmpl.set_custom_escape([](const std::string& s) { return escape_html(s); });
-  if (!tmpl.is_valid()) throw Error(Errc::internal, path + ": " + tmpl.error_message());
-  std::string out = tmpl.render(data);
-  if (!tmpl.is_valid()) throw Error(Errc::internal, path + ": " + tmpl.error_message());
-  return out;
 }
 
 void put(Data& d, const std::string& key, const std::string& value) {

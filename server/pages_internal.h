@@ -7,6 +7,7 @@
 #include <kainjow/mustache.hpp>
 
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -54,16 +55,26 @@ class Links {
 class Templates {
  public:
   explicit Templates(std::filesystem::path web_dir);
+  ~Templates();
+  Templates(Templates&&) noexcept;
+  Templates& operator=(Templates&&) noexcept;
   /// The bytes of `path` under web/ ("templates/home.mustache", "static/kb.css").
   std::optional<std::string> file(std::string_view path) const;
   /// Paths of every file under `dir` ("static") of web/, sorted.
   std::vector<std::string> list(std::string_view dir) const;
   /// Renders templates/<name>.mustache with `data`; every `_x.mustache` is the partial
-  /// `{{>x}}`. Throws Error(internal) on a missing or malformed template.
-  std::string render(std::string_view name, Data data) const;
+  /// `{{>x}}`. Each template is parsed once, its partials spliced in, and reused (from a
+  /// web directory: re-read every time, re-parsed when a file changed). Safe to call from
+  /// many threads at once. Throws Error(internal) on a missing or malformed template.
+  std::string render(std::string_view name, const Data& data) const;
 
  private:
+  struct Parsed;
+  struct Cache;
+  std::shared_ptr<const Parsed> parsed(std::string_view name) const;
+
   std::filesystem::path web_dir_;
+  std::unique_ptr<Cache> cache_;
 };
 
 /// What a Renderer holds.

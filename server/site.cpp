@@ -2,8 +2,16 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+#include <atomic>
+#include <exception>
 #include <fstream>
+#include <functional>
+#include <mutex>
 #include <random>
+#include <set>
+#include <thread>
+#include <vector>
 
 #include "json.h"
 #include "kb/error.h"
@@ -71,46 +79,90 @@ std::string search_index_js(const pages::View& v) {
          index.dump(-1, ' ', true, nlohmann::json::error_handler_t::replace) + ";\n";
 }
 
+// Writes files below `root` from many threads at once: directories are made first, by
+// make_dirs() on one thread, so write() only creates files.
 class Writer {
  public:
   explicit Writer(fs::path root) : root_(std::move(root)) {}
 
+  void make_dirs(const std::string& relative) {
+    const fs::path dir = (root_ / relative).parent_path();
+    if (!made_.insert(dir.string()).second) return;
+    std::error_code ec;
+    fs::create_directories(dir, ec);
+  }
+
   void write(const std::string& relative, const std::string& bytes) {
     const fs::path path = root_ / relative;
-    std::error_code ec;
-    fs::create_directories(path.parent_path(), ec);
     std::ofstream out(path, std::ios::binary | std::ios::trunc);
     out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
     out.close();
     if (!out) throw Error(Errc::io, "cannot write " + path.string());
-    ++report_.files;
+    files_.fetch_add(1, std::memory_order_relaxed);
     if (relative.size() > 5 && relative.compare(relative.size() - 5, 5, ".html") == 0)
-      ++report_.pages;
+      pages_.fetch_add(1, std::memory_order_relaxed);
   }
-  const SiteReport& report() const { return report_; }
+
+  SiteReport report() const { return {pages_.load(), files_.load()}; }
 
  private:
   fs::path root_;
-  SiteReport report_;
+  std::set<std::string> made_;
+  std::atomic<std::size_t> pages_{0};
+  std::atomic<std::size_t> files_{0};
 };
+
+// Runs every task on all cores; rethrows the first failure once all threads stopped.
+// Which thread runs a task changes nothing: each writes its own files.
+void run_all(const std::vector<std::function<void()>>& tasks) {
+  std::atomic<std::size_t> next{0};
+  std::atomic<bool> failed{false};
+  std::mutex failure_mu;
+  std::exception_ptr failure;
+  auto work = [&] {
+    try {
+      for (std::size_t i = next++; i < tasks.size() && !failed; i = next++) tasks[i]();
+    } catch (...) {
+      const std::lock_guard lock(failure_mu);
+      if (!failure) failure = std::current_exception();
+      failed = true;
+    }
+  };
+  {
+    const unsigned threads = std::max(1U, std::thread::hardware_concurrency());
+    std::vector<std::jthread> pool;
+    for (unsigned i = 1; i < threads; ++i) pool.emplace_back(work);
+    work();
+  }
+  if (failure) std::rethrow_exception(failure);
+}
 
 void write_all(const Linted& linted, const SiteOptions& options, Writer& w) {
   const pages::ReferenceMap refs(*linted.corpus);
   const pages::View v = pages::make_view(linted, refs);
   const pages::Renderer renderer(pages::LinkStyle::static_site, options.web_dir);
+  std::vector<std::function<void()>> tasks = {
+      [&] { w.write("index.html", renderer.home(v)); },
+      [&] { w.write("search.html", renderer.search(v, {})); },
+      [&] { w.write("diagnostics.html", renderer.diagnostics(v)); },
+      [&] { w.write("404.html", renderer.not_found(v, "")); },
+      [&] { w.write("feed.xml", renderer.feed(v)); },
+      [&] { w.write("search-index.js", search_index_js(v)); },
+  };
   w.write(kSiteMarker, "written by kb site; the whole directory is replaced on the next run\n");
-  w.write("index.html", renderer.home(v));
-  w.write("search.html", renderer.search(v, {}));
-  w.write("diagnostics.html", renderer.diagnostics(v));
-  w.write("404.html", renderer.not_found(v, ""));
-  w.write("feed.xml", renderer.feed(v));
-  w.write("search-index.js", search_index_js(v));
-  for (const auto& name : renderer.asset_names()) w.write("static/" + name, *renderer.asset(name));
-  for (const auto& r : linted.corpus->records()) {
-    w.write(r->id + ".json", json::record(*linted.corpus, *r, linted.evidence).dump(2) + "\n");
-    w.write(r->id + ".yaml", r->source_text);
-    if (auto html = renderer.record(v, *r)) w.write(r->id + ".html", *html);
+  for (const auto& name : renderer.asset_names()) {
+    w.make_dirs("static/" + name);
+    tasks.emplace_back([&w, &renderer, name] { w.write("static/" + name, *renderer.asset(name)); });
   }
+  for (const auto& r : linted.corpus->records()) {
+    w.make_dirs(r->id);
+    tasks.emplace_back([&w, &renderer, &v, &linted, &r = *r] {
+      w.write(r.id + ".json", json::record(*linted.corpus, r, linted.evidence).dump(2) + "\n");
+      w.write(r.id + ".yaml", r.source_text);
+      if (auto html = renderer.record(v, r)) w.write(r.id + ".html", *html);
+    });
+  }
+  run_all(tasks);
 }
 
 void check_replaceable(const fs::path& out) {
