@@ -2,7 +2,7 @@
 
 #include <algorithm>
 #include <fstream>
-#include <map>
+#include <optional>
 #include <sstream>
 #include <system_error>
 
@@ -46,7 +46,9 @@ std::vector<FileStat> scan(const fs::path& dir) {
     if (!entry.is_regular_file(ec) || !is_record_file(entry.path())) continue;
     FileStat st;
     st.path = entry.path();
-    st.rel = fs::relative(entry.path(), dir, ec).generic_string();
+    // Lexical: fs::relative resolves links with a readlink per path component, which
+    // made a rescan of 100k files cost most of a reload.
+    st.rel = entry.path().lexically_relative(dir).generic_string();
     st.size = entry.file_size(ec);
     auto t = entry.last_write_time(ec);
     st.mtime_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(t.time_since_epoch()).count();
@@ -54,6 +56,81 @@ std::vector<FileStat> scan(const fs::path& dir) {
   }
   std::sort(out.begin(), out.end(), [](const FileStat& a, const FileStat& b) { return a.rel < b.rel; });
   return out;
+}
+
+// The one file `rel` names, as scan() would have listed it; nullopt when scan() would not.
+std::optional<FileStat> stat_one(const fs::path& dir, const std::string& rel) {
+  std::error_code ec;
+  FileStat st;
+  st.path = dir / rel;
+  st.rel = rel;
+  auto status = fs::symlink_status(st.path, ec);
+  if (ec || !fs::is_regular_file(status) || !is_record_file(st.path)) return std::nullopt;
+  for (const auto& part : fs::path(rel)) {
+    if (!part.empty() && part.string()[0] == '.') return std::nullopt;
+  }
+  st.size = fs::file_size(st.path, ec);
+  if (ec) return std::nullopt;
+  auto t = fs::last_write_time(st.path, ec);
+  if (ec) return std::nullopt;
+  st.mtime_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(t.time_since_epoch()).count();
+  return st;
+}
+
+// What a reload has to do: the new file list with unchanged files copied from the
+// previous corpus, and the files to (re)load into it.
+struct ReloadPlan {
+  struct Load {
+    std::size_t index;
+    FileStat stat;
+    const FileResult* old;  ///< the previous version of this file, if any
+  };
+  std::vector<std::shared_ptr<const FileResult>> files;
+  std::vector<Load> loads;
+  bool same_paths = true;  ///< the same files as before, in the same order
+
+  void keep(const std::shared_ptr<const FileResult>& f) { files.push_back(f); }
+  void add(FileStat st, const std::shared_ptr<const FileResult>* old) {
+    if (old && (*old)->size == st.size && (*old)->mtime_ns == st.mtime_ns) {
+      files.push_back(*old);
+      return;
+    }
+    same_paths = same_paths && old != nullptr;
+    loads.push_back({files.size(), std::move(st), old ? old->get() : nullptr});
+    files.emplace_back();
+  }
+};
+
+// Walks the previous files (sorted by path) beside `seen` (sorted, unique): a path in
+// `seen` with a stat is there now, without one it is gone; other previous files stay
+// as they were when `seen_all` is false and are gone when it is true.
+ReloadPlan plan_reload(const std::vector<std::shared_ptr<const FileResult>>& prev,
+                       std::vector<std::pair<std::string, std::optional<FileStat>>> seen,
+                       bool seen_all) {
+  ReloadPlan plan;
+  plan.files.reserve(prev.size() + seen.size());
+  auto s = seen.begin();
+  for (const auto& f : prev) {
+    for (; s != seen.end() && s->first < f->file; ++s) {
+      if (s->second) plan.add(std::move(*s->second), nullptr);
+    }
+    if (s != seen.end() && s->first == f->file) {
+      if (s->second) {
+        plan.add(std::move(*s->second), &f);
+      } else {
+        plan.same_paths = false;
+      }
+      ++s;
+    } else if (seen_all) {
+      plan.same_paths = false;
+    } else {
+      plan.keep(f);
+    }
+  }
+  for (; s != seen.end(); ++s) {
+    if (s->second) plan.add(std::move(*s->second), nullptr);
+  }
+  return plan;
 }
 
 FileResult load_file(const FileStat& st, const LoadOptions& options) {
@@ -96,8 +173,10 @@ Pos find_value_pos(const std::string& text, std::string_view key, std::string_vi
 
 std::shared_ptr<const Corpus> Corpus::load(const fs::path& dir, const LoadOptions& options) {
   auto stats = scan(dir);
-  std::vector<FileResult> files(stats.size());
-  parallel_for(stats.size(), options.threads, [&](std::size_t i) { files[i] = load_file(stats[i], options); });
+  std::vector<std::shared_ptr<const FileResult>> files(stats.size());
+  parallel_for(stats.size(), options.threads, [&](std::size_t i) {
+    files[i] = std::make_shared<const FileResult>(load_file(stats[i], options));
+  });
   auto c = std::shared_ptr<Corpus>(new Corpus());
   c->dir_ = dir;
   c->options_ = options;
@@ -106,35 +185,40 @@ std::shared_ptr<const Corpus> Corpus::load(const fs::path& dir, const LoadOption
   return c;
 }
 
-std::shared_ptr<const Corpus> Corpus::reload(const Corpus& prev, const LoadOptions& options) {
-  auto stats = scan(prev.dir_);
-  std::map<std::string, const FileResult*> old;
-  for (const auto& f : prev.files_) old.emplace(f.file, &f);
-  std::vector<FileResult> files(stats.size());
-  std::vector<std::size_t> changed;
-  for (std::size_t i = 0; i < stats.size(); ++i) {
-    auto it = old.find(stats[i].rel);
-    if (it != old.end() && it->second->size == stats[i].size &&
-        it->second->mtime_ns == stats[i].mtime_ns) {
-      files[i] = *it->second;
-    } else {
-      changed.push_back(i);
+std::shared_ptr<const Corpus> Corpus::reload(const Corpus& prev, const LoadOptions& options,
+                                             const std::vector<std::string>* only) {
+  std::vector<std::pair<std::string, std::optional<FileStat>>> seen;
+  if (only) {
+    std::vector<std::string> paths(*only);
+    std::sort(paths.begin(), paths.end());
+    paths.erase(std::unique(paths.begin(), paths.end()), paths.end());
+    for (auto& rel : paths) {
+      auto st = stat_one(prev.dir_, rel);
+      seen.emplace_back(std::move(rel), std::move(st));
+    }
+  } else {
+    for (auto& st : scan(prev.dir_)) {
+      std::string rel = st.rel;
+      seen.emplace_back(std::move(rel), std::move(st));
     }
   }
-  parallel_for(changed.size(), options.threads, [&](std::size_t k) {
-    std::size_t i = changed[k];
-    files[i] = load_file(stats[i], options);
-    auto it = old.find(stats[i].rel);
-    if (!files[i].record && it != old.end() && it->second->record) {
-      files[i].record = it->second->record;
-      files[i].stale = true;
+  ReloadPlan plan = plan_reload(prev.files_, std::move(seen), only == nullptr);
+  parallel_for(plan.loads.size(), options.threads, [&](std::size_t k) {
+    const auto& load = plan.loads[k];
+    auto f = std::make_shared<FileResult>(load_file(load.stat, options));
+    if (!f->record && load.old && load.old->record) {
+      f->record = load.old->record;
+      f->stale = true;
     }
+    plan.files[load.index] = std::move(f);
   });
   auto c = std::shared_ptr<Corpus>(new Corpus());
   c->dir_ = prev.dir_;
   c->options_ = options;
-  c->files_ = std::move(files);
-  c->finish();
+  c->files_ = std::move(plan.files);
+  std::vector<std::size_t> changed;
+  for (const auto& load : plan.loads) changed.push_back(load.index);
+  if (!plan.same_paths || !c->finish_incremental(prev, changed)) c->finish();
   return c;
 }
 
@@ -143,85 +227,121 @@ std::shared_ptr<const Corpus> Corpus::from_files(fs::path dir, std::vector<FileR
             [](const FileResult& a, const FileResult& b) { return a.file < b.file; });
   auto c = std::shared_ptr<Corpus>(new Corpus());
   c->dir_ = std::move(dir);
-  c->files_ = std::move(files);
+  for (auto& f : files) c->files_.push_back(std::make_shared<const FileResult>(std::move(f)));
   c->finish();
   return c;
 }
 
 void Corpus::finish() {
-  std::uint64_t h = text::fnv1a("kb-corpus-v1");
+  auto by_id = std::make_shared<IdMap>();
   for (const auto& f : files_) {
-    diagnostics_.insert(diagnostics_.end(), f.diagnostics.begin(), f.diagnostics.end());
-    h = text::fnv1a(f.file, h);
-    h = text::fnv1a(f.record ? f.record->content_hash : std::string("-"), h);
-    h = text::fnv1a(f.stale ? "s" : "f", h);
-    if (!f.record) continue;
-    if (f.stale) stale_ids_.emplace(f.record->id, f.file);
-    auto [it, fresh] = by_id_.emplace(f.record->id, records_.size());
+    if (!f->record) continue;
+    auto [it, fresh] = by_id->emplace(f->record->id, records_.size());
     if (!fresh) {
       const Record& first = *records_[it->second];
-      diagnostics_.push_back({Severity::error, "id.duplicate", f.file, 1, 1,
-                              "record id '" + f.record->id + "' is also defined by " + first.file,
-                              "keep one file per id", f.record->id});
+      cross_.push_back({Severity::error, "id.duplicate", f->file, 1, 1,
+                        "record id '" + f->record->id + "' is also defined by " + first.file,
+                        "keep one file per id", f->record->id});
+      duplicate_ids_.insert(f->record->id);
       continue;
     }
-    records_.push_back(f.record);
+    records_.push_back(f->record);
   }
-  content_hash_ = text::hex64(h);
   std::sort(records_.begin(), records_.end(),
             [](const auto& a, const auto& b) { return a->id < b->id; });
-  by_id_.clear();
-  for (std::size_t i = 0; i < records_.size(); ++i) by_id_.emplace(records_[i]->id, i);
+  by_id->clear();
+  for (std::size_t i = 0; i < records_.size(); ++i) by_id->emplace(records_[i]->id, i);
+  by_id_ = std::move(by_id);
 
-  for (const auto& r : records_) names_.add(*r);
-  names_.finish();
+  auto names = std::make_shared<NameIndex>();
+  for (const auto& r : records_) names->add(*r);
+  names->finish();
+  names_ = std::move(names);
+  for (const auto& r : records_) check_names(*r, cross_);
+  gather();
+}
 
-  // An alias must name exactly one record, and never another record's id.
-  for (const auto& r : records_) {
-    for (const auto& alias : r->aliases) {
-      auto ids = names_.exact(r->kind, alias);
-      std::vector<std::string> others;
-      for (auto& id : ids) {
-        if (id != r->id) others.push_back(id);
-      }
-      if (others.empty()) continue;
-      Pos p = find_value_pos(r->source_text, "aliases", alias);
-      diagnostics_.push_back({Severity::error, "id.alias-collision", r->file, p.line, p.column,
-                              "alias '" + alias + "' also names " + others.front(),
-                              "an alias must name one record only; remove or rename it", r->id});
-    }
+// Only the changed files' records are new, each with the id and the names its previous
+// version had: the name index, the id map and every other record's checks still hold.
+bool Corpus::finish_incremental(const Corpus& prev, const std::vector<std::size_t>& changed) {
+  if (files_.size() != prev.files_.size()) return false;
+  std::unordered_set<std::string> ids;
+  for (auto i : changed) {
+    const auto& before = prev.files_[i]->record;
+    const auto& now = files_[i]->record;
+    if (!before || !now || !same_names(*before, *now) || prev.duplicate_ids_.count(now->id))
+      return false;
+    ids.insert(now->id);
   }
-
-  // Every reference must name exactly one record of the namespace its field implies.
-  for (const auto& r : records_) {
-    for (const auto& slot : reference_slots(*r)) {
-      const RefValue& ref = *slot.ref;
-      if (text::trim(ref.raw).empty()) continue;
-      auto ids = names_.exact(slot.target, ref.raw);
-      if (ids.size() == 1) continue;
-      Diagnostic d{Severity::error, "ref.dangling", r->file, ref.pos.line, ref.pos.column, "", "", r->id};
-      if (ids.size() > 1) {
-        d.code = "ref.ambiguous";
-        d.message = ref.field + ": '" + ref.raw + "' names several records (" + ids[0] + ", " + ids[1] + ")";
-        d.hint = "write the full id";
-      } else {
-        Resolution res = resolve(names_, slot.target, ref.raw);
-        d.code = std::string(dangling_code(res));
-        d.message = res.other_namespace_id.empty()
-                        ? ref.field + ": no " + std::string(kind_name(slot.target)) + " '" + ref.raw + "'"
-                        : ref.field + ": '" + ref.raw + "' names " + res.other_namespace_id +
-                              ", but this field holds " + std::string(kind_namespace(slot.target)) + " ids";
-        d.hint = dangling_hint(res);
-      }
-      diagnostics_.push_back(std::move(d));
-    }
+  names_ = prev.names_;
+  by_id_ = prev.by_id_;
+  records_ = prev.records_;
+  for (auto i : changed) records_[by_id_->at(files_[i]->record->id)] = files_[i]->record;
+  cross_.reserve(prev.cross_.size());
+  for (const auto& d : prev.cross_) {
+    if (!ids.count(d.record)) cross_.push_back(d);
   }
+  for (auto i : changed) check_names(*files_[i]->record, cross_);
+  gather();
+  return true;
+}
+
+// An alias must name exactly one record, never another record's id; every reference
+// must name exactly one record of the namespace its field implies.
+void Corpus::check_names(const Record& r, std::vector<Diagnostic>& out) const {
+  for (const auto& alias : r.aliases) {
+    auto ids = names_->exact(r.kind, alias);
+    std::vector<std::string> others;
+    for (auto& id : ids) {
+      if (id != r.id) others.push_back(id);
+    }
+    if (others.empty()) continue;
+    Pos p = find_value_pos(r.source_text, "aliases", alias);
+    out.push_back({Severity::error, "id.alias-collision", r.file, p.line, p.column,
+                   "alias '" + alias + "' also names " + others.front(),
+                   "an alias must name one record only; remove or rename it", r.id});
+  }
+  for (const auto& slot : reference_slots(r)) {
+    const RefValue& ref = *slot.ref;
+    if (text::trim(ref.raw).empty()) continue;
+    auto ids = names_->exact(slot.target, ref.raw);
+    if (ids.size() == 1) continue;
+    Diagnostic d{Severity::error, "ref.dangling", r.file, ref.pos.line, ref.pos.column, "", "", r.id};
+    if (ids.size() > 1) {
+      d.code = "ref.ambiguous";
+      d.message = ref.field + ": '" + ref.raw + "' names several records (" + ids[0] + ", " + ids[1] + ")";
+      d.hint = "write the full id";
+    } else {
+      Resolution res = resolve(*names_, slot.target, ref.raw);
+      d.code = std::string(dangling_code(res));
+      d.message = res.other_namespace_id.empty()
+                      ? ref.field + ": no " + std::string(kind_name(slot.target)) + " '" + ref.raw + "'"
+                      : ref.field + ": '" + ref.raw + "' names " + res.other_namespace_id +
+                            ", but this field holds " + std::string(kind_namespace(slot.target)) + " ids";
+      d.hint = dangling_hint(res);
+    }
+    out.push_back(std::move(d));
+  }
+}
+
+// Every diagnostic in one sorted list, the stale ids and the content hash.
+void Corpus::gather() {
+  std::uint64_t h = text::fnv1a("kb-corpus-v1");
+  for (const auto& f : files_) {
+    diagnostics_.insert(diagnostics_.end(), f->diagnostics.begin(), f->diagnostics.end());
+    h = text::fnv1a(f->file, h);
+    h = text::fnv1a(f->record ? std::string_view(f->record->content_hash) : std::string_view("-"), h);
+    h = text::fnv1a(f->stale ? "s" : "f", h);
+    if (f->record && f->stale) stale_ids_.emplace(f->record->id, f->file);
+  }
+  content_hash_ = text::hex64(h);
+  diagnostics_.insert(diagnostics_.end(), cross_.begin(), cross_.end());
   sort_diagnostics(diagnostics_);
 }
 
 const Record* Corpus::find(std::string_view id) const {
-  auto it = by_id_.find(std::string(id));
-  return it == by_id_.end() ? nullptr : records_[it->second].get();
+  auto it = by_id_->find(std::string(id));
+  return it == by_id_->end() ? nullptr : records_[it->second].get();
 }
 
 const Record* Corpus::find_any(std::string_view id) const {
@@ -230,12 +350,12 @@ const Record* Corpus::find_any(std::string_view id) const {
   if (slash == std::string_view::npos) return nullptr;
   auto kind = parse_kind(id.substr(0, slash));
   if (!kind) return nullptr;
-  auto ids = names_.exact(*kind, id);
+  auto ids = names_->exact(*kind, id);
   return ids.size() == 1 ? find(ids.front()) : nullptr;
 }
 
 std::optional<std::string> Corpus::target(Kind ns, std::string_view raw) const {
-  auto ids = names_.exact(ns, raw);
+  auto ids = names_->exact(ns, raw);
   if (ids.size() != 1) return std::nullopt;
   return ids.front();
 }

@@ -56,6 +56,7 @@ struct LiveKb::Impl {
   std::unique_ptr<DirWatcher> watcher;
   std::thread thread;
   std::string last_error;  // of the watcher thread's last failed reload
+  bool rescan_next = false;  // a failed reload may have missed the files it was told about
 
   SnapshotOptions snapshot_options() const { return {options.query_budget, options.lint}; }
 
@@ -83,27 +84,31 @@ struct LiveKb::Impl {
         log("watching " + options.records.string() + " by polling: " + watcher->fallback_reason());
       }
       if (ev != WatchEvent::changed) continue;
-      reload_logged();
+      auto changes = watcher->take_changes();
+      reload_logged(changes && !rescan_next ? &*changes : nullptr);
     }
   }
 
   // A tree that stays unreadable would otherwise log the same line on every poll.
-  void reload_logged() {
+  void reload_logged(const std::vector<std::string>* only = nullptr) {
     try {
-      reload_now();
+      reload_now(only);
       last_error.clear();
+      rescan_next = false;
     } catch (const std::exception& e) {
       ++failures;
+      rescan_next = true;
       if (last_error != e.what())
         log(std::string("reload failed, still serving the previous snapshot: ") + e.what());
       last_error = e.what();
     }
   }
 
-  bool reload_now() {
+  // `only`: the files a watcher saw change; null rescans the whole tree.
+  bool reload_now(const std::vector<std::string>* only = nullptr) {
     std::lock_guard<std::mutex> lock(reload_mu);
     auto prev = get();
-    auto corpus = Corpus::reload(prev->corpus(), options.lint.load);
+    auto corpus = Corpus::reload(prev->corpus(), options.lint.load, only);
     if (corpus->content_hash() == prev->etag()) return false;
     Linted linted;
     if (same_evidence(prev->corpus(), *corpus)) {

@@ -170,6 +170,11 @@ void NameIndex::add(const Record& r) {
   if (!r.repo.empty()) impl_->add(r.kind, r.repo, r.id, MatchKind::repo);
 }
 
+bool same_names(const Record& a, const Record& b) {
+  return a.kind == b.kind && a.id == b.id && a.aliases == b.aliases && a.name == b.name &&
+         a.repo == b.repo;
+}
+
 void NameIndex::finish() {
   for (auto& s : impl_->spaces) {
     for (auto& [key, slots] : s.by_key) {

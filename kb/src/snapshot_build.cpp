@@ -78,13 +78,6 @@ std::shared_ptr<const ReferenceMap> build_references(const Corpus& corpus) {
   return map;
 }
 
-// Whether two versions of a record give the name index the same names (NameIndex::add
-// reads id, aliases, name and repo), so every reference in the corpus resolves as it did.
-bool same_names(const Record& a, const Record& b) {
-  return a.kind == b.kind && a.id == b.id && a.aliases == b.aliases && a.name == b.name &&
-         a.repo == b.repo;
-}
-
 // The records that changed between two corpora with the same ids in the same order and
 // the same names; nullopt when the difference is bigger than that.
 std::optional<std::vector<std::uint32_t>> small_change(const Corpus& prev, const Corpus& next) {
@@ -200,7 +193,7 @@ void restamp(SnapshotData& data, const Corpus& corpus, const SnapshotData& prev,
 void first_stamps(SnapshotData& data, const Corpus& corpus) {
   std::unordered_map<std::string_view, std::int64_t> mtimes;
   for (const auto& f : corpus.files()) {
-    if (f.record && f.mtime_ns > 0) mtimes.emplace(f.record->id, f.mtime_ns / 1000000);
+    if (f->record && f->mtime_ns > 0) mtimes.emplace(f->record->id, f->mtime_ns / 1000000);
   }
   const auto& recs = corpus.records();
   for (std::size_t j = 0; j < recs.size(); ++j) {

@@ -79,17 +79,20 @@ std::unordered_set<std::string> touched_ids(const Corpus& prev, const Corpus& ne
   std::unordered_set<std::string> out;
   const auto& a = prev.files();
   const auto& b = next.files();
-  auto add = [&](const FileResult& f) {
-    if (f.record) out.insert(f.record->id);
+  auto add = [&](const std::shared_ptr<const FileResult>& f) {
+    if (f->record) out.insert(f->record->id);
   };
   std::size_t i = 0, j = 0;
   while (i < a.size() || j < b.size()) {
-    if (j == b.size() || (i < a.size() && a[i].file < b[j].file)) {
+    if (i < a.size() && j < b.size() && a[i] == b[j]) {  // shared by a reload: unchanged
+      ++i;
+      ++j;
+    } else if (j == b.size() || (i < a.size() && a[i]->file < b[j]->file)) {
       add(a[i++]);
-    } else if (i == a.size() || b[j].file < a[i].file) {
+    } else if (i == a.size() || b[j]->file < a[i]->file) {
       add(b[j++]);
     } else {
-      if (a[i].record != b[j].record || a[i].stale != b[j].stale) {
+      if (a[i]->record != b[j]->record || a[i]->stale != b[j]->stale) {
         add(a[i]);
         add(b[j]);
       }
@@ -211,31 +214,34 @@ void Store::sync(const Corpus* prev, const Corpus& next, const EvidenceIndex& ev
   try {
     // Only ids whose files changed can differ: comparing every record would cost a
     // live reload at 100k records more than everything else it does.
-    std::unordered_set<std::string> touched;
-    if (prev) touched = touched_ids(*prev, next);
-    auto wanted = [&](const std::string& id) { return !prev || touched.count(id) > 0; };
+    struct Row {
+      const Record* record;
+      bool stale;
+    };
     std::unordered_map<std::string, std::string> before;  // id -> hash+stale
+    std::unordered_map<std::string, Row> after;
     if (prev) {
-      for (const auto& f : prev->files()) {
-        if (f.record && wanted(f.record->id)) before[f.record->id] = f.record->content_hash + (f.stale ? "s" : "");
+      for (const auto& id : touched_ids(*prev, next)) {
+        if (const Record* r = prev->find(id)) before[id] = r->content_hash + (prev->is_stale(id) ? "s" : "");
+        if (const Record* r = next.find(id)) after[id] = {r, next.is_stale(id)};
       }
-    }
-    std::unordered_map<std::string, const FileResult*> after;
-    for (const auto& f : next.files()) {
-      if (f.record && wanted(f.record->id) && next.find(f.record->id) == f.record.get()) after[f.record->id] = &f;
+    } else {
+      for (const auto& r : next.records()) after[r->id] = {r.get(), next.is_stale(r->id)};
     }
     sql::Stmt del_rec(db, "DELETE FROM records WHERE id=?");
     sql::Stmt del_alias(db, "DELETE FROM aliases WHERE record_id=?");
     sql::Stmt del_cit(db, "DELETE FROM citations WHERE record_id=?");
     sql::Stmt del_rep(db, "DELETE FROM repairs WHERE record_id=?");
     sql::Stmt del_res(db, "DELETE FROM results WHERE id=?");
-    sql::Stmt del_fts(db, "DELETE FROM fts WHERE id=?");
+    // The full-text row shares the record row's rowid: FTS5 finds a row by rowid at once,
+    // while `WHERE id=?` would read the whole full-text table for every removed record.
+    sql::Stmt del_fts(db, "DELETE FROM fts WHERE rowid=(SELECT rowid FROM records WHERE id=?)");
     auto remove = [&](const std::string& id) {
-      for (auto* s : {&del_rec, &del_alias, &del_cit, &del_rep, &del_res, &del_fts}) s->bind(1, id).run();
+      for (auto* s : {&del_fts, &del_rec, &del_alias, &del_cit, &del_rep, &del_res}) s->bind(1, id).run();
     };
     for (const auto& [id, hash] : before) {
       auto it = after.find(id);
-      if (it == after.end() || it->second->record->content_hash + (it->second->stale ? "s" : "") != hash) {
+      if (it == after.end() || it->second.record->content_hash + (it->second.stale ? "s" : "") != hash) {
         remove(id);
       }
     }
@@ -253,16 +259,16 @@ void Store::sync(const Corpus* prev, const Corpus& next, const EvidenceIndex& ev
         "INSERT INTO results(id,oracle,date,passed,failed,errors,skipped,subject) "
         "VALUES(?,?,?,?,?,?,?,?)");
     sql::Stmt ins_fts(db,
-        "INSERT INTO fts(id,content_hash,title,symptom,root_cause,workaround,notes,other) "
-        "VALUES(?,?,?,?,?,?,?,?)");
+        "INSERT INTO fts(rowid,id,content_hash,title,symptom,root_cause,workaround,notes,other) "
+        "VALUES((SELECT rowid FROM records WHERE id=?1),?1,?2,?3,?4,?5,?6,?7,?8)");
     for (const auto& [id, f] : after) {
       auto old = before.find(id);
-      if (old != before.end() && old->second == f->record->content_hash + (f->stale ? "s" : "")) continue;
-      const Record& r = *f->record;
+      if (old != before.end() && old->second == f.record->content_hash + (f.stale ? "s" : "")) continue;
+      const Record& r = *f.record;
       ins_rec.bind(1, r.id).bind(2, kind_name(r.kind)).bind(3, r.file).bind(4, r.title)
           .bind(5, r.name).bind(6, r.severity).bind(7, r.status).bind(8, r.category)
           .bind(9, r.family).bind(10, r.created).bind(11, r.updated).bind(12, r.repo)
-          .bind(13, r.url).bind(14, r.content_hash).bind(15, std::int64_t{f->stale ? 1 : 0})
+          .bind(13, r.url).bind(14, r.content_hash).bind(15, std::int64_t{f.stale ? 1 : 0})
           .bind(16, r.source_text).run();
       for (const auto& a : r.aliases) ins_alias.bind(1, r.id).bind(2, a).run();
       auto cite = [&](const Citation& c) {

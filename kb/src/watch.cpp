@@ -97,6 +97,7 @@ bool DirWatcher::drain() {
       std::string_view name = ev->len ? std::string_view(ev->name) : std::string_view();
       if (ev->mask & IN_Q_OVERFLOW) {
         changed = true;
+        rescan_ = true;
         add_tree(root_);  // watches for directories created while events were lost
         continue;
       }
@@ -115,9 +116,19 @@ bool DirWatcher::drain() {
         add_tree(dir->second / std::string(name));
         if (inotify_fd_ < 0) return true;
         changed = true;
+        rescan_ = true;
         continue;
       }
-      if ((ev->mask & IN_ISDIR) || relevant_name(name)) changed = true;
+      if ((ev->mask & IN_ISDIR) || name.empty()) {
+        changed = rescan_ = true;
+      } else if (relevant_name(name)) {
+        changed = true;
+        if (dir == dirs_.end()) {
+          rescan_ = true;
+        } else {
+          changed_.insert((dir->second / std::string(name)).lexically_relative(root_).generic_string());
+        }
+      }
     }
   }
   return changed;
@@ -145,6 +156,14 @@ WatchEvent DirWatcher::wait(std::chrono::milliseconds timeout, std::chrono::mill
     changed = drain() || changed;
   }
   return changed || inotify_fd_ < 0 ? WatchEvent::changed : WatchEvent::timeout;
+}
+
+std::optional<std::vector<std::string>> DirWatcher::take_changes() {
+  std::optional<std::vector<std::string>> out;
+  if (inotify_fd_ >= 0 && !rescan_) out.emplace(changed_.begin(), changed_.end());
+  changed_.clear();
+  rescan_ = false;
+  return out;
 }
 
 void DirWatcher::stop() {

@@ -6,8 +6,11 @@
 
 #include <chrono>
 #include <filesystem>
+#include <optional>
+#include <set>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 namespace kb {
 
@@ -26,6 +29,10 @@ class DirWatcher {
   /// Blocks until a change settled (no further event for `quiet`), `timeout` passed, or
   /// stop() was called. When polling, every timeout counts as a possible change.
   WatchEvent wait(std::chrono::milliseconds timeout, std::chrono::milliseconds quiet);
+  /// The record files (relative to the root, '/'-separated) that events named since the
+  /// last call; nullopt when only a full rescan can tell what changed: polling, lost
+  /// events, a directory created, moved or removed.
+  std::optional<std::vector<std::string>> take_changes();
   /// Wakes wait() for good; safe from any thread.
   void stop();
   /// Whether inotify is in use (false: polling).
@@ -46,6 +53,8 @@ class DirWatcher {
   int stop_fd_ = -1;
   std::unordered_map<int, std::filesystem::path> dirs_;  ///< watch descriptor -> directory
   std::string fallback_reason_;
+  std::set<std::string> changed_;  ///< record files named by events since take_changes()
+  bool rescan_ = false;            ///< events were lost: only a full scan can tell
 };
 
 }  // namespace kb

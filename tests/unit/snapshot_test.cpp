@@ -321,6 +321,13 @@ std::vector<kb::FileResult> fixture_files() {
   return files;
 }
 
+// The files of `c` as values, sharing their records.
+std::vector<kb::FileResult> file_copies(const kb::Corpus& c) {
+  std::vector<kb::FileResult> out;
+  for (const auto& f : c.files()) out.push_back(*f);
+  return out;
+}
+
 void replace_file(std::vector<kb::FileResult>& files, const std::string& path,
                   const std::string& yaml) {
   for (auto& f : files) {
@@ -356,7 +363,7 @@ TEST_CASE("a snapshot patched from the previous one answers like one built from 
     auto before = std::make_shared<const kb::Snapshot>(
         kb::lint_corpus(kb::Corpus::from_files("/x", files), lint_options()), nullptr, 1, nullptr);
     // Keep unchanged records the same objects, as Corpus::reload does.
-    std::vector<kb::FileResult> next = before->corpus().files();
+    std::vector<kb::FileResult> next = file_copies(before->corpus());
     replace_file(next, edit.first, edit.second);
     auto corpus = kb::Corpus::from_files("/x", next);
     kb::Snapshot patched(kb::lint_corpus(corpus, lint_options()), nullptr, 2, before.get());
@@ -373,7 +380,7 @@ TEST_CASE("a reload keeps the evidence index only when no evidence input changed
   auto files = fixture_files();
   auto before = kb::Corpus::from_files("/x", files);
   auto with = [&](const std::string& path, const std::string& yaml) {
-    std::vector<kb::FileResult> next = before->files();
+    std::vector<kb::FileResult> next = file_copies(*before);
     replace_file(next, path, yaml);
     return kb::Corpus::from_files("/x", next);
   };

@@ -7,6 +7,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "kb/diagnostic.h"
@@ -44,8 +45,12 @@ class Corpus {
   static std::shared_ptr<const Corpus> load(const std::filesystem::path& dir,
                                             const LoadOptions& options = {});
   /// Loads only files whose size or mtime differ from `prev`'s; a file that no longer
-  /// loads keeps `prev`'s record, marked stale; a deleted file drops its record.
-  static std::shared_ptr<const Corpus> reload(const Corpus& prev, const LoadOptions& options = {});
+  /// loads keeps `prev`'s record, marked stale; a deleted file drops its record. With
+  /// `only` (relative paths a watcher saw change) nothing else is even looked at; without
+  /// it the whole tree is scanned. When no record appeared, vanished or changed a name,
+  /// the name index and the reference checks of unchanged records are reused.
+  static std::shared_ptr<const Corpus> reload(const Corpus& prev, const LoadOptions& options = {},
+                                              const std::vector<std::string>* only = nullptr);
   /// Builds a corpus from already-loaded files (tests, fuzzers).
   static std::shared_ptr<const Corpus> from_files(std::filesystem::path dir,
                                                   std::vector<FileResult> files);
@@ -58,13 +63,13 @@ class Corpus {
   /// The record `id` names: its id, or a former id / alias.
   const Record* find_any(std::string_view id) const;
   /// All names of all records.
-  const NameIndex& names() const { return names_; }
+  const NameIndex& names() const { return *names_; }
   /// The id a reference written in a field implying namespace `ns` resolves to exactly.
   std::optional<std::string> target(Kind ns, std::string_view raw) const;
   /// Every diagnostic: per file, cross-record and references; sorted.
   const std::vector<Diagnostic>& diagnostics() const { return diagnostics_; }
-  /// Per-file outcomes, sorted by path.
-  const std::vector<FileResult>& files() const { return files_; }
+  /// Per-file outcomes, sorted by path; a reload shares the unchanged ones.
+  const std::vector<std::shared_ptr<const FileResult>>& files() const { return files_; }
   /// Whether the record with this id is a last good version of a now-broken file.
   bool is_stale(std::string_view id) const;
   /// FNV-1a 64 over every file's path and bytes hash, hex; changes whenever any file does.
@@ -73,15 +78,22 @@ class Corpus {
   const LoadOptions& options() const { return options_; }
 
  private:
+  using IdMap = std::unordered_map<std::string, std::size_t>;
+
   void finish();
+  bool finish_incremental(const Corpus& prev, const std::vector<std::size_t>& changed);
+  void check_names(const Record& r, std::vector<Diagnostic>& out) const;
+  void gather();
 
   std::filesystem::path dir_;
   LoadOptions options_;
-  std::vector<FileResult> files_;
+  std::vector<std::shared_ptr<const FileResult>> files_;
   std::vector<std::shared_ptr<const Record>> records_;
-  std::unordered_map<std::string, std::size_t> by_id_;
+  std::shared_ptr<const IdMap> by_id_;
   std::unordered_map<std::string, std::string> stale_ids_;
-  NameIndex names_;
+  std::shared_ptr<const NameIndex> names_;
+  std::vector<Diagnostic> cross_;  ///< tied to one record: duplicate ids, aliases, references
+  std::unordered_set<std::string> duplicate_ids_;
   std::vector<Diagnostic> diagnostics_;
   std::string content_hash_;
 };

@@ -75,6 +75,10 @@ class NameIndex {
   std::unique_ptr<Impl> impl_;
 };
 
+/// Whether two versions of a record give a NameIndex the same names (kind, id, aliases,
+/// name, repo): then every reference in a corpus resolves as it did.
+bool same_names(const Record& a, const Record& b);
+
 /// Normalises a reference for exact matching: trims, lower-cases, maps `_` and spaces
 /// to `-`, drops a leading `NAMESPACE/` and a GitHub URL prefix.
 std::string normalize_name(std::string_view raw);

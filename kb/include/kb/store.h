@@ -16,7 +16,7 @@ class Corpus;
 class EvidenceIndex;
 
 /// Version of the SQLite layout; bumped on any incompatible change.
-inline constexpr int kSchemaVersion = 1;
+inline constexpr int kSchemaVersion = 2;
 
 /// One full-text hit.
 struct SearchHit {

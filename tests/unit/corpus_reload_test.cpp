@@ -1,0 +1,210 @@
+// Corpus::reload must answer exactly like a fresh load of the same tree, whether it was
+// told which files changed or scanned for them, and whether it patched the previous
+// corpus or rebuilt the cross-record checks.
+
+#include <catch2/catch.hpp>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <unistd.h>
+
+#include "kb/corpus.h"
+#include "watch.h"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+const fs::path kFixture = fs::path(KB_TEST_DATA) / "serve" / "records";
+
+struct Tree {
+  fs::path dir;
+  Tree() {
+    dir = fs::temp_directory_path() / ("kb-reload-" + std::to_string(::getpid()) + "-" +
+                                       std::to_string(counter()++));
+    fs::remove_all(dir);
+    fs::copy(kFixture, dir, fs::copy_options::recursive);
+  }
+  ~Tree() {
+    std::error_code ec;
+    fs::remove_all(dir, ec);
+  }
+  static int& counter() {
+    static int n = 0;
+    return n;
+  }
+  // Writes `text` and moves the mtime on, so a reload cannot take the file for unchanged.
+  void write(const std::string& rel, const std::string& text) const {
+    fs::create_directories((dir / rel).parent_path());
+    std::ofstream(dir / rel, std::ios::binary) << text;
+    fs::last_write_time(dir / rel, fs::last_write_time(dir / rel) + std::chrono::seconds(5));
+  }
+  std::string read(const std::string& rel) const {
+    std::ifstream in(dir / rel, std::ios::binary);
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+  }
+};
+
+std::vector<std::string> render(const std::vector<kb::Diagnostic>& ds) {
+  std::vector<std::string> out;
+  for (const auto& d : ds) {
+    out.push_back(d.file + ":" + std::to_string(d.line) + ":" + std::to_string(d.column) + " " +
+                  d.code + " " + d.message + " | " + d.hint + " | " + d.record);
+  }
+  return out;
+}
+
+std::vector<std::string> ids(const kb::Corpus& c) {
+  std::vector<std::string> out;
+  for (const auto& r : c.records()) out.push_back(r->id);
+  return out;
+}
+
+// Everything a fresh load of the same tree would say.
+void require_same_as_fresh(const kb::Corpus& reloaded) {
+  auto fresh = kb::Corpus::load(reloaded.dir());
+  CHECK(render(reloaded.diagnostics()) == render(fresh->diagnostics()));
+  CHECK(ids(reloaded) == ids(*fresh));
+  CHECK(reloaded.content_hash() == fresh->content_hash());
+  for (const auto& r : fresh->records()) {
+    const kb::Record* mine = reloaded.find(r->id);
+    REQUIRE(mine != nullptr);
+    CHECK(mine->content_hash == r->content_hash);
+  }
+}
+
+std::string replace(std::string text, const std::string& from, const std::string& to) {
+  auto at = text.find(from);
+  REQUIRE(at != std::string::npos);
+  return text.replace(at, from.size(), to);
+}
+
+}  // namespace
+
+TEST_CASE("a text edit reloads one file and keeps the name index", "[corpus][reload]") {
+  Tree t;
+  auto prev = kb::Corpus::load(t.dir);
+  const std::string rel = "gotchas/beta-major.yaml";
+  t.write(rel, replace(t.read(rel), "title: ", "title: Edited "));
+  const std::vector<std::string> only{rel};
+
+  auto told = kb::Corpus::reload(*prev, {}, &only);
+  auto scanned = kb::Corpus::reload(*prev, {});
+  for (const auto* next : {told.get(), scanned.get()}) {
+    CHECK(&next->names() == &prev->names());  // shared, not rebuilt
+    CHECK(next->find("gotchas/beta-major")->title.rfind("Edited ", 0) == 0);
+    CHECK(next->find("gotchas/alpha-blocker") == prev->find("gotchas/alpha-blocker"));
+    CHECK(next->content_hash() != prev->content_hash());
+    require_same_as_fresh(*next);
+  }
+}
+
+TEST_CASE("an edit that breaks or fixes a reference updates only its own diagnostics",
+          "[corpus][reload]") {
+  Tree t;
+  auto prev = kb::Corpus::load(t.dir);
+  REQUIRE(prev->diagnostics().empty());
+  const std::string rel = "gotchas/alpha-blocker.yaml";
+  const std::string good = t.read(rel);
+  t.write(rel, replace(good, "affects: [vllm, lmcache]", "affects: [vllm, mooncache]"));
+  const std::vector<std::string> only{rel};
+  auto broken = kb::Corpus::reload(*prev, {}, &only);
+  CHECK(&broken->names() == &prev->names());
+  auto codes = render(broken->diagnostics());
+  REQUIRE(codes.size() == 1);
+  CHECK(codes[0].find("gotchas/alpha-blocker.yaml:8:") == 0);
+  CHECK(codes[0].find("ref.dangling affects[1]: no engine 'mooncache'") != std::string::npos);
+  require_same_as_fresh(*broken);
+
+  t.write(rel, good);
+  auto fixed = kb::Corpus::reload(*broken, {}, &only);
+  CHECK(fixed->diagnostics().empty());
+  require_same_as_fresh(*fixed);
+}
+
+TEST_CASE("a changed name rebuilds the index, so other records' references are rechecked",
+          "[corpus][reload]") {
+  Tree t;
+  auto prev = kb::Corpus::load(t.dir);
+  // alpha-blocker affects lmcache; a second engine taking that name makes it ambiguous.
+  const std::string rel = "engines/nixl.yaml";
+  t.write(rel, t.read(rel) + "aliases: [lmcache]\n");
+  const std::vector<std::string> only{rel};
+  auto next = kb::Corpus::reload(*prev, {}, &only);
+  CHECK(&next->names() != &prev->names());
+  bool ambiguous = false;
+  for (const auto& d : next->diagnostics())
+    ambiguous |= d.code == "ref.ambiguous" && d.record == "gotchas/alpha-blocker";
+  CHECK(ambiguous);
+  require_same_as_fresh(*next);
+}
+
+TEST_CASE("named files that appeared, vanished or are not records", "[corpus][reload]") {
+  Tree t;
+  auto prev = kb::Corpus::load(t.dir);
+  t.write("gotchas/new-one.yaml",
+          "id: gotchas/new-one\ntitle: A new one\nseverity: minor\nstatus: open\n"
+          "symptom: |\n  New.\naffects: [sglang]\n");
+  fs::remove(t.dir / "gotchas/kappa-info.yaml");
+  t.write("gotchas/notes.txt", "not a record");
+  t.write(".hidden/x.yaml", "id: gotchas/x\n");
+  const std::vector<std::string> only{"gotchas/new-one.yaml", "gotchas/kappa-info.yaml",
+                                      "gotchas/notes.txt", ".hidden/x.yaml",
+                                      "gotchas/never-there.yaml"};
+  auto next = kb::Corpus::reload(*prev, {}, &only);
+  CHECK(next->find("gotchas/new-one") != nullptr);
+  CHECK(next->find("gotchas/kappa-info") == nullptr);
+  CHECK(next->find("gotchas/x") == nullptr);
+  CHECK(next->files().size() == prev->files().size());
+  require_same_as_fresh(*next);
+}
+
+TEST_CASE("a named file that broke keeps its last good record, marked stale", "[corpus][reload]") {
+  Tree t;
+  auto prev = kb::Corpus::load(t.dir);
+  const std::string rel = "gotchas/gamma-major.yaml";
+  t.write(rel, t.read(rel) + "title: [unclosed\n");
+  const std::vector<std::string> only{rel};
+  auto next = kb::Corpus::reload(*prev, {}, &only);
+  CHECK(next->is_stale("gotchas/gamma-major"));
+  CHECK(next->find("gotchas/gamma-major") == prev->find("gotchas/gamma-major"));
+  CHECK(&next->names() == &prev->names());
+  REQUIRE_FALSE(next->diagnostics().empty());
+  CHECK(next->diagnostics().front().file == rel);
+  // The same tree scanned from scratch says the same about the broken file.
+  auto scanned = kb::Corpus::reload(*prev, {});
+  CHECK(render(scanned->diagnostics()) == render(next->diagnostics()));
+  CHECK(scanned->content_hash() == next->content_hash());
+}
+
+TEST_CASE("the watcher names the record files that changed, or asks for a rescan",
+          "[corpus][reload][watch]") {
+  Tree t;
+  kb::DirWatcher w(t.dir, false);
+  REQUIRE(w.uses_inotify());
+  const auto settle = [&] {
+    return w.wait(std::chrono::milliseconds(2000), std::chrono::milliseconds(50));
+  };
+  t.write("gotchas/beta-major.yaml", t.read("gotchas/beta-major.yaml") + "notes: x\n");
+  t.write("gotchas/beta-major.yaml.swp", "editor noise");
+  REQUIRE(settle() == kb::WatchEvent::changed);
+  auto changes = w.take_changes();
+  REQUIRE(changes);
+  CHECK(*changes == std::vector<std::string>{"gotchas/beta-major.yaml"});
+
+  fs::create_directory(t.dir / "gotchas" / "more");
+  REQUIRE(settle() == kb::WatchEvent::changed);
+  CHECK_FALSE(w.take_changes());  // a new directory: only a scan can tell what it holds
+  t.write("gotchas/more/x.yaml", "id: gotchas/more/x\n");
+  fs::rename(t.dir / "engines/nixl.yaml", t.dir / "engines/nixl2.yaml");
+  REQUIRE(settle() == kb::WatchEvent::changed);
+  changes = w.take_changes();
+  REQUIRE(changes);
+  CHECK(*changes == std::vector<std::string>{"engines/nixl.yaml", "engines/nixl2.yaml",
+                                             "gotchas/more/x.yaml"});
+}
