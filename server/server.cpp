@@ -1,5 +1,7 @@
 #include "server.h"
 
+#include <sys/socket.h>
+
 #include <condition_variable>
 #include <ctime>
 #include <fstream>
@@ -18,6 +20,9 @@ namespace kb::http {
 namespace {
 
 constexpr unsigned kMaxThreads = 1024;
+// Debian's cpp-httplib is compiled with a listen backlog of 5: a burst of reconnecting
+// clients overflows it, and every dropped SYN costs its client a 1 s retransmit.
+constexpr int kListenBacklog = 1024;
 
 std::string now_iso() {
   auto now = std::chrono::system_clock::now();
@@ -55,6 +60,7 @@ struct Server::Impl {
   httplib::Server http;
   std::thread listener;
   int port = 0;
+  int listen_fd = -1;  // the socket bound last, i.e. the one listening
   std::mutex access_mu;
   std::ofstream access_file;
   bool access_stdout = false;
@@ -116,7 +122,11 @@ Server::Server(ServeConfig config) : impl_(std::make_unique<Impl>()) {
   // Without it a small response waits for the peer's delayed ACK (Nagle): ~40 ms per GET.
   m.http.set_tcp_nodelay(true);
   m.http.set_payload_max_length(m.config.max_body_bytes);
-  m.http.set_keep_alive_max_count(100);
+  m.http.set_socket_options([&m](socket_t sock) {
+    httplib::default_socket_options(sock);
+    m.listen_fd = sock;
+  });
+  m.http.set_keep_alive_max_count(1000);  // nginx's keepalive_requests
   m.http.set_keep_alive_timeout(2);
   m.http.set_read_timeout(static_cast<time_t>(m.config.read_timeout.count()), 0);
   m.http.set_write_timeout(5, 0);
@@ -146,6 +156,8 @@ int Server::start() {
                               " (in use, or not an address of this machine)");
   }
   m.port = port;
+  // Linux takes a second listen() on a listening socket as a new backlog.
+  if (m.listen_fd >= 0) ::listen(m.listen_fd, kListenBacklog);
   if (m.config.watch) m.kb->start_watching();
   {
     std::lock_guard<std::mutex> lock(m.done_mu);
