@@ -58,7 +58,12 @@ void get_record(const Ctx& c) {
   const std::string id = ns + "/" + slug;
   const Corpus& corpus = c.snap.corpus();
   if (const Record* r = corpus.find(id)) {
-    send_json(c.res, record_detail(c.snap, *r));
+    // A record's answer depends on the snapshot alone: build it once per snapshot.
+    auto make = [&] { return dump(record_detail(c.snap, *r)); };
+    if (c.svc.responses)
+      send_body(c.res, *c.svc.responses->get(c.snap.generation(), id, make), "application/json");
+    else
+      send_json(c.res, record_detail(c.snap, *r));
     return;
   }
   // A former id or another name of a record: send clients to where it lives now.

@@ -12,6 +12,7 @@
 
 #include "kb/snapshot.h"
 #include "metrics.h"
+#include "response_cache.h"
 #include "server.h"
 
 namespace kb::pages {
@@ -27,6 +28,7 @@ struct Services {
   Metrics& metrics;
   std::function<void(const std::string&)> log_error;
   const pages::Renderer* renderer = nullptr;  ///< the HTML pages, when they are served
+  ResponseCache* responses = nullptr;         ///< per-snapshot bodies of record GETs, if any
 };
 
 /// One request: the request, the response to fill, the one snapshot it is answered

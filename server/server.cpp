@@ -23,6 +23,8 @@ constexpr unsigned kMaxThreads = 1024;
 // Debian's cpp-httplib is compiled with a listen backlog of 5: a burst of reconnecting
 // clients overflows it, and every dropped SYN costs its client a 1 s retransmit.
 constexpr int kListenBacklog = 1024;
+// Record bodies kept per snapshot: about 9,000 typical gotchas.
+constexpr std::size_t kResponseCacheBytes = 64u << 20;
 
 std::string now_iso() {
   auto now = std::chrono::system_clock::now();
@@ -57,6 +59,7 @@ struct Server::Impl {
   Metrics metrics;
   std::unique_ptr<pages::Renderer> renderer;
   std::unique_ptr<Services> services;
+  ResponseCache responses{kResponseCacheBytes};
   httplib::Server http;
   std::thread listener;
   int port = 0;
@@ -113,7 +116,8 @@ Server::Server(ServeConfig config) : impl_(std::make_unique<Impl>()) {
   m.renderer = std::make_unique<pages::Renderer>(pages::LinkStyle::live, m.config.web_dir);
   m.services = std::make_unique<Services>(Services{
       *m.kb, m.config, m.metrics,
-      [impl = impl_.get()](const std::string& line) { impl->log_error(line); }, m.renderer.get()});
+      [impl = impl_.get()](const std::string& line) { impl->log_error(line); }, m.renderer.get(),
+      &m.responses});
 
   // cpp-httplib serves a kept-alive connection on one worker until it closes: with fewer
   // workers than clients, the rest wait for a whole connection, not a request.
