@@ -69,6 +69,34 @@ TEST_CASE("the unreproduced phrase is found across a folded line", "[evidence][c
   CHECK(diags[0].column == 12);
 }
 
+TEST_CASE("each wording of an unreproduced claim is found, in any case", "[evidence][claims]") {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"It is NOT REPRODUCIBLE here.", "not reproducible"},
+      {"Upstream hasn\xE2\x80\x99t been reproduced it.", "hasn't been reproduced"},
+      {"Marked Unreproduced by triage.", "unreproduced"},
+      {"No\tobserved   failure so far.", "no observed failure"},
+      {"We never reproduced it.", "never reproduced"},
+  };
+  for (const auto& [text, phrase] : cases) {
+    auto corpus = corpus_of({{"engines/vllm.yaml", engine("vLLM")},
+                             {"oracles/o.yaml", "title: O\n"},
+                             {"gotchas/g.yaml", "title: G\nseverity: major\nstatus: open\n"
+                                                "symptom: \"" + text + "\"\n"},
+                             {"results/r.yaml", result("o", "[vllm]", "", 0, 1, "g")}});
+    auto diags = EvidenceIndex::build(*corpus).check_claims(*corpus, "2026-10-05", 0);
+    INFO(text << "\n" << dump(diags));
+    REQUIRE(diags.size() == 1);
+    CHECK(diags[0].message.rfind("symptom says \"" + phrase + "\"", 0) == 0);
+  }
+  // Near misses of every phrase's key word are not claims.
+  auto corpus = corpus_of({{"engines/vllm.yaml", engine("vLLM")},
+                           {"oracles/o.yaml", "title: O\n"},
+                           {"gotchas/g.yaml", "title: G\nseverity: major\nstatus: open\n"
+                                              "symptom: Reproduced on every run; observed twice.\n"},
+                           {"results/r.yaml", result("o", "[vllm]", "", 0, 1, "g")}});
+  CHECK(EvidenceIndex::build(*corpus).check_claims(*corpus, "2026-10-05", 0).empty());
+}
+
 TEST_CASE("fixed gotchas whose newest result still fails", "[evidence][claims]") {
   const std::string fixed = R"(title: G
 severity: major
