@@ -1,9 +1,11 @@
 #include "kb/store.h"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include <cctype>
+#include <cerrno>
 #include <ctime>
 #include <limits>
 #include <mutex>
@@ -500,7 +502,35 @@ bool Store::integrity_ok() const {
   return st.step() && st.text(0) == "ok";
 }
 
+namespace {
+
+// A build killed before its rename leaves `<index>.tmp-<pid>` (and SQLite's -journal):
+// remove those whose process is gone. A live pid is left alone, even if it was reused.
+void remove_dead_temp_files(const fs::path& path) {
+  const std::string prefix = path.filename().string() + ".tmp-";
+  const fs::path dir = path.parent_path().empty() ? fs::path(".") : path.parent_path();
+  std::error_code ec;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    if (name.compare(0, prefix.size(), prefix) != 0) continue;
+    std::size_t digits = prefix.size();
+    while (digits < name.size() && std::isdigit(static_cast<unsigned char>(name[digits]))) ++digits;
+    const std::string rest = name.substr(digits);
+    if (digits == prefix.size() || digits - prefix.size() > 9 ||
+        !(rest.empty() || rest == "-journal" || rest == "-wal" || rest == "-shm"))
+      continue;
+    const auto pid = static_cast<pid_t>(std::stol(name.substr(prefix.size(), digits - prefix.size())));
+    if (::kill(pid, 0) != 0 && errno == ESRCH) {
+      std::error_code rm;
+      fs::remove(it->path(), rm);
+    }
+  }
+}
+
+}  // namespace
+
 void write_index_file(const Corpus& corpus, const EvidenceIndex& evidence, const fs::path& path) {
+  remove_dead_temp_files(path);
   fs::path tmp = path;
   tmp += ".tmp-" + std::to_string(::getpid());
   std::error_code ec;

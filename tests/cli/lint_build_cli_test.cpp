@@ -95,6 +95,24 @@ TEST_CASE("kb build writes an index and a failed build leaves it byte-identical"
   }
 }
 
+TEST_CASE("kb build removes what killed builds left behind, and only that", "[cli][build]") {
+  auto dir = scratch("build-leftovers");
+  auto rec = small_tree(dir);
+  fs::path db = dir / "kb.db";
+  // pid 4194304 is above Linux's pid_max: no such process. pid 1 is always alive.
+  for (const char* name : {"kb.db.tmp-4194304", "kb.db.tmp-4194304-journal", "kb.db.tmp-1",
+                           "kb.db.tmp-notapid", "other.db.tmp-4194304"})
+    spit(dir / name, "partial");
+  auto ok = kb(dir, "build --records '" + rec.string() + "' --db '" + db.string() + "'");
+  INFO(ok.err);
+  REQUIRE(ok.code == 0);
+  CHECK_FALSE(fs::exists(dir / "kb.db.tmp-4194304"));
+  CHECK_FALSE(fs::exists(dir / "kb.db.tmp-4194304-journal"));
+  CHECK(fs::exists(dir / "kb.db.tmp-1"));
+  CHECK(fs::exists(dir / "kb.db.tmp-notapid"));
+  CHECK(fs::exists(dir / "other.db.tmp-4194304"));
+}
+
 TEST_CASE("kb show prints one record in text, json and yaml", "[cli][show]") {
   auto dir = scratch("show");
   auto rec = small_tree(dir);
