@@ -4,6 +4,8 @@
 
 #include <catch2/catch.hpp>
 
+#include "../test_files.h"
+
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -20,12 +22,7 @@ using kb::pages::render_markdown;
 
 namespace {
 
-std::string read_file(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using kb::test::read_file;
 
 std::vector<fs::path> saved_inputs() {
   std::vector<fs::path> out;

@@ -4,10 +4,11 @@
 
 #include <catch2/catch.hpp>
 
+#include "../test_files.h"
+
 #include <chrono>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 
 #include <unistd.h>
 
@@ -42,12 +43,7 @@ struct Tree {
     std::ofstream(dir / rel, std::ios::binary) << text;
     fs::last_write_time(dir / rel, fs::last_write_time(dir / rel) + std::chrono::seconds(5));
   }
-  std::string read(const std::string& rel) const {
-    std::ifstream in(dir / rel, std::ios::binary);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-  }
+  std::string read(const std::string& rel) const { return kb::test::read_file(dir / rel); }
 };
 
 std::vector<std::string> render(const std::vector<kb::Diagnostic>& ds) {

@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <catch2/catch.hpp>
+
+#include "../test_files.h"
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -20,12 +22,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string read_file(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using kb::test::read_file;
 
 std::vector<fs::path> files_in(const fs::path& dir) {
   std::vector<fs::path> out;

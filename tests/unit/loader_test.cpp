@@ -1,5 +1,7 @@
 #include <catch2/catch.hpp>
 
+#include "../test_files.h"
+
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -12,12 +14,7 @@ using kb::load_record_text;
 
 namespace {
 
-std::string read_file(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using kb::test::read_file;
 
 bool has(const std::vector<Diagnostic>& diags, const std::string& code, int line, int column) {
   for (const auto& d : diags) {

@@ -1,5 +1,7 @@
 #include <catch2/catch.hpp>
 
+#include "../test_files.h"
+
 #include <unistd.h>
 
 #include <filesystem>
@@ -15,12 +17,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+using kb::test::read_file;
 
 void spit(const fs::path& p, const std::string& s) {
   fs::create_directories(p.parent_path());
@@ -61,7 +58,7 @@ std::string written(const fs::path& dir, const std::string& file, RepairPlan* ou
   INFO(refused);
   REQUIRE(result.refused.empty());
   if (out) *out = plan;
-  return slurp(dir / file);
+  return read_file(dir / file);
 }
 
 const std::string kMooncacheReason =
@@ -92,7 +89,7 @@ TEST_CASE("seed 002 before its repair yields exactly the mooncache -> mooncake r
 TEST_CASE("repair --write on seed 002 edits the scalar, appends the log and is idempotent") {
   auto dir = copy_fixture("seed002", "seed002_write");
   const std::string file = "gotchas/pd-batch-invariant-mode-absent-from-kv-namespace.yaml";
-  const std::string before = slurp(dir / file);
+  const std::string before = read_file(dir / file);
   RepairPlan plan;
   const std::string after = written(dir, file, &plan);
   REQUIRE(plan.repairs.size() == 1);
@@ -156,7 +153,7 @@ TEST_CASE("every kind of reference: exact ones pass, typos are planned, the rest
 TEST_CASE("repair --write changes only the repaired scalars and the log: comments, quotes, block list") {
   auto dir = copy_fixture("rules", "rules_write");
   const std::string file = "gotchas/every-kind-of-reference.yaml";
-  const std::string before = slurp(dir / file);
+  const std::string before = read_file(dir / file);
   RepairPlan plan;
   const std::string after = written(dir, file, &plan);
   std::string expected = before;
@@ -296,7 +293,7 @@ TEST_CASE("a file changed since it was read is refused and left alone") {
   CHECK(result.refused[0].file == "gotchas/g.yaml");
   CHECK(result.files_written.empty());
   CHECK_FALSE(plan.repairs[0].applied);
-  CHECK(slurp(dir / "gotchas/g.yaml") == edited);
+  CHECK(read_file(dir / "gotchas/g.yaml") == edited);
 }
 
 TEST_CASE("a scalar that cannot be edited in place is refused") {

@@ -1,5 +1,7 @@
 #include <catch2/catch.hpp>
 
+#include "../test_files.h"
+
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -16,12 +18,7 @@ using kb::ReportParse;
 
 namespace {
 
-std::string read_file(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using kb::test::read_file;
 
 ReportParse parse_fixture(const std::string& name) {
   return kb::parse_report(read_file(fs::path(KB_TEST_DATA) / "junit" / name), name);
