@@ -77,7 +77,7 @@ std::optional<FileStat> stat_one(const fs::path& dir, const std::string& rel) {
   return st;
 }
 
-// What a reload has to do: the new file list with unchanged files copied from the
+// What a reload has to do: the new file list with unchanged files shared with the
 // previous corpus, and the files to (re)load into it.
 struct ReloadPlan {
   struct Load {

@@ -7,15 +7,13 @@
 #include <cctype>
 #include <cerrno>
 #include <ctime>
-#include <limits>
-#include <mutex>
 #include <unordered_map>
 #include <unordered_set>
 
 #include "kb/corpus.h"
 #include "kb/error.h"
 #include "kb/evidence.h"
-#include "sqlite_util.h"
+#include "store_impl.h"
 
 namespace kb {
 namespace fs = std::filesystem;
@@ -105,70 +103,7 @@ std::unordered_set<std::string> touched_ids(const Corpus& prev, const Corpus& ne
   return out;
 }
 
-int progress_deadline(void* arg) {
-  auto* deadline = static_cast<std::chrono::steady_clock::time_point*>(arg);
-  return std::chrono::steady_clock::now() > *deadline ? 1 : 0;
-}
-
 }  // namespace
-
-struct Store::Impl {
-  fs::path path;
-  bool readonly = false;
-  sqlite3* writer = nullptr;
-  mutable std::mutex mu;
-  mutable std::vector<sqlite3*> idle_readers;
-
-  ~Impl() {
-    if (writer) sqlite3_close(writer);
-    for (auto* db : idle_readers) sqlite3_close(db);
-  }
-
-  sqlite3* open_reader() const {
-    {
-      std::lock_guard<std::mutex> lock(mu);
-      if (!idle_readers.empty()) {
-        sqlite3* db = idle_readers.back();
-        idle_readers.pop_back();
-        return db;
-      }
-    }
-    if (path == ":memory:") throw Error(Errc::internal, "an in-memory index has no readers");
-    sqlite3* db = nullptr;
-    int rc = sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, nullptr);
-    if (rc != SQLITE_OK) {
-      std::string msg = db ? sqlite3_errmsg(db) : sqlite3_errstr(rc);
-      sqlite3_close(db);
-      throw Error(Errc::io, "cannot open index '" + path.string() + "': " + msg);
-    }
-    sqlite3_busy_timeout(db, 2000);
-    return db;
-  }
-  void release(sqlite3* db) const {
-    std::lock_guard<std::mutex> lock(mu);
-    idle_readers.push_back(db);
-  }
-};
-
-// A connection borrowed for one call: the writer when there is one (or the only
-// connection of an in-memory index), else a pooled read-only connection.
-class Store::Lease {
- public:
-  Lease(const Store::Impl* impl, bool prefer_reader)
-      : impl_(impl),
-        db_(impl->writer && (!prefer_reader || impl->path == ":memory:") ? impl->writer
-                                                                         : impl->open_reader()) {}
-  ~Lease() {
-    if (db_ != impl_->writer) impl_->release(db_);
-  }
-  Lease(const Lease&) = delete;
-  Lease& operator=(const Lease&) = delete;
-  sqlite3* get() const { return db_; }
-
- private:
-  const Store::Impl* impl_;
-  sqlite3* db_;
-};
 
 Store::Store(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 Store::Store(Store&&) noexcept = default;
@@ -345,130 +280,6 @@ void Store::sync(const Corpus* prev, const Corpus& next, const EvidenceIndex& ev
     sqlite3_exec(db, "ROLLBACK;", nullptr, nullptr, nullptr);
     throw;
   }
-}
-
-namespace {
-
-// Column weights of the ranking (id and content_hash are not text): a title hit outweighs
-// one in the symptom, which outweighs the rest.
-constexpr const char* kRank = "bm25(0, 0, 10.0, 4.0, 2.0, 2.0, 1.0, 1.0)";
-// A query matching more rows ranks only its first kMaxRanked matches (in index order):
-// ranking costs time per matching row, so a word in most records would otherwise cost
-// seconds at 100k records.
-constexpr std::int64_t kMaxRanked = 2000;
-// A last term shorter than this is never taken as a prefix: "a*" matches everything.
-constexpr std::size_t kMinPrefixChars = 3;
-
-// The searchable terms of user text: split at whitespace and NUL (FTS5 reads its query
-// only up to the first NUL), at most 32, each holding a letter, digit or non-ASCII byte.
-std::vector<std::string> search_terms(std::string_view user_text) {
-  std::vector<std::string> terms;
-  std::string cur;
-  auto flush = [&] {
-    bool searchable = false;
-    for (unsigned char c : cur) searchable |= std::isalnum(c) || c >= 0x80;
-    if (searchable) terms.push_back(cur);
-    cur.clear();
-  };
-  for (char c : user_text) {
-    if (std::isspace(static_cast<unsigned char>(c)) || c == '\0')
-      flush();
-    else
-      cur += c;
-  }
-  flush();
-  if (terms.size() > 32) terms.resize(32);
-  return terms;
-}
-
-// Every term quoted (so it is never FTS5 syntax) and AND-ed; the last one a prefix when asked.
-std::string terms_query(const std::vector<std::string>& terms, bool prefix_last) {
-  std::string q;
-  for (std::size_t i = 0; i < terms.size(); ++i) {
-    if (!q.empty()) q += ' ';
-    q += '"';
-    for (char c : terms[i]) {
-      if (c == '"') q += '"';
-      q += c;
-    }
-    q += '"';
-    if (prefix_last && i + 1 == terms.size()) q += '*';
-  }
-  return q;
-}
-
-std::size_t utf8_chars(std::string_view s) {
-  std::size_t n = 0;
-  for (unsigned char c : s) n += (c & 0xC0) != 0x80;
-  return n;
-}
-
-// Appends up to `limit` hits of FTS5 query `match`, best first, ranking at most kMaxRanked
-// rows. ORDER BY rank lets FTS5 sort by the ranking alone, so snippets are made only for
-// the rows returned.
-void ranked_hits(sqlite3* db, const std::string& match, std::size_t limit,
-                 std::vector<SearchHit>& out) {
-  std::int64_t last_rowid = std::numeric_limits<std::int64_t>::max();
-  {
-    sql::Stmt st(db, "SELECT rowid FROM fts WHERE fts MATCH ? LIMIT 1 OFFSET ?");
-    st.bind(1, match).bind(2, kMaxRanked - 1);
-    if (st.step()) last_rowid = st.int64(0);
-  }
-  sql::Stmt st(db,
-      "SELECT id, title, rank, snippet(fts, -1, char(2), char(3), '…', 24), content_hash"
-      " FROM fts WHERE fts MATCH ? AND rank MATCH ? AND rowid <= ? ORDER BY rank LIMIT ?");
-  st.bind(1, match).bind(2, std::string_view(kRank)).bind(3, last_rowid)
-      .bind(4, static_cast<std::int64_t>(limit));
-  while (st.step()) out.push_back({st.text(0), st.text(1), st.real(2), st.text(3), st.text(4)});
-}
-
-}  // namespace
-
-std::string fts_query(std::string_view user_text) {
-  return terms_query(search_terms(user_text), true);
-}
-
-std::vector<SearchHit> Store::search(std::string_view query, std::size_t limit,
-                                     std::chrono::milliseconds budget) const {
-  const std::vector<std::string> terms = search_terms(query);
-  if (terms.empty() || limit == 0) return {};
-  Lease lease(impl_.get(), true);
-  sqlite3* db = lease.get();
-  struct ClearProgress {
-    sqlite3* db;
-    ~ClearProgress() { sqlite3_progress_handler(db, 0, nullptr, nullptr); }
-  } clear{db};
-  auto deadline = std::chrono::steady_clock::now() + budget;
-  sqlite3_progress_handler(db, 1000, progress_deadline, &deadline);
-  // Records holding every term as written come first; only when they are too few does
-  // the last term count as the start of a word, for the rows not already found.
-  const std::string exact = terms_query(terms, false);
-  std::vector<SearchHit> hits;
-  ranked_hits(db, exact, limit, hits);
-  if (hits.size() < limit && utf8_chars(terms.back()) >= kMinPrefixChars) {
-    ranked_hits(db, "(" + terms_query(terms, true) + ") NOT (" + exact + ")", limit - hits.size(),
-                hits);
-  }
-  return hits;
-}
-
-std::vector<std::pair<std::string, std::string>> Store::match(std::string_view query,
-                                                               std::chrono::milliseconds budget) const {
-  std::string q = fts_query(query);
-  if (q.empty()) return {};
-  Lease lease(impl_.get(), true);
-  sqlite3* db = lease.get();
-  struct ClearProgress {
-    sqlite3* db;
-    ~ClearProgress() { sqlite3_progress_handler(db, 0, nullptr, nullptr); }
-  } clear{db};
-  auto deadline = std::chrono::steady_clock::now() + budget;
-  sqlite3_progress_handler(db, 1000, progress_deadline, &deadline);
-  sql::Stmt st(db, "SELECT id, content_hash FROM fts WHERE fts MATCH ?");
-  st.bind(1, q);
-  std::vector<std::pair<std::string, std::string>> out;
-  while (st.step()) out.emplace_back(st.text(0), st.text(1));
-  return out;
 }
 
 std::optional<std::string> Store::meta(std::string_view key) const {

@@ -1,0 +1,95 @@
+#pragma once
+
+// The connections behind a Store, private to kb_core: shared by store.cpp (schema, sync,
+// index files) and store_search.cpp (full-text queries).
+
+#include <chrono>
+#include <filesystem>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "kb/error.h"
+#include "kb/store.h"
+#include "sqlite_util.h"
+
+namespace kb {
+
+struct Store::Impl {
+  std::filesystem::path path;
+  bool readonly = false;
+  sqlite3* writer = nullptr;
+  mutable std::mutex mu;
+  mutable std::vector<sqlite3*> idle_readers;
+
+  ~Impl() {
+    if (writer) sqlite3_close(writer);
+    for (auto* db : idle_readers) sqlite3_close(db);
+  }
+
+  sqlite3* open_reader() const {
+    {
+      std::lock_guard<std::mutex> lock(mu);
+      if (!idle_readers.empty()) {
+        sqlite3* db = idle_readers.back();
+        idle_readers.pop_back();
+        return db;
+      }
+    }
+    if (path == ":memory:") throw Error(Errc::internal, "an in-memory index has no readers");
+    sqlite3* db = nullptr;
+    int rc = sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, nullptr);
+    if (rc != SQLITE_OK) {
+      std::string msg = db ? sqlite3_errmsg(db) : sqlite3_errstr(rc);
+      sqlite3_close(db);
+      throw Error(Errc::io, "cannot open index '" + path.string() + "': " + msg);
+    }
+    sqlite3_busy_timeout(db, 2000);
+    return db;
+  }
+  void release(sqlite3* db) const {
+    std::lock_guard<std::mutex> lock(mu);
+    idle_readers.push_back(db);
+  }
+};
+
+// A connection borrowed for one call: the writer when there is one (or the only
+// connection of an in-memory index), else a pooled read-only connection.
+class Store::Lease {
+ public:
+  Lease(const Store::Impl* impl, bool prefer_reader)
+      : impl_(impl),
+        db_(impl->writer && (!prefer_reader || impl->path == ":memory:") ? impl->writer
+                                                                         : impl->open_reader()) {}
+  ~Lease() {
+    if (db_ != impl_->writer) impl_->release(db_);
+  }
+  Lease(const Lease&) = delete;
+  Lease& operator=(const Lease&) = delete;
+  sqlite3* get() const { return db_; }
+
+ private:
+  const Store::Impl* impl_;
+  sqlite3* db_;
+};
+
+/// Interrupts statements on `db` that run past `budget`, for as long as it lives.
+class QueryBudget {
+ public:
+  QueryBudget(sqlite3* db, std::chrono::milliseconds budget)
+      : db_(db), deadline_(std::chrono::steady_clock::now() + budget) {
+    sqlite3_progress_handler(db_, 1000, &QueryBudget::expired, this);
+  }
+  ~QueryBudget() { sqlite3_progress_handler(db_, 0, nullptr, nullptr); }
+  QueryBudget(const QueryBudget&) = delete;
+  QueryBudget& operator=(const QueryBudget&) = delete;
+
+ private:
+  static int expired(void* self) {
+    return std::chrono::steady_clock::now() > static_cast<QueryBudget*>(self)->deadline_ ? 1 : 0;
+  }
+  sqlite3* db_;
+  std::chrono::steady_clock::time_point deadline_;
+};
+
+}  // namespace kb
