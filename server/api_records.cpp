@@ -59,7 +59,7 @@ void get_record(const Ctx& c) {
   const Corpus& corpus = c.snap.corpus();
   if (const Record* r = corpus.find(id)) {
     // A record's answer depends on the snapshot alone: build it once per snapshot.
-    auto make = [&] { return dump(record_detail(c.snap, *r)); };
+    auto make = [&]() -> std::optional<std::string> { return dump(record_detail(c.snap, *r)); };
     if (c.svc.responses)
       send_body(c.res, *c.svc.responses->get(c.snap.generation(), id, make), "application/json");
     else

@@ -1,3 +1,5 @@
+#include <optional>
+
 #include "http_status.h"
 #include "pages.h"
 #include "routes.h"
@@ -23,7 +25,30 @@ void handle(const http::Ctx& c) {
   }
   const SearchParams params{param(c.req, "q"), param(c.req, "engine"), param(c.req, "severity"),
                             param(c.req, "status")};
-  Page page = c.svc.renderer->serve(make_view(c.snap), c.req.path, params);
+  // A page without parameters is a function of the snapshot and the path alone, unless
+  // its templates are read from --web-dir on every render (being edited).
+  const bool reusable = c.svc.responses && params.q.empty() && params.engine.empty() &&
+                        params.severity.empty() && params.status.empty() &&
+                        c.svc.config.web_dir.empty();
+  std::optional<Page> made;
+  auto render = [&] { made = c.svc.renderer->serve(make_view(c.snap), c.req.path, params); };
+  Page page;
+  if (reusable) {
+    auto kept = c.svc.responses->get(c.snap.generation(), "page " + c.req.path,
+                                     [&]() -> std::optional<std::string> {
+                                       render();
+                                       if (made->outcome != Outcome::ok) return std::nullopt;
+                                       return made->content_type + '\n' + made->body;
+                                     });
+    if (kept && !made) {
+      const auto nl = kept->find('\n');
+      page.content_type = kept->substr(0, nl);
+      page.body = kept->substr(nl + 1);
+    }
+  } else {
+    render();
+  }
+  if (made) page = std::move(*made);
   c.res.set_header("Content-Security-Policy", std::string(kContentSecurityPolicy));
   c.res.set_header("X-Frame-Options", "DENY");
   c.res.set_header("Referrer-Policy", "same-origin");

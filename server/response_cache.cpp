@@ -4,7 +4,7 @@ namespace kb::http {
 
 std::shared_ptr<const std::string> ResponseCache::get(std::uint64_t generation,
                                                       const std::string& key,
-                                                      const std::function<std::string()>& make) {
+                                                      const std::function<std::optional<std::string>()>& make) {
   {
     std::lock_guard<std::mutex> lock(mu_);
     if (generation == generation_) {
@@ -17,7 +17,9 @@ std::shared_ptr<const std::string> ResponseCache::get(std::uint64_t generation,
     ++misses_;
   }
   // Made outside the lock: two requests may both make it; the bodies are equal.
-  auto body = std::make_shared<const std::string>(make());
+  std::optional<std::string> made = make();
+  if (!made) return nullptr;
+  auto body = std::make_shared<const std::string>(std::move(*made));
   std::lock_guard<std::mutex> lock(mu_);
   if (generation < generation_) return body;  // an older snapshot: not worth keeping
   if (generation > generation_) {

@@ -9,6 +9,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <unordered_map>
 
@@ -20,9 +21,10 @@ class ResponseCache {
   /// `max_bytes` bounds the bodies held; past it the cache starts over.
   explicit ResponseCache(std::size_t max_bytes) : max_bytes_(max_bytes) {}
 
-  /// The body for `key` under snapshot `generation`: cached, or made by `make` now.
+  /// The body for `key` under snapshot `generation`: cached, or made by `make` now;
+  /// null, and nothing kept, when `make` has nothing to keep (an answer not to reuse).
   std::shared_ptr<const std::string> get(std::uint64_t generation, const std::string& key,
-                                         const std::function<std::string()>& make);
+                                         const std::function<std::optional<std::string>()>& make);
 
   /// Bodies answered from the cache and made, since start.
   std::uint64_t hits() const;

@@ -65,6 +65,33 @@ std::string corpus_hash_of(const json& exported) {
 
 }  // namespace
 
+TEST_CASE("pages built once per snapshot follow an edit", "[server][reload][pages]") {
+  TreeCopy tree;
+  TestServer s(on(tree));
+  const auto page = [&](const std::string& path) {
+    auto res = get(s, path);
+    REQUIRE(res);
+    REQUIRE(res->status == 200);
+    return res->body;
+  };
+  const std::string before = page("/gotchas/beta-major");
+  CHECK(before.find("Nixl handshake stalls") != std::string::npos);
+  CHECK(page("/gotchas/beta-major") == before);  // the second answer is the kept one
+  const std::string home = page("/");
+  CHECK(home.find("Edited title") == std::string::npos);
+  // Created after every other fixture gotcha: the home page lists it first among the newest.
+  tree.write("gotchas/beta-major.yaml",
+             gotcha("beta-major", "Edited title") + "created: 2026-11-01\n");
+  wait_for(s, "/api/v1/gotchas/beta-major",
+           [](int, const json& b) { return b["title"] == "Edited title"; });
+  const std::string after = page("/gotchas/beta-major");
+  CHECK(after.find("Edited title") != std::string::npos);
+  CHECK(after.find("Nixl handshake stalls") == std::string::npos);
+  CHECK(page("/").find("Edited title") != std::string::npos);
+  // A page with parameters is rendered for its request, never kept.
+  CHECK(page("/search?q=Edited").find("Edited title") != std::string::npos);
+}
+
 TEST_CASE("an edit is visible through the API within one second", "[server][reload]") {
   TreeCopy tree;
   TestServer s(on(tree));
