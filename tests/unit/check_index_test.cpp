@@ -4,6 +4,7 @@
 #include <utility>
 #include <vector>
 
+#include "check_fixture.h"
 #include "kb/check.h"
 #include "kb/corpus.h"
 #include "kb/diagnostic.h"
@@ -20,39 +21,29 @@ std::string gotcha(const std::string& applies_when, const std::string& affects =
          (applies_when.empty() ? "" : "\napplies_when: " + applies_when) + "\n";
 }
 
-struct Fixture {
-  std::shared_ptr<const kb::Corpus> corpus;
-  kb::EvidenceIndex evidence;
-  kb::CheckIndex index;
+// Three engines and six gotchas, one per shape of predicate.
+std::vector<std::pair<std::string, std::string>> records() {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const char* e : {"a", "b", "c"})
+    out.emplace_back(std::string("engines/") + e + ".yaml", std::string("name: ") + e + "\n");
+  const std::vector<std::pair<std::string, std::string>> gotchas = {
+      {"not-b", gotcha("{not: {engine: b}}")},
+      {"a-and-k", gotcha("{all: [{engine: a}, {config: {k: \"on\"}}]}")},
+      {"k-and-j", gotcha("{config: {k: \"on\", j: x}}")},
+      {"c-unless-m", gotcha("{all: [{engine: c}, {any: [{not: {config_set: [m]}}, {engine: b}]}]}")},
+      {"implicit-b", gotcha("", "[{engine: b, versions: \">=1.0, <2\"}]")},
+      {"any-a-or-j", gotcha("{any: [{engine: a, versions: \"<1\"}, {config_set: [j]}]}")},
+  };
+  for (const auto& [slug, yaml] : gotchas) out.emplace_back("gotchas/" + slug + ".yaml", yaml);
+  return out;
+}
 
-  Fixture() {
-    std::vector<kb::FileResult> files;
-    for (const char* e : {"a", "b", "c"}) {
-      files.push_back(
-          kb::load_record_text(std::string("engines/") + e + ".yaml", std::string("name: ") + e + "\n"));
-    }
-    const std::vector<std::pair<std::string, std::string>> gotchas = {
-        {"not-b", gotcha("{not: {engine: b}}")},
-        {"a-and-k", gotcha("{all: [{engine: a}, {config: {k: \"on\"}}]}")},
-        {"k-and-j", gotcha("{config: {k: \"on\", j: x}}")},
-        {"c-unless-m", gotcha("{all: [{engine: c}, {any: [{not: {config_set: [m]}}, {engine: b}]}]}")},
-        {"implicit-b", gotcha("", "[{engine: b, versions: \">=1.0, <2\"}]")},
-        {"any-a-or-j", gotcha("{any: [{engine: a, versions: \"<1\"}, {config_set: [j]}]}")},
-    };
-    for (const auto& [slug, yaml] : gotchas) {
-      files.push_back(kb::load_record_text("gotchas/" + slug + ".yaml", yaml));
-    }
-    corpus = kb::Corpus::from_files("check", std::move(files));
-    evidence = kb::EvidenceIndex::build(*corpus);
-    index = kb::CheckIndex::build(*corpus, evidence);
-  }
+struct Fixture : kb::test::CheckFixture {
+  Fixture() : CheckFixture(records()) {}
 
   std::vector<std::string> found(const std::string& yaml) const {
-    std::vector<kb::Diagnostic> diags;
-    kb::Deployment d = kb::parse_deployment(yaml, "d.yaml", diags);
-    REQUIRE(kb::count_severity(diags, kb::Severity::error) == 0);
     std::vector<std::string> out;
-    for (const auto& f : index.run(d).findings) out.push_back(f.id.substr(sizeof "gotchas/" - 1));
+    for (const auto& f : check(yaml).findings) out.push_back(f.id.substr(sizeof "gotchas/" - 1));
     return out;
   }
 };

@@ -4,6 +4,7 @@
 #include <utility>
 #include <vector>
 
+#include "check_fixture.h"
 #include "check_predicate.h"
 #include "kb/check.h"
 #include "kb/corpus.h"
@@ -79,30 +80,8 @@ evidence_for: [gotchas/pd-cache-hit]
 )"},
 };
 
-struct Fixture {
-  std::shared_ptr<const kb::Corpus> corpus;
-  kb::EvidenceIndex evidence;
-  kb::CheckIndex index;
-
-  Fixture() {
-    std::vector<kb::FileResult> files;
-    for (const auto& [file, yaml] : kRecords) files.push_back(kb::load_record_text(file, yaml));
-    corpus = kb::Corpus::from_files("records", std::move(files));
-    evidence = kb::EvidenceIndex::build(*corpus);
-    index = kb::CheckIndex::build(*corpus, evidence);
-  }
-
-  kb::CheckReport check(const std::string& yaml) const {
-    std::vector<kb::Diagnostic> diags;
-    kb::Deployment d = kb::parse_deployment(yaml, "deploy.yaml", diags);
-    for (const auto& diag : diags) INFO(kb::format_diagnostic(diag));
-    REQUIRE(kb::count_severity(diags, kb::Severity::error) == 0);
-    return index.run(d);
-  }
-};
-
-const Fixture& fixture() {
-  static const Fixture f;
+const kb::test::CheckFixture& fixture() {
+  static const kb::test::CheckFixture f(kRecords);
   return f;
 }
 

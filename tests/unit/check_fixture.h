@@ -1,0 +1,44 @@
+#pragma once
+
+// A corpus, its evidence and its check index built from in-memory records, shared by
+// the check tests.
+
+#include <catch2/catch.hpp>
+
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "kb/check.h"
+#include "kb/corpus.h"
+#include "kb/diagnostic.h"
+#include "kb/evidence.h"
+
+namespace kb::test {
+
+struct CheckFixture {
+  std::shared_ptr<const Corpus> corpus;
+  EvidenceIndex evidence;
+  CheckIndex index;
+
+  /// `records`: (path under the records directory, YAML) pairs.
+  explicit CheckFixture(const std::vector<std::pair<std::string, std::string>>& records) {
+    std::vector<FileResult> files;
+    for (const auto& [file, yaml] : records) files.push_back(load_record_text(file, yaml));
+    corpus = Corpus::from_files("records", std::move(files));
+    evidence = EvidenceIndex::build(*corpus);
+    index = CheckIndex::build(*corpus, evidence);
+  }
+
+  /// The report for a deployment given as YAML, which must parse without errors.
+  CheckReport check(const std::string& yaml) const {
+    std::vector<Diagnostic> diags;
+    Deployment d = parse_deployment(yaml, "deploy.yaml", diags);
+    for (const auto& diag : diags) INFO(format_diagnostic(diag));
+    REQUIRE(count_severity(diags, Severity::error) == 0);
+    return index.run(d);
+  }
+};
+
+}  // namespace kb::test
