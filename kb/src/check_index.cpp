@@ -1,15 +1,14 @@
-// Compiling every gotcha's applicability once per snapshot, and running a deployment
-// through it.
+// Compiling every gotcha's applicability once per snapshot: from scratch, or, after a
+// live edit that changed no name, by sharing the previous index's compiled gotchas and
+// recompiling only the records that changed.
 
 #include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
-#include "check_predicate.h"
-#include "kb/check.h"
+#include "check_index_impl.h"
 #include "kb/corpus.h"
 #include "kb/error.h"
 #include "kb/evidence.h"
@@ -20,25 +19,6 @@ namespace {
 
 using check::Node;
 using check::Truth;
-
-struct Compiled {
-  std::string id;
-  std::string title;
-  std::string severity;
-  std::string status;
-  std::string evidence;
-  Node root;
-};
-
-int severity_rank(std::string_view s) {
-  auto parsed = parse_gotcha_severity(s);
-  return parsed ? static_cast<int>(*parsed) : 4;
-}
-
-std::string_view without_namespace(std::string_view id) {
-  auto slash = id.find('/');
-  return slash == std::string_view::npos ? id : id.substr(slash + 1);
-}
 
 // The atoms a deployment must touch (run an engine slot, set a config key) before a
 // predicate can differ from its value for an empty deployment: when it touches none of
@@ -89,47 +69,56 @@ Trigger trigger(const Node& n, const check::Env& empty) {
   return t;
 }
 
-}  // namespace
+bool live_gotcha(const Record& r) {
+  return r.kind == Kind::gotcha && r.status != "withdrawn";
+}
 
-struct CheckIndex::Impl {
-  const Corpus* corpus = nullptr;
-  std::unordered_map<std::string, int> slots;  // engine id -> slot
-  std::vector<Compiled> gotchas;               // sorted like findings
-  // Which gotchas a deployment can hit, by index into `gotchas`: those that hold (or may)
-  // for an empty deployment, and the rest by the engine slots and config keys that
-  // trigger them. A check evaluates only these instead of every gotcha.
-  std::vector<std::uint32_t> always;
-  std::vector<std::vector<std::uint32_t>> by_slot;
-  std::unordered_map<std::string, std::vector<std::uint32_t>> by_key;
+// Compiles gotchas against one corpus. Engine slots come from `base` (shared with the
+// index it was taken from); an engine seen for the first time gets a new slot in a
+// private copy, so the base index is never changed.
+class Compiler {
+ public:
+  Compiler(const Corpus& corpus, std::shared_ptr<const SlotMap> base)
+      : corpus_(corpus), base_(std::move(base)) {
+    if (!base_) own_ = std::make_shared<SlotMap>();
+  }
 
-  void index_triggers() {
-    check::Env empty;
-    by_slot.resize(slots.size());
-    for (std::uint32_t i = 0; i < gotchas.size(); ++i) {
-      const Node& root = gotchas[i].root;
-      if (check::eval(root, empty) != Truth::no) {
-        always.push_back(i);
-        continue;
-      }
-      Trigger t = trigger(root, empty);
+  std::shared_ptr<const CompiledGotcha> gotcha(const Record& r) {
+    auto c = std::make_shared<CompiledGotcha>();
+    c->record = &r;
+    c->rank = severity_rank(r.severity);
+    c->root = r.applies_when ? compile(*r.applies_when) : implicit(r);
+    const check::Env empty;
+    c->always = check::eval(c->root, empty) != Truth::no;
+    if (!c->always) {
+      Trigger t = trigger(c->root, empty);
       std::sort(t.slots.begin(), t.slots.end());
       t.slots.erase(std::unique(t.slots.begin(), t.slots.end()), t.slots.end());
       std::sort(t.keys.begin(), t.keys.end());
       t.keys.erase(std::unique(t.keys.begin(), t.keys.end()), t.keys.end());
-      for (int s : t.slots) by_slot[static_cast<std::size_t>(s)].push_back(i);
-      for (const auto& k : t.keys) by_key[k].push_back(i);
+      c->trigger = {std::move(t.slots), std::move(t.keys)};
     }
+    return c;
   }
 
+  std::shared_ptr<const SlotMap> slots() const {
+    if (own_) return own_;
+    return base_;
+  }
+
+ private:
   int slot(const std::string& engine_id) {
-    auto [it, fresh] = slots.emplace(engine_id, static_cast<int>(slots.size()));
-    return it->second;
+    const SlotMap& now = own_ ? *own_ : *base_;
+    auto it = now.find(engine_id);
+    if (it != now.end()) return it->second;
+    if (!own_) own_ = std::make_shared<SlotMap>(*base_);
+    return own_->emplace(engine_id, static_cast<int>(own_->size())).first->second;
   }
 
   Node engine_atom(const RefValue& ref) {
     Node n;
     n.op = Predicate::Op::engine;
-    auto id = corpus->target(Kind::engine, ref.raw);
+    auto id = corpus_.target(Kind::engine, ref.raw);
     n.engine_name = id ? std::string(without_namespace(*id)) : ref.raw;
     if (id) n.engine = slot(*id);
     n.range_text = std::string(text::trim(ref.versions));
@@ -160,169 +149,99 @@ struct CheckIndex::Impl {
     for (const RefValue& ref : r.affects) n.children.push_back(engine_atom(ref));
     return n;
   }
+
+  const Corpus& corpus_;
+  std::shared_ptr<const SlotMap> base_;
+  std::shared_ptr<SlotMap> own_;
 };
 
-CheckIndex CheckIndex::build(const Corpus& corpus, const EvidenceIndex& evidence) {
+std::shared_ptr<const CheckTables> make_tables(const CheckIndex::Impl& impl) {
+  auto t = std::make_shared<CheckTables>();
+  const auto& compiled = impl.compiled;
+  for (std::uint32_t i = 0; i < compiled.size(); ++i) {
+    if (compiled[i]) t->order.push_back(i);
+  }
+  std::sort(t->order.begin(), t->order.end(), [&compiled](std::uint32_t a, std::uint32_t b) {
+    const CompiledGotcha& x = *compiled[a];
+    const CompiledGotcha& y = *compiled[b];
+    if (x.rank != y.rank) return x.rank < y.rank;
+    return x.record->id != y.record->id ? x.record->id < y.record->id : a < b;
+  });
+  t->by_slot.resize(impl.slots->size());
+  for (std::uint32_t pos = 0; pos < t->order.size(); ++pos) {
+    const CompiledGotcha& c = *compiled[t->order[pos]];
+    if (c.always) {
+      t->always.push_back(pos);
+      continue;
+    }
+    for (int s : c.trigger.slots) t->by_slot[static_cast<std::size_t>(s)].push_back(pos);
+    for (const auto& k : c.trigger.keys) t->by_key[k].push_back(pos);
+  }
+  return t;
+}
+
+// Whether `a` and `b` take the same place in the tables: both absent, or the same
+// severity and trigger.
+bool same_place(const CompiledGotcha* a, const CompiledGotcha* b) {
+  if (!a || !b) return a == b;
+  return a->rank == b->rank && a->always == b->always && a->trigger == b->trigger;
+}
+
+// Whether `prev` can lend its compiled gotchas to an index of `corpus`: every reference
+// resolves as it did (the name index is the same object) and record i has the same id.
+bool can_share(const CheckIndex::Impl& prev, const Corpus& corpus) {
+  const auto& before = prev.corpus->records();
+  const auto& now = corpus.records();
+  if (&prev.corpus->names() != &corpus.names() || before.size() != now.size()) return false;
+  for (std::size_t i = 0; i < now.size(); ++i) {
+    if (before[i] != now[i] && before[i]->id != now[i]->id) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+int severity_rank(std::string_view s) {
+  auto parsed = parse_gotcha_severity(s);
+  return parsed ? static_cast<int>(*parsed) : 4;
+}
+
+std::string_view without_namespace(std::string_view id) {
+  auto slash = id.find('/');
+  return slash == std::string_view::npos ? id : id.substr(slash + 1);
+}
+
+CheckIndex CheckIndex::build(const Corpus& corpus, const EvidenceIndex& evidence,
+                             const CheckIndex* previous) {
   auto impl = std::make_shared<Impl>();
   impl->corpus = &corpus;
-  for (const auto& r : corpus.records()) {
-    if (r->kind != Kind::gotcha || r->status == "withdrawn") continue;
-    Compiled c;
-    c.id = r->id;
-    c.title = r->title;
-    c.severity = r->severity;
-    c.status = r->status;
-    c.evidence = std::string(to_string(evidence.for_gotcha(r->id).state));
-    c.root = r->applies_when ? impl->compile(*r->applies_when) : impl->implicit(*r);
-    impl->gotchas.push_back(std::move(c));
+  impl->evidence = &evidence;
+  const Impl* prev = previous ? previous->impl_.get() : nullptr;
+  if (prev && !can_share(*prev, corpus)) prev = nullptr;
+  Compiler compiler(corpus, prev ? prev->slots : nullptr);
+  const auto& recs = corpus.records();
+  impl->compiled.resize(recs.size());
+  bool same_tables = prev != nullptr;
+  for (std::size_t i = 0; i < recs.size(); ++i) {
+    const Record& r = *recs[i];
+    if (prev && prev->corpus->records()[i].get() == &r) {
+      impl->compiled[i] = prev->compiled[i];
+      continue;
+    }
+    if (live_gotcha(r)) impl->compiled[i] = compiler.gotcha(r);
+    if (same_tables) same_tables = same_place(prev->compiled[i].get(), impl->compiled[i].get());
   }
-  std::stable_sort(impl->gotchas.begin(), impl->gotchas.end(),
-                   [](const Compiled& a, const Compiled& b) {
-                     int ra = severity_rank(a.severity), rb = severity_rank(b.severity);
-                     return ra != rb ? ra < rb : a.id < b.id;
-                   });
-  impl->index_triggers();
+  impl->slots = compiler.slots();
+  // A slot added here is in no gotcha's trigger when the tables are shared, so the
+  // shorter `by_slot` of the shared tables still names every triggered gotcha.
+  impl->tables = same_tables ? prev->tables : make_tables(*impl);
   CheckIndex index;
   index.impl_ = std::move(impl);
   return index;
 }
 
 std::size_t CheckIndex::size() const {
-  return impl_ ? impl_->gotchas.size() : 0;
-}
-
-CheckReport CheckIndex::run(const Deployment& deployment) const {
-  CheckReport report;
-  report.deployment = deployment;
-  if (!impl_) return report;
-  const Corpus& corpus = *impl_->corpus;
-  check::Env env;
-  env.by_slot.resize(impl_->slots.size());
-  // `report.deployment` is not resized below, so pointers into it stay valid.
-  for (DeployedEngine& e : report.deployment.engines) {
-    auto id = corpus.target(Kind::engine, e.name);
-    if (!id) {
-      auto candidates = corpus.names().candidates(Kind::engine, e.name, 1);
-      std::string hint =
-          candidates.empty()
-              ? "no engine record has this name; gotchas about it cannot match"
-              : "did you mean '" + std::string(without_namespace(candidates[0].id)) + "'?";
-      report.diagnostics.push_back(
-          {Severity::warning, "check.unknown-engine", deployment.file, e.pos.line, e.pos.column,
-           "engine '" + e.name + "' is not in the knowledge base", std::move(hint), ""});
-      continue;
-    }
-    e.id = *id;
-    auto slot = impl_->slots.find(e.id);
-    if (slot == impl_->slots.end()) continue;
-    env.by_slot[static_cast<std::size_t>(slot->second)].push_back(
-        {&e, e.version.empty() ? std::nullopt : Version::parse(e.version)});
-  }
-  std::vector<std::uint32_t> candidates = impl_->always;
-  auto add = [&candidates](const std::vector<std::uint32_t>& more) {
-    candidates.insert(candidates.end(), more.begin(), more.end());
-  };
-  for (std::size_t slot = 0; slot < env.by_slot.size(); ++slot) {
-    if (!env.by_slot[slot].empty()) add(impl_->by_slot[slot]);
-  }
-  for (const Setting& s : report.deployment.config) {
-    env.config.emplace(s.key, std::make_pair(&s, check::canonical_value(s.value)));
-    auto it = impl_->by_key.find(s.key);
-    if (it != impl_->by_key.end()) add(it->second);
-  }
-  // In index order, so findings keep the order of `gotchas`.
-  std::sort(candidates.begin(), candidates.end());
-  candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
-  for (std::uint32_t i : candidates) {
-    const Compiled& g = impl_->gotchas[i];
-    Truth t = check::eval(g.root, env);
-    if (t == Truth::no) continue;
-    Finding f;
-    f.id = g.id;
-    f.title = g.title;
-    f.severity = g.severity;
-    f.status = g.status;
-    f.evidence = g.evidence;
-    f.possible = t == Truth::maybe;
-    check::explain(g.root, env, f.why, f.pos);
-    report.findings.push_back(std::move(f));
-  }
-  return report;
-}
-
-void CheckIndex::apply_ignores(CheckReport& report, const IgnoreList& ignores,
-                               std::string_view today) const {
-  const std::string date = today.empty() ? text::today_utc() : std::string(today);
-  if (!text::valid_date(date)) {
-    throw Error(Errc::invalid_argument, "'" + date + "' is not a date (YYYY-MM-DD)");
-  }
-  auto warn = [&](const IgnoreEntry& e, std::string code, std::string message, std::string hint) {
-    report.diagnostics.push_back({Severity::warning, std::move(code), ignores.file, e.pos.line,
-                                  e.pos.column, std::move(message), std::move(hint), ""});
-  };
-  for (const IgnoreEntry& e : ignores.entries) {
-    std::optional<std::string> id =
-        impl_ ? impl_->corpus->target(Kind::gotcha, e.id) : std::nullopt;
-    if (!e.expires.empty() && date >= e.expires) {
-      warn(e, "check.ignore-expired",
-           "the ignore of '" + e.id + "' expired on " + e.expires + "; it no longer applies",
-           "re-check the gotcha, then renew the date or remove the entry");
-      continue;
-    }
-    auto is_it = [&](const Finding& f) { return id && f.id == *id; };
-    auto it = std::stable_partition(report.findings.begin(), report.findings.end(),
-                                    [&](const Finding& f) { return !is_it(f); });
-    bool matched = it != report.findings.end() ||
-                   std::any_of(report.ignored.begin(), report.ignored.end(), is_it);
-    for (auto moved = it; moved != report.findings.end(); ++moved) {
-      moved->ignore_reason = e.reason;
-      moved->ignore_expires = e.expires;
-      report.ignored.push_back(std::move(*moved));
-    }
-    report.findings.erase(it, report.findings.end());
-    if (matched) continue;
-    if (!id) {
-      warn(e, "check.ignore-unused", "the ignore of '" + e.id + "' names no gotcha",
-           "write the id of a gotcha, such as gotchas/NAME");
-    } else {
-      warn(e, "check.ignore-unused",
-           "the ignore of '" + e.id + "' matched no finding of this deployment",
-           "remove it if the gotcha no longer applies");
-    }
-  }
-  std::stable_sort(report.ignored.begin(), report.ignored.end(),
-                   [](const Finding& a, const Finding& b) {
-                     int ra = severity_rank(a.severity), rb = severity_rank(b.severity);
-                     return ra != rb ? ra < rb : a.id < b.id;
-                   });
-}
-
-std::string_view to_string(GotchaSeverity s) {
-  switch (s) {
-    case GotchaSeverity::blocker:
-      return "blocker";
-    case GotchaSeverity::major:
-      return "major";
-    case GotchaSeverity::minor:
-      return "minor";
-    case GotchaSeverity::info:
-      return "info";
-  }
-  return "info";
-}
-
-std::optional<GotchaSeverity> parse_gotcha_severity(std::string_view s) {
-  for (auto g : {GotchaSeverity::blocker, GotchaSeverity::major, GotchaSeverity::minor,
-                 GotchaSeverity::info}) {
-    if (s == to_string(g)) return g;
-  }
-  return std::nullopt;
-}
-
-bool fails(const CheckReport& report, GotchaSeverity threshold) {
-  return std::any_of(report.findings.begin(), report.findings.end(), [&](const Finding& f) {
-    return severity_rank(f.severity) <= static_cast<int>(threshold);
-  });
+  return impl_ ? impl_->tables->order.size() : 0;
 }
 
 }  // namespace kb

@@ -121,8 +121,12 @@ struct LiveKb::Impl {
     store->sync(&prev->corpus(), *linted.corpus, linted.evidence, false);
     auto next = std::make_shared<const Snapshot>(std::move(linted), store, ++generation, prev.get(),
                                                  snapshot_options());
-    swap_in(std::move(next));
+    swap_in(next);
     ++reloads;
+    // The check index is built here, after the swap, rather than by whichever request
+    // first needs it: checks do not wait for it, the edit is served without it, and its
+    // memory comes from this thread's heap, not from one worker's after another.
+    next->checks();
     return true;
   }
 };
@@ -135,6 +139,7 @@ LiveKb::LiveKb(LiveOptions options) : impl_(std::make_unique<Impl>()) {
     Linted linted = evidence_only(corpus_from_db(*store, o.db, o.lint.load));
     impl_->current = std::make_shared<const Snapshot>(std::move(linted), store, 1, nullptr,
                                                       impl_->snapshot_options());
+    impl_->current->checks();
     return;
   }
   Linted linted = evidence_only(Corpus::load(o.records, o.lint.load));
@@ -144,6 +149,7 @@ LiveKb::LiveKb(LiveOptions options) : impl_(std::make_unique<Impl>()) {
     impl_->store->sync(nullptr, *linted.corpus, linted.evidence, false);
     impl_->current = std::make_shared<const Snapshot>(std::move(linted), impl_->store, 1, nullptr,
                                                       impl_->snapshot_options());
+    impl_->current->checks();
   } catch (...) {
     impl_->store.reset();
     std::error_code ec;

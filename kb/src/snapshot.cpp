@@ -21,6 +21,12 @@ Snapshot::Snapshot(Linted linted, std::shared_ptr<const Store> store, std::uint6
   if (previous) impl_->loaded_ms = std::max(impl_->loaded_ms, previous->impl_->loaded_ms + 1);
   build_snapshot_data(*impl_, corpus(), evidence(), previous ? previous->impl_.get() : nullptr,
                       previous ? &previous->corpus() : nullptr);
+  if (previous) {
+    if (const CheckIndex* before = previous->impl_->checks_ready.load(std::memory_order_acquire)) {
+      impl_->checks_base = *before;
+      impl_->checks_base_corpus = previous->corpus_ptr();
+    }
+  }
 }
 
 Snapshot::~Snapshot() = default;
@@ -41,7 +47,12 @@ const std::vector<Diagnostic>& Snapshot::diagnostics() const {
 
 const CheckIndex& Snapshot::checks() const {
   std::call_once(impl_->checks_once, [this] {
-    impl_->checks = std::make_unique<const CheckIndex>(CheckIndex::build(corpus(), evidence()));
+    const CheckIndex* base = impl_->checks_base ? &*impl_->checks_base : nullptr;
+    impl_->checks =
+        std::make_unique<const CheckIndex>(CheckIndex::build(corpus(), evidence(), base));
+    impl_->checks_base.reset();
+    impl_->checks_base_corpus.reset();
+    impl_->checks_ready.store(impl_->checks.get(), std::memory_order_release);
   });
   return *impl_->checks;
 }

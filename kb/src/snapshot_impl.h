@@ -6,9 +6,11 @@
 // through its shared_ptr instead of rebuilt. Private to kb_core.
 
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -50,6 +52,12 @@ struct SnapshotData {
   std::vector<Diagnostic> all_diagnostics;
   std::once_flag checks_once;
   std::unique_ptr<const CheckIndex> checks;
+  /// Set once `checks` is built, for the next snapshot to build on.
+  std::atomic<const CheckIndex*> checks_ready{nullptr};
+  /// The previous snapshot's check index and its corpus (kept alive for it), until
+  /// `checks` is built from them.
+  std::optional<CheckIndex> checks_base;
+  std::shared_ptr<const Corpus> checks_base_corpus;
 };
 
 struct Snapshot::Impl : SnapshotData {};

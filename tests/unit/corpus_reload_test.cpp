@@ -8,9 +8,6 @@
 
 #include <chrono>
 #include <filesystem>
-#include <fstream>
-
-#include <unistd.h>
 
 #include "kb/corpus.h"
 #include "watch.h"
@@ -21,29 +18,8 @@ namespace {
 
 const fs::path kFixture = fs::path(KB_TEST_DATA) / "serve" / "records";
 
-struct Tree {
-  fs::path dir;
-  Tree() {
-    dir = fs::temp_directory_path() / ("kb-reload-" + std::to_string(::getpid()) + "-" +
-                                       std::to_string(counter()++));
-    fs::remove_all(dir);
-    fs::copy(kFixture, dir, fs::copy_options::recursive);
-  }
-  ~Tree() {
-    std::error_code ec;
-    fs::remove_all(dir, ec);
-  }
-  static int& counter() {
-    static int n = 0;
-    return n;
-  }
-  // Writes `text` and moves the mtime on, so a reload cannot take the file for unchanged.
-  void write(const std::string& rel, const std::string& text) const {
-    fs::create_directories((dir / rel).parent_path());
-    std::ofstream(dir / rel, std::ios::binary) << text;
-    fs::last_write_time(dir / rel, fs::last_write_time(dir / rel) + std::chrono::seconds(5));
-  }
-  std::string read(const std::string& rel) const { return kb::test::read_file(dir / rel); }
+struct Tree : kb::test::TempTree {
+  Tree() : TempTree(kFixture) {}
 };
 
 std::vector<std::string> render(const std::vector<kb::Diagnostic>& ds) {

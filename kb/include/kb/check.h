@@ -111,8 +111,12 @@ bool fails(const CheckReport& report, GotchaSeverity threshold);
 /// references resolved to ids, version ranges parsed, so a check costs microseconds.
 class CheckIndex {
  public:
-  /// Compiles every gotcha of `corpus`; `corpus` must outlive the index.
-  static CheckIndex build(const Corpus& corpus, const EvidenceIndex& evidence);
+  /// Compiles every gotcha of `corpus`; `corpus` and `evidence` must outlive the index.
+  /// With `previous` (an index of an earlier corpus, still alive), the gotchas whose record
+  /// is unchanged are shared instead of recompiled when no name changed in between, so
+  /// an index after a one-file edit costs that file, not the corpus.
+  static CheckIndex build(const Corpus& corpus, const EvidenceIndex& evidence,
+                          const CheckIndex* previous = nullptr);
   /// Resolves the deployment's engine names (unknown ones become `check.unknown-engine`
   /// warnings) and returns every gotcha that applies.
   CheckReport run(const Deployment& deployment) const;
@@ -123,8 +127,10 @@ class CheckIndex {
   /// Gotchas compiled (withdrawn ones are not).
   std::size_t size() const;
 
- private:
+  /// The compiled form; defined inside kb_core only.
   struct Impl;
+
+ private:
   std::shared_ptr<const Impl> impl_;
 };
 

@@ -93,7 +93,8 @@ class Snapshot {
   const EvidenceIndex& evidence() const { return linted_.evidence; }
   /// Every diagnostic, as `kb lint` reports them (claim checks run on first use).
   const std::vector<Diagnostic>& diagnostics() const;
-  /// The compiled applicability of every gotcha (built on first use).
+  /// The compiled applicability of every gotcha, built on first use; from the previous
+  /// snapshot's when that one was built, so it costs only the records that changed.
   const CheckIndex& checks() const;
   /// Content hash of the corpus: the ETag of every response from this snapshot.
   const std::string& etag() const { return linted_.corpus->content_hash(); }

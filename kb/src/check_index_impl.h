@@ -1,0 +1,68 @@
+#pragma once
+
+// The inside of a CheckIndex, shared by building (check_index.cpp) and running
+// (check_run.cpp). Each gotcha is compiled once into a `Compiled` that later snapshots
+// share while its record is unchanged and no name changed, so a live edit recompiles one
+// gotcha instead of all of them. Private to kb_core.
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "check_predicate.h"
+#include "kb/check.h"
+
+namespace kb {
+
+class Corpus;
+class EvidenceIndex;
+struct Record;
+
+/// The engine slots and config keys a deployment must touch before a gotcha's predicate
+/// can differ from its value for an empty deployment (see `trigger` in check_index.cpp).
+struct CheckTrigger {
+  std::vector<int> slots;        ///< sorted, unique
+  std::vector<std::string> keys;  ///< sorted, unique
+  bool operator==(const CheckTrigger& o) const { return slots == o.slots && keys == o.keys; }
+};
+
+/// One gotcha, compiled.
+struct CompiledGotcha {
+  const Record* record = nullptr;  ///< owned by the corpus the index was built for
+  int rank = 0;                    ///< severity rank: blocker 0 ... info 3, unknown 4
+  check::Node root;
+  bool always = false;  ///< may hold for an empty deployment: a candidate of every check
+  CheckTrigger trigger;  ///< when not `always`
+};
+
+/// Engine id -> slot. Slots are only ever added, so a later index can extend a copy.
+using SlotMap = std::unordered_map<std::string, int>;
+
+/// Which gotchas a deployment can hit, by position in `order`: those that may hold for an
+/// empty deployment, and the rest by the engine slots and config keys that trigger them.
+/// A check evaluates only these instead of every gotcha.
+struct CheckTables {
+  std::vector<std::uint32_t> order;  ///< record indexes of compiled gotchas, finding order
+  std::vector<std::uint32_t> always;
+  std::vector<std::vector<std::uint32_t>> by_slot;
+  std::unordered_map<std::string, std::vector<std::uint32_t>> by_key;
+};
+
+struct CheckIndex::Impl {
+  const Corpus* corpus = nullptr;
+  const EvidenceIndex* evidence = nullptr;
+  std::shared_ptr<const SlotMap> slots;
+  /// By record index in `corpus`; null for records that are not live gotchas.
+  std::vector<std::shared_ptr<const CompiledGotcha>> compiled;
+  std::shared_ptr<const CheckTables> tables;
+};
+
+/// The rank of a severity for sorting findings: blocker first, unknown values last.
+int severity_rank(std::string_view severity);
+
+/// `gotchas/NAME` -> `NAME`.
+std::string_view without_namespace(std::string_view id);
+
+}  // namespace kb

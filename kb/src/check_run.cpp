@@ -1,0 +1,156 @@
+// Running a deployment through a CheckIndex, applying an ignore list, and severities.
+
+#include <algorithm>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "check_index_impl.h"
+#include "kb/corpus.h"
+#include "kb/error.h"
+#include "kb/evidence.h"
+#include "text_util.h"
+
+namespace kb {
+
+using check::Truth;
+
+CheckReport CheckIndex::run(const Deployment& deployment) const {
+  CheckReport report;
+  report.deployment = deployment;
+  if (!impl_) return report;
+  const Corpus& corpus = *impl_->corpus;
+  const CheckTables& tables = *impl_->tables;
+  check::Env env;
+  env.by_slot.resize(impl_->slots->size());
+  // `report.deployment` is not resized below, so pointers into it stay valid.
+  for (DeployedEngine& e : report.deployment.engines) {
+    auto id = corpus.target(Kind::engine, e.name);
+    if (!id) {
+      auto candidates = corpus.names().candidates(Kind::engine, e.name, 1);
+      std::string hint =
+          candidates.empty()
+              ? "no engine record has this name; gotchas about it cannot match"
+              : "did you mean '" + std::string(without_namespace(candidates[0].id)) + "'?";
+      report.diagnostics.push_back(
+          {Severity::warning, "check.unknown-engine", deployment.file, e.pos.line, e.pos.column,
+           "engine '" + e.name + "' is not in the knowledge base", std::move(hint), ""});
+      continue;
+    }
+    e.id = *id;
+    auto slot = impl_->slots->find(e.id);
+    if (slot == impl_->slots->end()) continue;
+    env.by_slot[static_cast<std::size_t>(slot->second)].push_back(
+        {&e, e.version.empty() ? std::nullopt : Version::parse(e.version)});
+  }
+  std::vector<std::uint32_t> candidates = tables.always;
+  auto add = [&candidates](const std::vector<std::uint32_t>& more) {
+    candidates.insert(candidates.end(), more.begin(), more.end());
+  };
+  // Shared tables may predate the newest slots, which then trigger nothing.
+  for (std::size_t slot = 0; slot < std::min(env.by_slot.size(), tables.by_slot.size()); ++slot) {
+    if (!env.by_slot[slot].empty()) add(tables.by_slot[slot]);
+  }
+  for (const Setting& s : report.deployment.config) {
+    env.config.emplace(s.key, std::make_pair(&s, check::canonical_value(s.value)));
+    auto it = tables.by_key.find(s.key);
+    if (it != tables.by_key.end()) add(it->second);
+  }
+  // In table order, so findings come out worst severity first, then by id.
+  std::sort(candidates.begin(), candidates.end());
+  candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
+  for (std::uint32_t pos : candidates) {
+    const CompiledGotcha& g = *impl_->compiled[tables.order[pos]];
+    Truth t = check::eval(g.root, env);
+    if (t == Truth::no) continue;
+    const Record& r = *g.record;
+    Finding f;
+    f.id = r.id;
+    f.title = r.title;
+    f.severity = r.severity;
+    f.status = r.status;
+    f.evidence = std::string(to_string(impl_->evidence->for_gotcha(r.id).state));
+    f.possible = t == Truth::maybe;
+    check::explain(g.root, env, f.why, f.pos);
+    report.findings.push_back(std::move(f));
+  }
+  return report;
+}
+
+void CheckIndex::apply_ignores(CheckReport& report, const IgnoreList& ignores,
+                               std::string_view today) const {
+  const std::string date = today.empty() ? text::today_utc() : std::string(today);
+  if (!text::valid_date(date)) {
+    throw Error(Errc::invalid_argument, "'" + date + "' is not a date (YYYY-MM-DD)");
+  }
+  auto warn = [&](const IgnoreEntry& e, std::string code, std::string message, std::string hint) {
+    report.diagnostics.push_back({Severity::warning, std::move(code), ignores.file, e.pos.line,
+                                  e.pos.column, std::move(message), std::move(hint), ""});
+  };
+  for (const IgnoreEntry& e : ignores.entries) {
+    std::optional<std::string> id =
+        impl_ ? impl_->corpus->target(Kind::gotcha, e.id) : std::nullopt;
+    if (!e.expires.empty() && date >= e.expires) {
+      warn(e, "check.ignore-expired",
+           "the ignore of '" + e.id + "' expired on " + e.expires + "; it no longer applies",
+           "re-check the gotcha, then renew the date or remove the entry");
+      continue;
+    }
+    auto is_it = [&](const Finding& f) { return id && f.id == *id; };
+    auto it = std::stable_partition(report.findings.begin(), report.findings.end(),
+                                    [&](const Finding& f) { return !is_it(f); });
+    bool matched = it != report.findings.end() ||
+                   std::any_of(report.ignored.begin(), report.ignored.end(), is_it);
+    for (auto moved = it; moved != report.findings.end(); ++moved) {
+      moved->ignore_reason = e.reason;
+      moved->ignore_expires = e.expires;
+      report.ignored.push_back(std::move(*moved));
+    }
+    report.findings.erase(it, report.findings.end());
+    if (matched) continue;
+    if (!id) {
+      warn(e, "check.ignore-unused", "the ignore of '" + e.id + "' names no gotcha",
+           "write the id of a gotcha, such as gotchas/NAME");
+    } else {
+      warn(e, "check.ignore-unused",
+           "the ignore of '" + e.id + "' matched no finding of this deployment",
+           "remove it if the gotcha no longer applies");
+    }
+  }
+  std::stable_sort(report.ignored.begin(), report.ignored.end(),
+                   [](const Finding& a, const Finding& b) {
+                     int ra = severity_rank(a.severity), rb = severity_rank(b.severity);
+                     return ra != rb ? ra < rb : a.id < b.id;
+                   });
+}
+
+std::string_view to_string(GotchaSeverity s) {
+  switch (s) {
+    case GotchaSeverity::blocker:
+      return "blocker";
+    case GotchaSeverity::major:
+      return "major";
+    case GotchaSeverity::minor:
+      return "minor";
+    case GotchaSeverity::info:
+      return "info";
+  }
+  return "info";
+}
+
+std::optional<GotchaSeverity> parse_gotcha_severity(std::string_view s) {
+  for (auto g : {GotchaSeverity::blocker, GotchaSeverity::major, GotchaSeverity::minor,
+                 GotchaSeverity::info}) {
+    if (s == to_string(g)) return g;
+  }
+  return std::nullopt;
+}
+
+bool fails(const CheckReport& report, GotchaSeverity threshold) {
+  return std::any_of(report.findings.begin(), report.findings.end(), [&](const Finding& f) {
+    return severity_rank(f.severity) <= static_cast<int>(threshold);
+  });
+}
+
+}  // namespace kb
