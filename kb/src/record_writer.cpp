@@ -1,13 +1,6 @@
 #include "record_writer.h"
 
-#include <sys/stat.h>
-#include <unistd.h>
-
-#include <cerrno>
-#include <cstdlib>
-#include <cstring>
-
-#include "kb/error.h"
+#include "atomic_write.h"
 #include "kb/import_text.h"
 
 namespace kb {
@@ -147,50 +140,7 @@ void append_text(std::string& out, std::string_view key, std::string_view text, 
 }  // namespace yaml_out
 
 bool write_file_atomic(const std::filesystem::path& path, std::string_view text, bool overwrite) {
-  namespace fs = std::filesystem;
-  auto fail = [&](const std::string& what, int err) {
-    throw Error(Errc::io, what + " " + path.string() + ": " + std::strerror(err));
-  };
-  std::error_code ec;
-  if (!overwrite && fs::exists(path, ec)) return false;
-  if (path.has_parent_path()) {
-    fs::create_directories(path.parent_path(), ec);
-    if (ec) fail("cannot create the directory of", ec.value());
-  }
-
-  std::string tmp = path.string() + ".tmp-XXXXXX";
-  int fd = ::mkstemp(tmp.data());
-  if (fd < 0) fail("cannot create a temporary file next to", errno);
-  auto discard = [&](const std::string& what, int err) {
-    ::close(fd);
-    ::unlink(tmp.c_str());
-    fail(what, err);
-  };
-  std::size_t done = 0;
-  while (done < text.size()) {
-    ssize_t n = ::write(fd, text.data() + done, text.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) discard("cannot write", errno);
-    done += static_cast<std::size_t>(n);
-  }
-  if (::fchmod(fd, 0644) != 0 || ::fsync(fd) != 0) discard("cannot write", errno);
-  if (::close(fd) != 0) {
-    int err = errno;
-    ::unlink(tmp.c_str());
-    fail("cannot write", err);
-  }
-
-  // link() never replaces an existing file, so a file that appeared since the check
-  // above is still not overwritten.
-  int rc = overwrite ? ::rename(tmp.c_str(), path.c_str()) : ::link(tmp.c_str(), path.c_str());
-  int err = errno;
-  if (!overwrite) ::unlink(tmp.c_str());
-  if (rc != 0) {
-    if (overwrite) ::unlink(tmp.c_str());
-    if (!overwrite && err == EEXIST) return false;
-    fail("cannot write", err);
-  }
-  return true;
+  return write_atomic(path, text, overwrite ? IfExists::replace : IfExists::keep);
 }
 
 }  // namespace kb

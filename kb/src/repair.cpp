@@ -2,17 +2,12 @@
 
 #include "kb/repair.h"
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <algorithm>
-#include <cerrno>
-#include <cstring>
 #include <fstream>
 #include <map>
 #include <sstream>
 
+#include "atomic_write.h"
 #include "kb/error.h"
 #include "resolver_internal.h"
 
@@ -33,45 +28,6 @@ std::string read_file(const std::filesystem::path& path) {
   std::stringstream ss;
   ss << in.rdbuf();
   return ss.str();
-}
-
-[[noreturn]] void io_error(const std::string& what, const std::filesystem::path& path) {
-  throw Error(Errc::io, what + " " + path.string() + ": " + std::strerror(errno));
-}
-
-// Temp file in the same directory, fsync, rename over the original, fsync the directory:
-// readers see the old bytes or the new ones, never a mix, even across a crash.
-void write_atomically(const std::filesystem::path& path, std::string_view bytes) {
-  std::string tmpl =
-      (path.parent_path() / ("." + path.filename().string() + ".kb-repair-XXXXXX")).string();
-  const int fd = ::mkstemp(tmpl.data());
-  if (fd < 0) io_error("cannot create a temporary file next to", path);
-  struct stat st {};
-  if (::stat(path.c_str(), &st) == 0) ::fchmod(fd, st.st_mode & 07777);
-  std::size_t done = 0;
-  while (done < bytes.size()) {
-    const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      ::close(fd);
-      ::unlink(tmpl.c_str());
-      io_error("cannot write", tmpl);
-    }
-    done += static_cast<std::size_t>(n);
-  }
-  if (::fsync(fd) != 0 || ::close(fd) != 0) {
-    ::unlink(tmpl.c_str());
-    io_error("cannot flush", tmpl);
-  }
-  if (::rename(tmpl.c_str(), path.c_str()) != 0) {
-    ::unlink(tmpl.c_str());
-    io_error("cannot replace", path);
-  }
-  const int dir = ::open(path.parent_path().c_str(), O_RDONLY | O_DIRECTORY);
-  if (dir >= 0) {
-    ::fsync(dir);
-    ::close(dir);
-  }
 }
 
 // Why the edited text must not be written, or empty when it is sound: it loads without
@@ -165,7 +121,7 @@ ApplyResult apply_repairs(const Corpus& corpus, RepairPlan& plan, std::string_vi
       refuse("repair.unsound", why + "; nothing written");
       continue;
     }
-    write_atomically(path, *text);
+    write_atomic(path, *text, IfExists::replace);
     for (auto* r : pending) r->applied = true;
     result.files_written.push_back(record->file);
   }

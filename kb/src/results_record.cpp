@@ -1,17 +1,13 @@
 // The result record `kb results import` writes: parsing the subject flags, resolving
 // names against the corpus, and emitting the YAML.
 
-#include <fcntl.h>
-#include <unistd.h>
-
 #include <algorithm>
-#include <atomic>
 #include <cctype>
-#include <cerrno>
 #include <cstring>
 #include <set>
 #include <string>
 
+#include "atomic_write.h"
 #include "kb/corpus.h"
 #include "kb/error.h"
 #include "kb/evidence.h"
@@ -310,43 +306,7 @@ std::string result_record_yaml(const ResultSpec& spec) {
 }
 
 bool write_new_file(const std::filesystem::path& path, std::string_view text) {
-  static std::atomic<unsigned> counter{0};
-  std::error_code ec;
-  if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path(), ec);
-  if (ec)
-    throw Error(Errc::io, "cannot create " + path.parent_path().string() + ": " + ec.message());
-  if (std::filesystem::exists(path)) return false;
-  const std::filesystem::path tmp =
-      path.parent_path() / ("." + path.filename().string() + ".tmp-" + std::to_string(::getpid()) +
-                            "-" + std::to_string(counter++));
-  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-  if (fd < 0) throw Error(Errc::io, "cannot write " + tmp.string() + ": " + std::strerror(errno));
-  std::size_t done = 0;
-  while (done < text.size()) {
-    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      const int err = errno;
-      ::close(fd);
-      ::unlink(tmp.c_str());
-      throw Error(Errc::io, "cannot write " + tmp.string() + ": " + std::strerror(err));
-    }
-    done += static_cast<std::size_t>(n);
-  }
-  const bool synced = ::fsync(fd) == 0;
-  const int sync_err = errno;
-  ::close(fd);
-  if (!synced) {
-    ::unlink(tmp.c_str());
-    throw Error(Errc::io, "cannot write " + tmp.string() + ": " + std::strerror(sync_err));
-  }
-  // link() never replaces an existing file, so a concurrent writer cannot be overwritten.
-  const int linked = ::link(tmp.c_str(), path.c_str());
-  const int link_err = errno;
-  ::unlink(tmp.c_str());
-  if (linked == 0) return true;
-  if (link_err == EEXIST) return false;
-  throw Error(Errc::io, "cannot create " + path.string() + ": " + std::strerror(link_err));
+  return write_atomic(path, text, IfExists::keep);
 }
 
 }  // namespace kb
