@@ -1,9 +1,9 @@
-#include <chrono>
 #include <cstdio>
 #include <iostream>
 
 #include "commands.h"
 #include "kb/corpus.h"
+#include "kb/evidence.h"
 #include "kb/repair.h"
 #include "repair_json.h"
 
@@ -17,15 +17,6 @@ struct RepairConfig {
   RepairPolicy policy;
   std::string today;
 };
-
-std::string today_utc() {
-  const auto days = std::chrono::floor<std::chrono::days>(std::chrono::system_clock::now());
-  const std::chrono::year_month_day ymd{days};
-  char buf[16];
-  std::snprintf(buf, sizeof buf, "%04d-%02u-%02u", static_cast<int>(ymd.year()),
-                static_cast<unsigned>(ymd.month()), static_cast<unsigned>(ymd.day()));
-  return buf;
-}
 
 std::string score(double s) {
   char buf[16];
@@ -71,7 +62,7 @@ int run_repair(const RepairConfig& cfg) {
   RepairPlan plan = plan_repairs(*corpus, cfg.policy);
   ApplyResult result;
   if (cfg.write && !plan.repairs.empty()) {
-    result = apply_repairs(*corpus, plan, cfg.today.empty() ? today_utc() : cfg.today);
+    result = apply_repairs(*corpus, plan, cfg.today.empty() ? today_date() : cfg.today);
   }
   for (const auto& d : result.refused) std::cerr << format_diagnostic(d) << "\n";
   if (cfg.format == "json") {

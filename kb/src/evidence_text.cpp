@@ -1,8 +1,7 @@
 #include <cctype>
-#include <cstdio>
-#include <ctime>
 
 #include "evidence_internal.h"
+#include "text_util.h"
 
 namespace kb {
 namespace {
@@ -90,12 +89,7 @@ std::optional<std::size_t> find_phrase(std::string_view text, std::string_view p
 }  // namespace evidence_detail
 
 std::string today_date() {
-  std::time_t now = std::time(nullptr);
-  std::tm utc{};
-  gmtime_r(&now, &utc);
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%04d-%02d-%02d", utc.tm_year + 1900, utc.tm_mon + 1, utc.tm_mday);
-  return buf;
+  return text::today_utc();
 }
 
 std::optional<std::int64_t> date_to_days(std::string_view date) {
