@@ -25,8 +25,10 @@ fs::path make_temp_dir() {
 std::shared_ptr<const Corpus> corpus_from_db(const Store& store, const fs::path& db,
                                              const LoadOptions& options) {
   std::vector<FileResult> files;
-  for (const auto& [file, text] : store.sources())
-    files.push_back(load_record_text(file, text, options));
+  for (const auto& s : store.sources()) {
+    files.push_back(load_record_text(s.file, s.bytes, options));
+    files.back().stale = s.stale;
+  }
   return Corpus::from_files(db.parent_path(), std::move(files));
 }
 

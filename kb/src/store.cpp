@@ -297,12 +297,12 @@ std::optional<std::string> Store::meta(std::string_view key) const {
   return std::nullopt;
 }
 
-std::vector<std::pair<std::string, std::string>> Store::sources() const {
+std::vector<StoredSource> Store::sources() const {
   Lease lease(impl_.get(), false);
   sqlite3* db = lease.get();
-  sql::Stmt st(db, "SELECT file, source FROM records ORDER BY file");
-  std::vector<std::pair<std::string, std::string>> out;
-  while (st.step()) out.emplace_back(st.text(0), st.text(1));
+  sql::Stmt st(db, "SELECT file, source, stale FROM records ORDER BY file");
+  std::vector<StoredSource> out;
+  while (st.step()) out.push_back({st.text(0), st.text(1), st.int64(2) != 0});
   return out;
 }
 

@@ -274,3 +274,27 @@ TEST_CASE("serve --db: a prebuilt index, read-only", "[server][db]") {
   missing.db = out.path() / "nope.db";
   CHECK_THROWS_AS(TestServer(missing), kb::Error);
 }
+
+TEST_CASE("serve --db: a record stale when the index was written is still stale",
+          "[server][db]") {
+  TreeCopy tree;
+  TempDir out;
+  const auto db = out.path() / "kb.db";
+  {
+    auto linted = kb::lint_tree(tree.root(), test_lint());
+    tree.write("gotchas/beta-major.yaml",
+               "id: gotchas/beta-major\ntitle: [unclosed\nseverity: major\n");
+    auto reloaded = kb::Corpus::reload(*linted.corpus, test_lint().load);
+    REQUIRE(reloaded->is_stale("gotchas/beta-major"));
+    kb::write_index_file(*reloaded, kb::EvidenceIndex::build(*reloaded), db);
+  }
+  kb::http::ServeConfig cfg;
+  cfg.records.clear();
+  cfg.db = db;
+  TestServer s(cfg);
+  auto g = get_json(s, "/api/v1/gotchas/beta-major");
+  CHECK(g["title"] == "Nixl handshake stalls");
+  CHECK(g["stale"] == true);
+  CHECK(get_json(s, "/api/v1/gotchas/lambda-major")["stale"] == false);
+  CHECK(s.server().kb().current()->corpus().is_stale("gotchas/beta-major"));
+}

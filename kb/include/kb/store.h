@@ -27,6 +27,13 @@ struct SearchHit {
   std::string content_hash; ///< of the record the hit was indexed from
 };
 
+/// One record file as an index stores it.
+struct StoredSource {
+  std::string file;    ///< relative to the records directory, "gotchas/x.yaml"
+  std::string bytes;   ///< the file's text: its last good version when `stale`
+  bool stale = false;  ///< the file was broken when the index was written
+};
+
 /// The SQLite index of a corpus: records, resolved references, results, evidence,
 /// repair log and an FTS5 index over titles and Markdown fields. Hides sqlite3*.
 class Store {
@@ -61,9 +68,9 @@ class Store {
   /// A value of the `meta` table (schema_version, content_hash, built_at, records).
   std::optional<std::string> meta(std::string_view key) const;
 
-  /// Every record file stored in the index: (relative path, bytes), to rebuild a corpus
-  /// from an index alone (`kb serve --db`).
-  std::vector<std::pair<std::string, std::string>> sources() const;
+  /// Every record file stored in the index, sorted by path, to rebuild a corpus from an
+  /// index alone (`kb serve --db`).
+  std::vector<StoredSource> sources() const;
 
   /// Runs `PRAGMA integrity_check`; true when it answers "ok".
   bool integrity_ok() const;
