@@ -167,6 +167,8 @@ Deployment deployment_from_body(std::string_view body, std::vector<Diagnostic>& 
                                 const std::string& file) {
   // The body's own text keeps version numbers as written (`0.30` stays 0.30, where a
   // JSON number would become 0.3); JSON that YAML cannot read goes through nlohmann.
+  // Only a `yaml.syntax` error falls back, and parse_deployment reports that only after
+  // its size, UTF-8 and nesting checks passed: nlohmann never sees what they refuse.
   std::vector<Diagnostic> yaml_diags;
   Deployment d = parse_deployment(body, file, yaml_diags);
   bool syntax = std::any_of(yaml_diags.begin(), yaml_diags.end(),

@@ -2,6 +2,7 @@
 
 #include "kb/check.h"
 #include "similarity.h"
+#include "text_util.h"
 
 namespace kb {
 
@@ -14,6 +15,14 @@ bool InputDiagnostics::parse(std::string_view text, yaml::Node& root) {
         "the file is larger than " + std::to_string(kMaxDeploymentBytes) + " bytes");
     return false;
   }
+  // Checked here rather than by each caller: bytes that are not UTF-8 would reach
+  // diagnostics and findings, and JSON output cannot carry them.
+  if (auto bad = text::invalid_utf8_offset(text); bad != std::string_view::npos) {
+    add(Severity::error, "encoding.utf8", text::offset_to_pos(text, bad),
+        "bytes that are not UTF-8", "save the file as UTF-8");
+    return false;
+  }
+  // yaml::parse refuses deeper nesting before any parser recurses into it.
   yaml::Limits limits;
   limits.max_bytes = kMaxDeploymentBytes;
   limits.max_depth = 16;

@@ -18,7 +18,9 @@ class InputDiagnostics {
  public:
   InputDiagnostics(const std::string& file, std::vector<Diagnostic>& diags);
 
-  /// Parses `text` (YAML or JSON) into `root`; false when there is no usable tree.
+  /// Parses `text` (YAML or JSON) into `root`; false when there is no usable tree:
+  /// too large (`limits.file-size`), not UTF-8 (`encoding.utf8`), nested past 16 levels
+  /// (`limits.depth`) or not YAML (`yaml.*`).
   bool parse(std::string_view text, yaml::Node& root);
   void add(Severity s, std::string code, Pos pos, std::string message, std::string hint = {});
   /// Reports and returns false unless `v` is a mapping.

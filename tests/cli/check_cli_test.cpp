@@ -124,6 +124,21 @@ TEST_CASE("kb check: malformed or unreadable deployments exit 2", "[cli][check]"
     CHECK(text.out.empty());
     CHECK(text.err.find(std::string("error[") + c.code + "]") != std::string::npos);
   }
+  auto bytes = scratch("check_not_utf8");
+  spit(bytes / "deploy.yaml", "engines:\n  - {engine: vllm, version: \"0.26\xff\"}\n");
+  Run r = kb(bytes, "check '" + (bytes / "deploy.yaml").string() + "' " + records() +
+                        " --format json");
+  CHECK(r.code == 2);
+  json j = json::parse(r.out, nullptr, false);
+  REQUIRE_FALSE(j.is_discarded());
+  REQUIRE(j["diagnostics"].size() == 1);
+  CHECK(j["diagnostics"][0]["code"] == "encoding.utf8");
+  CHECK(j["diagnostics"][0]["line"] == 2);
+  CHECK(j["diagnostics"][0]["column"] == 34);
+  spit(bytes / "deep.json", std::string(10000, '['));
+  r = kb(bytes, "check '" + (bytes / "deep.json").string() + "' " + records());
+  CHECK(r.code == 2);
+  CHECK(r.err.find("error[limits.depth]") != std::string::npos);
   Run missing = check("no-such-file.yaml");
   CHECK(missing.code == 2);
   CHECK(missing.err.find("error[io.read]: cannot open the file") != std::string::npos);

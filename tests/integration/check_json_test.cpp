@@ -91,6 +91,17 @@ TEST_CASE("deployments from request bodies", "[check][json]") {
   REQUIRE(diags.size() == 1);
   CHECK(diags[0].code == "yaml.syntax");
 
+  // Neither reaches the JSON fallback: the deployment parser refuses both first.
+  diags.clear();
+  kb::json::deployment_from_body("{\"engines\": [\"\xe2\x28\xa1\"]}", diags);
+  REQUIRE(diags.size() == 1);
+  CHECK(diags[0].code == "encoding.utf8");
+  CHECK(diags[0].column == 15);
+  diags.clear();
+  kb::json::deployment_from_body(std::string(10000, '['), diags);
+  REQUIRE(diags.size() == 1);
+  CHECK(diags[0].code == "limits.depth");
+
   diags.clear();
   kb::json::deployment_from_body("[1, 2]", diags);
   REQUIRE(diags.size() == 1);

@@ -115,6 +115,22 @@ TEST_CASE("malformed deployments are diagnosed", "[check]") {
   only(parse(std::string(100, '[') + std::string(100, ']')), "limits.depth", Severity::error, 1);
 }
 
+TEST_CASE("deployments that are not UTF-8 or nest without end are refused up front", "[check]") {
+  using kb::Severity;
+  auto bytes = only(parse("name: prod\nengines: [\"vll\xff\"]\n"), "encoding.utf8",
+                    Severity::error, 2);
+  CHECK(bytes.column == 15);
+  CHECK(bytes.message == "bytes that are not UTF-8");
+  auto deep = only(parse(std::string(10000, '[')), "limits.depth", Severity::error, 1);
+  CHECK(deep.column == 17);
+  std::vector<kb::Diagnostic> diags;
+  kb::parse_ignore_file("ignore:\n  - id: \xc3\n", "ignore.yaml", diags);
+  REQUIRE(diags.size() == 1);
+  CHECK(diags[0].code == "encoding.utf8");
+  CHECK(diags[0].line == 2);
+  CHECK(diags[0].column == 9);
+}
+
 TEST_CASE("ignore files", "[check]") {
   std::vector<kb::Diagnostic> diags;
   auto list = kb::parse_ignore_file(R"(ignore:
