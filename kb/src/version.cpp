@@ -4,12 +4,16 @@
 #include <array>
 #include <climits>
 
+#include "version_text.h"
+
 namespace kb {
 namespace {
 
+using version_detail::lower;
+using version_detail::trim;
+
 // 18 digits always fit in a long long; anything longer is refused rather than wrapped.
 constexpr std::size_t kMaxDigits = 18;
-constexpr std::size_t kMaxClauses = 32;
 
 bool is_digit(char c) {
   return c >= '0' && c <= '9';
@@ -20,20 +24,6 @@ bool is_alnum(char c) {
 bool is_separator(char c) {
   return c == '.' || c == '-' || c == '_';
 }
-bool is_space(char c) {
-  return c == ' ' || c == '\t' || c == '\n' || c == '\r';
-}
-
-char lower(char c) {
-  return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
-}
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && is_space(s.front())) s.remove_prefix(1);
-  while (!s.empty() && is_space(s.back())) s.remove_suffix(1);
-  return s;
-}
-
 template <typename T>
 int cmp(const T& a, const T& b) {
   return a < b ? -1 : (b < a ? 1 : 0);
@@ -251,152 +241,6 @@ int Version::compare(const Version& o) const {
     if (int c = compare_local_segment(local_[i], o.local_[i])) return c;
   }
   return cmp(local_.size(), o.local_.size());
-}
-
-namespace {
-
-struct OpToken {
-  std::string_view text;
-  int op;
-};
-
-bool equal_ignoring_case(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    if (lower(a[i]) != lower(b[i])) return false;
-  }
-  return true;
-}
-
-// Whether `v`'s first `len` release numbers equal `prefix`'s (both padded with zeros).
-bool release_prefix_matches(const Version& v, const Version& prefix, std::size_t len) {
-  if (v.epoch() != prefix.epoch()) return false;
-  for (std::size_t i = 0; i < len; ++i) {
-    long long x = i < v.release().size() ? v.release()[i] : 0;
-    long long y = i < prefix.release().size() ? prefix.release()[i] : 0;
-    if (x != y) return false;
-  }
-  return true;
-}
-
-}  // namespace
-
-bool VersionRange::holds(const Clause& c, const Version& v) {
-  const Version& b = c.bound;
-  switch (c.op) {
-    case Op::eq:
-      return b.has_local() ? v.compare(b) == 0 : v.compare_public(b) == 0;
-    case Op::ne:
-      return b.has_local() ? v.compare(b) != 0 : v.compare_public(b) != 0;
-    case Op::le:
-      return v.compare_public(b) <= 0;
-    case Op::ge:
-      return v.compare_public(b) >= 0;
-    case Op::lt:
-      // `<V` never admits a pre-release of V itself unless V is one.
-      if (v.compare_public(b) >= 0) return false;
-      return b.is_prerelease() || !v.is_prerelease() || v.compare_base(b) != 0;
-    case Op::gt:
-      // `>V` never admits a post-release or local build of V itself.
-      if (v.compare_public(b) <= 0) return false;
-      if (v.has_local() && v.compare_public(b) == 0) return false;
-      return b.is_postrelease() || !v.is_postrelease() || v.compare_base(b) != 0;
-    case Op::compatible:
-      return v.compare_public(b) >= 0 && release_prefix_matches(v, b, b.release().size() - 1);
-    case Op::prefix_eq:
-      return release_prefix_matches(v, b, b.release().size());
-    case Op::prefix_ne:
-      return !release_prefix_matches(v, b, b.release().size());
-    case Op::arbitrary:
-      return equal_ignoring_case(v.text(), b.text());
-  }
-  return false;
-}
-
-bool VersionRange::contains(const Version& v) const {
-  for (const Clause& c : clauses_) {
-    if (!holds(c, v)) return false;
-  }
-  return true;
-}
-
-std::optional<VersionRange> VersionRange::parse(std::string_view text, std::string* error) {
-  auto fail = [&](std::string message) -> std::optional<VersionRange> {
-    if (error) *error = std::move(message);
-    return std::nullopt;
-  };
-  if (text.size() > kMaxRangeLength) {
-    return fail("version range is longer than " + std::to_string(kMaxRangeLength) + " characters");
-  }
-  VersionRange range;
-  range.text_ = std::string(trim(text));
-  std::string_view all = range.text_;
-  if (all.empty() || all == "*") return range;
-  // Ordered longest first so `<=` is not read as `<` followed by `=...`.
-  static constexpr std::array<OpToken, 9> kOps{{{"===", static_cast<int>(Op::arbitrary)},
-                                                {"~=", static_cast<int>(Op::compatible)},
-                                                {"==", static_cast<int>(Op::eq)},
-                                                {"!=", static_cast<int>(Op::ne)},
-                                                {"<=", static_cast<int>(Op::le)},
-                                                {">=", static_cast<int>(Op::ge)},
-                                                {"<", static_cast<int>(Op::lt)},
-                                                {">", static_cast<int>(Op::gt)},
-                                                {"=", static_cast<int>(Op::eq)}}};
-  std::size_t start = 0;
-  int index = 0;
-  while (start <= all.size()) {
-    std::size_t comma = all.find(',', start);
-    std::string_view part =
-        all.substr(start, comma == std::string_view::npos ? all.npos : comma - start);
-    start = comma == std::string_view::npos ? all.size() + 1 : comma + 1;
-    ++index;
-    std::string_view clause = trim(part);
-    std::string where = "clause " + std::to_string(index) + " '" + std::string(clause) + "'";
-    if (clause.empty()) return fail("empty " + where + " in '" + range.text_ + "'");
-    if (range.clauses_.size() >= kMaxClauses) {
-      return fail("more than " + std::to_string(kMaxClauses) + " clauses in a version range");
-    }
-    Op op = Op::eq;
-    for (const OpToken& t : kOps) {
-      if (clause.substr(0, t.text.size()) == t.text) {
-        op = static_cast<Op>(t.op);
-        clause.remove_prefix(t.text.size());
-        break;
-      }
-    }
-    clause = trim(clause);
-    if (clause.empty()) return fail(where + ": the operator has no version after it");
-    if (op == Op::arbitrary) {
-      range.clauses_.push_back({op, Version{}});
-      range.clauses_.back().bound.text_ = std::string(clause);
-      continue;
-    }
-    bool prefix = clause.size() >= 2 && clause.substr(clause.size() - 2) == ".*";
-    if (prefix) {
-      if (op != Op::eq && op != Op::ne) {
-        return fail(where + ": '.*' is allowed only after '==' or '!='");
-      }
-      clause.remove_suffix(2);
-      op = op == Op::eq ? Op::prefix_eq : Op::prefix_ne;
-    }
-    if (clause.find_first_of(" \t") != std::string_view::npos) {
-      return fail(where + ": separate the comparisons of a range with commas");
-    }
-    std::string why;
-    std::optional<Version> bound = Version::parse(clause, &why);
-    if (!bound) return fail(where + ": " + why);
-    if (bound->has_local() && op != Op::eq && op != Op::ne) {
-      return fail(where + ": only '==' and '!=' take a version with a local tag");
-    }
-    if (prefix && (bound->is_prerelease() || bound->is_postrelease() || bound->has_local())) {
-      return fail(where + ": a '.*' prefix must be release numbers only, like '==0.26.*'");
-    }
-    if (op == Op::compatible && bound->release().size() < 2) {
-      return fail(where + ": '~=' needs at least two release numbers, like '~=0.26'");
-    }
-    range.clauses_.push_back({op, std::move(*bound)});
-  }
-  return range;
 }
 
 }  // namespace kb
