@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <iterator>
 #include <map>
 #include <optional>
 #include <string>
@@ -263,19 +264,29 @@ std::vector<Diagnostic> EvidenceIndex::check_claims(const Corpus& corpus, const 
   }
   std::vector<Diagnostic> out;
   for (const auto& rec : corpus.records()) {
-    const Record& r = *rec;
-    // A stale record is the last good version of a file that is broken now: its positions
-    // no longer match the file, and the file reports its own errors.
-    if (corpus.is_stale(r.id) || r.kind == Kind::result) continue;
-    const EvidenceSummary* s = nullptr;
-    if (r.kind == Kind::gotcha) {
-      s = &for_gotcha(r.id);
-      check_unreproduced(r, *s, out);
-      check_fixed(corpus, r, *s, out);
-    }
-    if (stale_after_days > 0) check_stale(r, s, *today_days, today, stale_after_days, out);
+    auto mine = check_claims_of(corpus, *rec, today, *today_days, stale_after_days);
+    out.insert(out.end(), std::make_move_iterator(mine.begin()),
+               std::make_move_iterator(mine.end()));
   }
   sort_diagnostics(out);
+  return out;
+}
+
+std::vector<Diagnostic> EvidenceIndex::check_claims_of(const Corpus& corpus, const Record& r,
+                                                       const std::string& today,
+                                                       std::int64_t today_days,
+                                                       int stale_after_days) const {
+  std::vector<Diagnostic> out;
+  // A stale record is the last good version of a file that is broken now: its positions
+  // no longer match the file, and the file reports its own errors.
+  if (r.kind == Kind::result || corpus.is_stale(r.id)) return out;
+  const EvidenceSummary* s = nullptr;
+  if (r.kind == Kind::gotcha) {
+    s = &for_gotcha(r.id);
+    check_unreproduced(r, *s, out);
+    check_fixed(corpus, r, *s, out);
+  }
+  if (stale_after_days > 0) check_stale(r, s, today_days, today, stale_after_days, out);
   return out;
 }
 

@@ -72,6 +72,16 @@ struct LiveKb::Impl {
     // `next` now holds the old snapshot; it is released here unless a request holds it.
   }
 
+  // The check index and the claim checks are built here, after the swap, rather than by
+  // whichever request first needs them: the edit is served without waiting for them, and
+  // their memory comes from this thread's heap, not from one worker's after another
+  // (glibc keeps a freed high-water mark per arena). Each builds on the previous
+  // snapshot's, so after a one-file edit they cost that file.
+  static void warm(const Snapshot& s) {
+    s.checks();
+    s.diagnostics();
+  }
+
   std::shared_ptr<const Snapshot> get() const {
     std::lock_guard<std::mutex> lock(current_mu);
     return current;
@@ -125,10 +135,7 @@ struct LiveKb::Impl {
                                                  snapshot_options());
     swap_in(next);
     ++reloads;
-    // The check index is built here, after the swap, rather than by whichever request
-    // first needs it: checks do not wait for it, the edit is served without it, and its
-    // memory comes from this thread's heap, not from one worker's after another.
-    next->checks();
+    warm(*next);
     return true;
   }
 };
@@ -141,7 +148,7 @@ LiveKb::LiveKb(LiveOptions options) : impl_(std::make_unique<Impl>()) {
     Linted linted = evidence_only(corpus_from_db(*store, o.db, o.lint.load));
     impl_->current = std::make_shared<const Snapshot>(std::move(linted), store, 1, nullptr,
                                                       impl_->snapshot_options());
-    impl_->current->checks();
+    impl_->warm(*impl_->current);
     return;
   }
   Linted linted = evidence_only(Corpus::load(o.records, o.lint.load));
@@ -151,7 +158,7 @@ LiveKb::LiveKb(LiveOptions options) : impl_(std::make_unique<Impl>()) {
     impl_->store->sync(nullptr, *linted.corpus, linted.evidence, false);
     impl_->current = std::make_shared<const Snapshot>(std::move(linted), impl_->store, 1, nullptr,
                                                       impl_->snapshot_options());
-    impl_->current->checks();
+    impl_->warm(*impl_->current);
   } catch (...) {
     impl_->store.reset();
     std::error_code ec;

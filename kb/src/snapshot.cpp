@@ -21,12 +21,49 @@ Snapshot::Snapshot(Linted linted, std::shared_ptr<const Store> store, std::uint6
   if (previous) impl_->loaded_ms = std::max(impl_->loaded_ms, previous->impl_->loaded_ms + 1);
   build_snapshot_data(*impl_, corpus(), evidence(), previous ? previous->impl_.get() : nullptr,
                       previous ? &previous->corpus() : nullptr);
-  if (previous) {
-    if (const CheckIndex* before = previous->impl_->checks_ready.load(std::memory_order_acquire)) {
-      impl_->checks_base = *before;
-      impl_->checks_base_corpus = previous->corpus_ptr();
-    }
+  if (!previous) return;
+  if (const CheckIndex* before = previous->impl_->checks_ready.load(std::memory_order_acquire)) {
+    impl_->checks_base = *before;
+    impl_->checks_base_corpus = previous->corpus_ptr();
   }
+  // Claims read a record, its evidence, the results and the names: with the same names
+  // and evidence, an unchanged record's claims are the previous snapshot's.
+  if (options_.deferred_claims && previous->impl_->claims_ready.load(std::memory_order_acquire) &&
+      &previous->corpus().names() == &corpus().names() &&
+      same_evidence(previous->corpus(), corpus())) {
+    impl_->claims_base = previous->impl_->claims;
+    impl_->claims_base_corpus = previous->corpus_ptr();
+  }
+}
+
+std::shared_ptr<const RecordClaims> Snapshot::record_claims(const std::string& today,
+                                                            int stale_after_days) const {
+  const auto today_days = date_to_days(today);
+  if (!today_days) {
+    throw Error(Errc::invalid_argument, "today: '" + today + "' is not a YYYY-MM-DD date");
+  }
+  auto out = std::make_shared<RecordClaims>();
+  out->today = today;
+  out->stale_after_days = stale_after_days;
+  const auto& recs = corpus().records();
+  out->by_record.resize(recs.size());
+  const RecordClaims* base = impl_->claims_base.get();
+  const Corpus* base_corpus = impl_->claims_base_corpus.get();
+  if (base && (base->today != today || base->stale_after_days != stale_after_days ||
+               base_corpus->records().size() != recs.size()))
+    base = nullptr;
+  for (std::size_t i = 0; i < recs.size(); ++i) {
+    const Record& r = *recs[i];
+    if (base && base_corpus->records()[i] == recs[i] &&
+        base_corpus->is_stale(r.id) == corpus().is_stale(r.id)) {
+      out->by_record[i] = base->by_record[i];
+      continue;
+    }
+    auto mine = evidence().check_claims_of(corpus(), r, today, *today_days, stale_after_days);
+    if (!mine.empty())
+      out->by_record[i] = std::make_shared<const std::vector<Diagnostic>>(std::move(mine));
+  }
+  return out;
 }
 
 Snapshot::~Snapshot() = default;
@@ -35,12 +72,16 @@ const std::vector<Diagnostic>& Snapshot::diagnostics() const {
   if (!options_.deferred_claims) return linted_.diagnostics;
   std::call_once(impl_->claims_once, [this] {
     const LintOptions& o = *options_.deferred_claims;
+    impl_->claims = record_claims(o.today.empty() ? today_date() : o.today, o.stale_after_days);
+    impl_->claims_base.reset();
+    impl_->claims_base_corpus.reset();
     auto& all = impl_->all_diagnostics;
     all = linted_.diagnostics;
-    auto claims = evidence().check_claims(corpus(), o.today.empty() ? today_date() : o.today,
-                                          o.stale_after_days);
-    all.insert(all.end(), claims.begin(), claims.end());
+    for (const auto& mine : impl_->claims->by_record) {
+      if (mine) all.insert(all.end(), mine->begin(), mine->end());
+    }
     sort_diagnostics(all);
+    impl_->claims_ready.store(true, std::memory_order_release);
   });
   return impl_->all_diagnostics;
 }

@@ -40,6 +40,14 @@ struct SortIndex {
 /// Target id -> indices of the records whose references name it, ascending (= by id).
 using ReferenceMap = std::unordered_map<std::string, std::vector<std::uint32_t>>;
 
+/// The deferred claim diagnostics of each record, and the date they were checked for.
+struct RecordClaims {
+  std::string today;
+  int stale_after_days = 0;
+  /// By record index; null when the record has none.
+  std::vector<std::shared_ptr<const std::vector<Diagnostic>>> by_record;
+};
+
 struct SnapshotData {
   std::shared_ptr<const std::vector<GotchaRow>> rows;  ///< in corpus (id) order
   std::shared_ptr<const SortIndex> sorts;
@@ -50,6 +58,12 @@ struct SnapshotData {
 
   std::once_flag claims_once;  ///< deferred claim checks, merged into all_diagnostics
   std::vector<Diagnostic> all_diagnostics;
+  std::shared_ptr<const RecordClaims> claims;  ///< set with all_diagnostics
+  std::atomic<bool> claims_ready{false};
+  /// The previous snapshot's claims and its corpus (kept alive for them), when they can
+  /// stand for every record that did not change; dropped once `claims` is built.
+  std::shared_ptr<const RecordClaims> claims_base;
+  std::shared_ptr<const Corpus> claims_base_corpus;
   std::once_flag checks_once;
   std::unique_ptr<const CheckIndex> checks;
   /// Set once `checks` is built, for the next snapshot to build on.

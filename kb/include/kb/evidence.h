@@ -14,6 +14,7 @@
 namespace kb {
 
 class Corpus;
+struct Record;
 
 /// Whether the data shows a gotcha happening.
 enum class Reproduction {
@@ -93,6 +94,13 @@ class EvidenceIndex {
   /// `stale_after_days` <= 0 turns the staleness check off.
   std::vector<Diagnostic> check_claims(const Corpus& corpus, const std::string& today,
                                        int stale_after_days) const;
+  /// The check_claims diagnostics of record `r` of `corpus` alone, unsorted; `today_days`
+  /// is date_to_days(today). They depend only on `r`, whether it is stale, its evidence
+  /// summary, and the results and names of `corpus`: a snapshot reuses them while those
+  /// stay the same.
+  std::vector<Diagnostic> check_claims_of(const Corpus& corpus, const Record& r,
+                                          const std::string& today, std::int64_t today_days,
+                                          int stale_after_days) const;
 
  private:
   struct Impl;

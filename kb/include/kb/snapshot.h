@@ -20,6 +20,7 @@
 namespace kb {
 
 class CheckIndex;
+struct RecordClaims;
 
 /// Filters, sort and page of `GET /api/v1/gotchas`. Every filter but `q` takes one value
 /// or several separated by commas (any of them matches).
@@ -122,6 +123,9 @@ class Snapshot {
 
  private:
   struct Impl;
+  /// The deferred claims of every record, reusing the previous snapshot's where they hold.
+  std::shared_ptr<const RecordClaims> record_claims(const std::string& today,
+                                                    int stale_after_days) const;
   Linted linted_;
   std::shared_ptr<const Store> store_;
   std::unique_ptr<Impl> impl_;

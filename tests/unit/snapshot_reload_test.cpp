@@ -1,6 +1,6 @@
-// A live reload builds its check index from the previous snapshot's, sharing every gotcha
-// whose record did not change. Whatever the edit, it must answer every deployment exactly
-// like an index built from scratch over the same tree.
+// A live reload builds its check index and its claim checks from the previous
+// snapshot's, sharing what belongs to records that did not change. Whatever the edit,
+// the result must be exactly what a build from scratch over the same tree gives.
 
 #include <catch2/catch.hpp>
 
@@ -16,6 +16,8 @@
 #include "kb/corpus.h"
 #include "kb/lint.h"
 #include "kb/snapshot.h"
+
+using Lines = std::vector<std::string>;
 
 namespace {
 
@@ -141,4 +143,71 @@ TEST_CASE("an index shares nothing stale: each reload in a chain answers like a 
     REQUIRE(beta != report.findings.end());
     CHECK(beta->severity == severities[i]);
   }
+}
+
+namespace {
+
+Lines render(const std::vector<kb::Diagnostic>& ds) {
+  Lines out;
+  for (const auto& d : ds) {
+    out.push_back(d.file + ":" + std::to_string(d.line) + ":" + std::to_string(d.column) + " " +
+                  d.code + " " + d.message + " | " + d.hint + " | " + d.record);
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("a live reload's claim checks match a fresh lint of the same tree", "[lint][reload]") {
+  kb::test::TempTree tree(kFixture);
+  kb::LiveOptions o;
+  o.records = tree.dir;
+  o.lint.today = "2027-06-01";  // both linked gotchas' verification is stale by then
+  kb::LiveKb kb(o);
+  const std::string alpha = tree.read("gotchas/alpha-blocker.yaml");
+  const auto with = [](std::string text, const std::string& from, const std::string& to) {
+    auto at = text.find(from);
+    REQUIRE(at != std::string::npos);
+    return text.replace(at, from.size(), to);
+  };
+  struct Edit {
+    std::string what, file, yaml;
+  };
+  const std::vector<Edit> edits = {
+      {"claims it was never seen", "gotchas/alpha-blocker.yaml",
+       with(alpha, "The alpha root cause.", "This has not been reproduced yet.")},
+      {"fixed, yet its result fails", "gotchas/alpha-blocker.yaml",
+       with(alpha, "status: open", "status: fixed")},
+      // Changes the evidence of an unchanged record: fixed is no longer contradicted.
+      {"a result now passes", "results/alpha-run.yaml",
+       with(tree.read("results/alpha-run.yaml"), "passed: 0\nfailed: 3", "passed: 3\nfailed: 0")},
+      {"an unrelated gotcha's title", "gotchas/beta-major.yaml",
+       with(tree.read("gotchas/beta-major.yaml"), "Nixl handshake", "NIXL handshake")},
+      {"the file breaks: its last good record goes stale", "gotchas/alpha-blocker.yaml",
+       "id: gotchas/alpha-blocker\ntitle: [unclosed\n"},
+      {"and is repaired", "gotchas/alpha-blocker.yaml", alpha},
+  };
+  CHECK(render(kb.current()->diagnostics()) ==
+        render(kb::lint_tree(tree.dir, o.lint).diagnostics));
+  for (const auto& e : edits) {
+    INFO(e.what);
+    auto before = kb.current();
+    tree.write(e.file, e.yaml);
+    REQUIRE(kb.reload());
+    auto now = kb.current();
+    // No edit changes a name, so the claims of the other records are shared.
+    CHECK(&now->corpus().names() == &before->corpus().names());
+    // The same corpus, claims checked from scratch (a fresh load would not keep the last
+    // good version of a broken file).
+    kb::Linted linted{now->corpus_ptr(), kb::EvidenceIndex::build(now->corpus()),
+                      now->corpus().diagnostics()};
+    kb::Snapshot fresh(std::move(linted), nullptr, 1, nullptr, {o.query_budget, o.lint});
+    CHECK(render(now->diagnostics()) == render(fresh.diagnostics()));
+  }
+  const auto codes = [&] {
+    std::vector<std::string> out;
+    for (const auto& d : kb.current()->diagnostics()) out.push_back(d.code);
+    return out;
+  };
+  CHECK(codes() == Lines{"evidence.stale", "evidence.stale"});
 }
