@@ -161,8 +161,9 @@ Data citation_item(const Citation& c) {
   std::string label = c.title;
   if (label.empty() && !c.repo.empty()) {
     label = c.repo;
-    if (c.number > 0) label += "#" + std::to_string(c.number);
-    if (!c.ref.empty()) label += "@" + c.ref;
+    // Appended in two steps: GCC 12 warns (-Wrestrict) on the inlined `"#" + std::string`.
+    if (c.number > 0) label.append("#").append(std::to_string(c.number));
+    if (!c.ref.empty()) label.append("@").append(c.ref);
   }
   const std::string url = json::citation_url(c);
   if (label.empty()) label = url.empty() ? c.type : url;

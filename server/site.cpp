@@ -184,9 +184,18 @@ SiteReport write_site(const Linted& linted, const SiteOptions& options) {
   std::error_code ec;
   fs::create_directories(target.parent_path(), ec);
   const std::string suffix = random_suffix();
-  const fs::path fresh =
-      target.parent_path() / ("." + target.filename().string() + ".new-" + suffix);
-  const fs::path old = target.parent_path() / ("." + target.filename().string() + ".old-" + suffix);
+  // Hidden siblings of the target: the new site is written into one, the old one moved
+  // aside into the other. Appended piece by piece: GCC 12 warns (-Wrestrict) on the
+  // inlined `"." + std::string`.
+  const auto sibling = [&](std::string_view tag) {
+    std::string name = ".";
+    name += target.filename().string();
+    name += tag;
+    name += suffix;
+    return target.parent_path() / name;
+  };
+  const fs::path fresh = sibling(".new-");
+  const fs::path old = sibling(".old-");
   Writer w(fresh);
   try {
     if (!fs::create_directory(fresh, ec)) throw Error(Errc::io, "cannot create " + fresh.string());

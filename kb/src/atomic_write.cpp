@@ -22,8 +22,9 @@ namespace {
 class TempFile {
  public:
   explicit TempFile(const std::filesystem::path& target)
-      : path_(
-            (target.parent_path() / ("." + target.filename().string() + ".tmp-XXXXXX")).string()) {
+      : path_((target.parent_path() /
+               std::string(".").append(target.filename().string()).append(".tmp-XXXXXX"))
+                  .string()) {
     fd_ = ::mkstemp(path_.data());
     if (fd_ < 0) io_error("cannot create a temporary file next to", target, errno);
   }

@@ -104,7 +104,8 @@ class SeedParser {
       }
       if (auto hint = header_lookalike(line)) {
         error("import.unknown-section", lineno, 1,
-              "'" + std::string(text::trim(line)) + "' is not a section of the seed layout", *hint);
+              std::string("'").append(text::trim(line)) + "' is not a section of the seed layout",
+              *hint);
         started_ = true;
         discarding = true;
         continue;

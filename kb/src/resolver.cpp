@@ -67,7 +67,7 @@ std::vector<std::string_view> multi_parts(std::string_view value) {
 }
 
 std::string exact_reason(MatchKind how, std::string_view raw, const std::string& id) {
-  const std::string quoted = "`" + std::string(trim_view(raw)) + "`";
+  const std::string quoted = std::string("`").append(trim_view(raw)).append("`");
   switch (how) {
     case MatchKind::id:
       return "matches the id " + id;
@@ -263,7 +263,7 @@ Resolution resolve(const NameIndex& names, Kind ns, std::string_view raw,
   const std::size_t length = key.size();
   if (length < policy.min_length) {
     return decline(r, "too-short",
-                   "`" + std::string(value) + "` has " + std::to_string(length) +
+                   std::string("`").append(value) + "` has " + std::to_string(length) +
                        " characters, fewer than " + std::to_string(policy.min_length) +
                        ": too short to repair safely");
   }

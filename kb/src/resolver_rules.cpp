@@ -74,7 +74,7 @@ std::string target_text(const Candidate& best) {
 
 std::optional<RuleVerdict> typo_rules(const NameIndex& names, Kind ns, std::string_view key,
                                       const Candidate& best) {
-  const std::string value = "`" + std::string(key) + "`";
+  const std::string value = std::string("`").append(key).append("`");
   for (const auto& span : proper_token_spans(key)) {
     auto ids = names.exact(ns, span);
     if (ids.empty()) continue;

@@ -234,8 +234,8 @@ Citation citation_from_url(std::string_view url) {
 std::string default_result_id(const ResultSpec& spec) {
   std::string text = after_slash(spec.oracle);
   for (const auto& e : spec.subject.engines) {
-    text += "-" + after_slash(e.raw);
-    if (!e.versions.empty()) text += "-" + e.versions;
+    text.append("-").append(after_slash(e.raw));
+    if (!e.versions.empty()) text.append("-").append(e.versions);
   }
   text += "-" + spec.date;
   return "results/" + slugify(text);

@@ -104,8 +104,9 @@ std::vector<SearchHit> Store::search(std::string_view query, std::size_t limit,
   std::vector<SearchHit> hits;
   ranked_hits(db, exact, limit, hits);
   if (hits.size() < limit && utf8_chars(terms.back()) >= kMinPrefixChars) {
-    ranked_hits(db, "(" + terms_query(terms, true) + ") NOT (" + exact + ")", limit - hits.size(),
-                hits);
+    const std::string prefix = std::string("(").append(terms_query(terms, true)) + ") NOT (" +
+                               exact + ")";
+    ranked_hits(db, prefix, limit - hits.size(), hits);
   }
   return hits;
 }
