@@ -2,9 +2,7 @@
 # Installs the peers the benchmarks measure kb against, and the tools they measure with
 # (Debian 12). Idempotent: does nothing when everything is present. Run as root.
 set -euo pipefail
-# --fuzz: only what fuzz/run.sh needs beyond the build dependencies of scripts/deps.sh.
 pkgs=(sqlite3 hugo nginx-light wrk time python3 curl procps)
-if [ "${1:-}" = "--fuzz" ]; then pkgs=(clang-14 libclang-rt-14-dev); fi
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
