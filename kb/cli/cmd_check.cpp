@@ -134,14 +134,12 @@ void add_check(CLI::App& app, Action& run) {
   auto* sub = app.add_subcommand("check", "Which gotchas hit this deployment");
   sub->add_option("deployment", cfg->deployment, "Deployment file (YAML or JSON)")->required();
   add_records_option(sub, cfg->records);
-  sub->add_option("--format", cfg->format, "Output format")
-      ->check(CLI::IsMember({"text", "json", "sarif"}))
-      ->capture_default_str();
+  add_format_option(sub, cfg->format, {"text", "json", "sarif"});
   sub->add_option("--fail-on", cfg->fail_on, "Exit 1 when a finding is at least this severe")
       ->check(CLI::IsMember({"blocker", "major", "minor", "info"}))
       ->capture_default_str();
   sub->add_option("--ignore", cfg->ignore, "Ignore file: ignore: [{id, reason, expires}]");
-  sub->add_option("--today", cfg->today,
+  add_date_option(sub, "--today", cfg->today,
                   "Date ignore expiries are measured against (YYYY-MM-DD; default today, UTC)");
   sub->callback([&run, cfg] { run = [cfg] { return run_check(*cfg); }; });
 }

@@ -11,9 +11,7 @@ void add_lint(CLI::App& app, Action& run) {
   auto cfg = std::make_shared<LintConfig>();
   auto* sub = app.add_subcommand("lint", "Validate every record and every reference; writes nothing");
   add_lint_options(sub, *cfg);
-  sub->add_option("--format", cfg->format, "Output format")
-      ->check(CLI::IsMember({"text", "json"}))
-      ->capture_default_str();
+  add_format_option(sub, cfg->format, {"text", "json"});
   sub->callback([&run, cfg] {
     run = [cfg] {
       Linted linted = lint_tree(cfg->records, cfg->lint_options());

@@ -81,9 +81,7 @@ void add_repair(CLI::App& app, Action& run) {
       "repair", "Propose reference repairs; --write applies the confident ones in place");
   add_records_option(sub, cfg->records);
   sub->add_flag("--write", cfg->write, "Apply the repairs listed, editing the files in place");
-  sub->add_option("--format", cfg->format, "Output format")
-      ->check(CLI::IsMember({"text", "json"}))
-      ->capture_default_str();
+  add_format_option(sub, cfg->format, {"text", "json"});
   sub->add_option("--min-confidence", cfg->policy.min_confidence,
                   "Repair only when the best candidate scores at least this")
       ->check(CLI::Range(0.0, 1.0))
@@ -94,14 +92,8 @@ void add_repair(CLI::App& app, Action& run) {
       ->capture_default_str();
   sub->add_option("--min-length", cfg->policy.min_length, "Never repair shorter values")
       ->capture_default_str();
-  sub->add_option("--today", cfg->today, "Date written to the repairs: log (default today, UTC)")
-      ->check([](const std::string& s) {
-        bool ok = s.size() == 10;
-        for (std::size_t i = 0; ok && i < s.size(); ++i) {
-          ok = (i == 4 || i == 7) ? s[i] == '-' : (s[i] >= '0' && s[i] <= '9');
-        }
-        return ok ? std::string() : std::string("expected YYYY-MM-DD");
-      });
+  add_date_option(sub, "--today", cfg->today,
+                  "Date written to the repairs: log (default today, UTC)");
   sub->callback([&run, cfg] { run = [cfg] { return run_repair(*cfg); }; });
 }
 

@@ -176,7 +176,7 @@ void add_results(CLI::App& app, Action& run) {
   sub->add_option("--evidence-for", cfg->evidence_for,
                   "A gotcha this result is evidence for (repeatable)");
   sub->add_option("--id", cfg->id, "Result id (default: <oracle>-<subject>-<date>)");
-  sub->add_option("--date", cfg->date, "Date of the run, YYYY-MM-DD (default: today, UTC)");
+  add_date_option(sub, "--date", cfg->date, "Date of the run, YYYY-MM-DD (default: today, UTC)");
   sub->add_option("--title", cfg->title, "A title for the result");
   sub->add_option("--source", cfg->source,
                   "Where the run is documented: a GitHub issue/PR/commit URL, owner/repo#N, or "
@@ -187,9 +187,7 @@ void add_results(CLI::App& app, Action& run) {
       ->capture_default_str();
   sub->add_flag("--dry-run", cfg->dry_run, "Print the record instead of writing it");
   add_records_option(sub, cfg->records);
-  sub->add_option("--format", cfg->format, "Output format")
-      ->check(CLI::IsMember({"text", "json"}))
-      ->capture_default_str();
+  add_format_option(sub, cfg->format, {"text", "json"});
   sub->callback([&run, cfg] { run = [cfg] { return run_import(*cfg); }; });
 }
 

@@ -83,10 +83,7 @@ void add_serve(CLI::App& app, Action& run) {
   sub->add_option("--web-dir", cli->web_dir,
                   "Read templates and static files from this web/ directory");
   sub->add_option("--access-log", cli->access_log, "One line per request to FILE, or - for stdout");
-  sub->add_option("--today", cli->today, "Date staleness is measured from (YYYY-MM-DD)")
-      ->check([](const std::string& s) {
-        return date_to_days(s) ? std::string() : std::string("expected a date YYYY-MM-DD");
-      });
+  add_date_option(sub, "--today", cli->today, "Date staleness is measured from (YYYY-MM-DD)");
   sub->add_option("--stale-after", cli->stale_after,
                   "Warn when a record was last verified longer ago (days)")
       ->check(CLI::NonNegativeNumber)

@@ -49,9 +49,7 @@ void add_show(CLI::App& app, Action& run) {
   auto* sub = app.add_subcommand("show", "Print one record, resolved");
   sub->add_option("id", *id, "Record id, e.g. gotchas/foo")->required();
   add_lint_options(sub, *cfg);
-  sub->add_option("--format", cfg->format, "Output format")
-      ->check(CLI::IsMember({"text", "json", "yaml"}))
-      ->capture_default_str();
+  add_format_option(sub, cfg->format, {"text", "json", "yaml"});
   sub->callback([&run, cfg, id] {
     run = [cfg, id] {
       Linted linted = lint_tree(cfg->records, cfg->lint_options());

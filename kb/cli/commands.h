@@ -9,6 +9,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace kb::cli {
 
@@ -22,6 +23,13 @@ inline constexpr int kExitUsage = 2;
 
 /// Adds `--records DIR` (default `records`) to `sub`.
 void add_records_option(CLI::App* sub, std::string& records);
+
+/// Adds `--format`, one of `choices` (the default shown in --help), to `sub`.
+void add_format_option(CLI::App* sub, std::string& format, std::vector<std::string> choices);
+
+/// Adds option `name` taking a date written YYYY-MM-DD that exists on the calendar.
+CLI::Option* add_date_option(CLI::App* sub, const std::string& name, std::string& date,
+                             const std::string& help);
 
 void add_lint(CLI::App& app, Action& run);
 void add_build(CLI::App& app, Action& run);

@@ -33,10 +33,7 @@ struct LintConfig {
 /// Declares LintConfig's flags on `sub` (all but --format).
 inline void add_lint_options(CLI::App* sub, LintConfig& cfg) {
   add_records_option(sub, cfg.records);
-  sub->add_option("--today", cfg.today, "Date to measure staleness from (YYYY-MM-DD)")
-      ->check([](const std::string& s) {
-        return s.size() == 10 && s[4] == '-' && s[7] == '-' ? std::string() : "expected YYYY-MM-DD";
-      });
+  add_date_option(sub, "--today", cfg.today, "Date to measure staleness from (YYYY-MM-DD)");
   sub->add_option("--stale-after", cfg.stale_after, "Warn when a record was last verified longer ago (days)")
       ->check(CLI::NonNegativeNumber)
       ->capture_default_str();

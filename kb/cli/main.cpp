@@ -2,11 +2,25 @@
 
 #include "commands.h"
 #include "kb/error.h"
+#include "kb/evidence.h"
 
 namespace kb::cli {
 
 void add_records_option(CLI::App* sub, std::string& records) {
   sub->add_option("--records", records, "Directory of record files")->capture_default_str();
+}
+
+void add_format_option(CLI::App* sub, std::string& format, std::vector<std::string> choices) {
+  sub->add_option("--format", format, "Output format")
+      ->check(CLI::IsMember(std::move(choices)))
+      ->capture_default_str();
+}
+
+CLI::Option* add_date_option(CLI::App* sub, const std::string& name, std::string& date,
+                             const std::string& help) {
+  return sub->add_option(name, date, help)->check([](const std::string& s) {
+    return date_to_days(s) ? std::string() : std::string("expected a date YYYY-MM-DD");
+  });
 }
 
 }  // namespace kb::cli

@@ -74,6 +74,22 @@ TEST_CASE("bad usage exits 2", "[cli]") {
   CHECK(kb(dir, "--help").code == 0);
 }
 
+TEST_CASE("every date flag refuses a day the calendar does not have", "[cli]") {
+  auto dir = scratch("dates");
+  auto rec = small_tree(dir);
+  const std::string records = " --records '" + rec.string() + "'";
+  for (const std::string args :
+       {"lint --today 2026-02-30", "show gotchas/cache-hit-differs --today 2026-13-01",
+        "repair --today 2026-1-1", "serve --today 2026-00-10", "check deploy.yaml --today x",
+        "results import r.xml --oracle o --subject vllm --date 2026-02-29"}) {
+    INFO(args);
+    auto r = kb(dir, args + records);
+    CHECK(r.code == 2);
+    CHECK(r.err.find("expected a date YYYY-MM-DD") != std::string::npos);
+  }
+  CHECK_FALSE(fs::exists(rec / "results"));
+}
+
 TEST_CASE("kb build writes an index and a failed build leaves it byte-identical", "[cli][build]") {
   auto dir = scratch("build");
   auto rec = small_tree(dir);
