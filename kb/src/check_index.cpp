@@ -215,7 +215,7 @@ CheckIndex CheckIndex::build(const Corpus& corpus, const EvidenceIndex& evidence
                              const CheckIndex* previous) {
   auto impl = std::make_shared<Impl>();
   impl->corpus = &corpus;
-  impl->evidence = &evidence;
+  impl->evidence = evidence;
   const Impl* prev = previous ? previous->impl_.get() : nullptr;
   if (prev && !can_share(*prev, corpus)) prev = nullptr;
   Compiler compiler(corpus, prev ? prev->slots : nullptr);

@@ -13,11 +13,11 @@
 
 #include "check_predicate.h"
 #include "kb/check.h"
+#include "kb/evidence.h"
 
 namespace kb {
 
 class Corpus;
-class EvidenceIndex;
 struct Record;
 
 /// The engine slots and config keys a deployment must touch before a gotcha's predicate
@@ -52,7 +52,7 @@ struct CheckTables {
 
 struct CheckIndex::Impl {
   const Corpus* corpus = nullptr;
-  const EvidenceIndex* evidence = nullptr;
+  EvidenceIndex evidence;  ///< a copy: it shares its (immutable) state
   std::shared_ptr<const SlotMap> slots;
   /// By record index in `corpus`; null for records that are not live gotchas.
   std::vector<std::shared_ptr<const CompiledGotcha>> compiled;

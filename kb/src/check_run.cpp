@@ -70,7 +70,7 @@ CheckReport CheckIndex::run(const Deployment& deployment) const {
     f.title = r.title;
     f.severity = r.severity;
     f.status = r.status;
-    f.evidence = std::string(to_string(impl_->evidence->for_gotcha(r.id).state));
+    f.evidence = std::string(to_string(impl_->evidence.for_gotcha(r.id).state));
     f.possible = t == Truth::maybe;
     check::explain(g.root, env, f.why, f.pos);
     report.findings.push_back(std::move(f));

@@ -111,7 +111,7 @@ bool fails(const CheckReport& report, GotchaSeverity threshold);
 /// references resolved to ids, version ranges parsed, so a check costs microseconds.
 class CheckIndex {
  public:
-  /// Compiles every gotcha of `corpus`; `corpus` and `evidence` must outlive the index.
+  /// Compiles every gotcha of `corpus`; `corpus` must outlive the index.
   /// With `previous` (an index of an earlier corpus, still alive), the gotchas whose record
   /// is unchanged are shared instead of recompiled when no name changed in between, so
   /// an index after a one-file edit costs that file, not the corpus.
