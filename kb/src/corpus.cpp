@@ -360,6 +360,9 @@ std::optional<std::string> Corpus::target(Kind ns, std::string_view raw) const {
   return ids.front();
 }
 
-bool Corpus::is_stale(std::string_view id) const { return stale_ids_.count(std::string(id)) > 0; }
+bool Corpus::is_stale(std::string_view id) const {
+  // Asked for every record after each reload; most corpora have no stale record.
+  return !stale_ids_.empty() && stale_ids_.count(std::string(id)) > 0;
+}
 
 }  // namespace kb
