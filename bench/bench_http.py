@@ -10,7 +10,9 @@ check JSON (a POST to a static file is answered 200 through error_page 405). wrk
 threads for SECONDS (default 10) per run, RUNS runs, at 16 and 64 connections; the
 figures are medians. kb, nginx and wrk share the machine's cores, as they would. The
 check posts the generator's deployment (several engines at set versions, a few features:
-manifest.json "deployment"); the findings it gets and every answer's size are printed.
+manifest.json "deployment"), check-1 the least popular of its engines alone (a service
+that runs one engine: a handful of findings, so the fixed cost of a check shows); the
+findings each gets and every answer's size are printed.
 Targets at 100k: GET >= 0.5x nginx req/s and p99 < 5 ms at 64 connections, search p99
 < 20 ms, check p99 < 2 ms, serving RSS < 300 MiB.
 """
@@ -58,6 +60,12 @@ def deployment(man):
                                   "attention_backend": "flashinfer"}})
 
 
+def one_engine(man):
+    """The last (least popular) engine of the generator's deployment, alone."""
+    full = json.loads(deployment(man))
+    return json.dumps({"engines": full["engines"][-1:]})
+
+
 def start_nginx(root):
     port = b.free_port()
     os.makedirs(os.path.join(b.WORK, "nginx-tmp"), exist_ok=True)
@@ -75,10 +83,12 @@ def main():
     d, man = b.corpus(n)
     slug = man["probe_gotcha"].split("/", 1)[1]
     term = man["search_term"]
-    body_file = os.path.join(b.WORK, "deployment.json")
-    with open(body_file, "w") as f:
-        f.write(deployment(man))
-    os.environ["KB_BENCH_BODY"] = body_file
+    bodies = {"check": deployment(man), "check-1": one_engine(man)}
+    body_files = {}
+    for key, text in bodies.items():
+        body_files[key] = os.path.join(b.WORK, "deployment-%s.json" % key)
+        with open(body_files[key], "w") as f:
+            f.write(text)
 
     t0 = time.perf_counter()
     kb = b.kb_serve(records=os.path.join(d, "records"))
@@ -88,21 +98,23 @@ def main():
     if os.path.exists(root):
         shutil.rmtree(root)
     paths = {"get": "/api/v1/gotchas/" + slug, "search": "/api/v1/search?q=" + term}
-    static = {"get": "/get.json", "search": "/search.json", "check": "/check/findings.json"}
+    static = {"get": "/get.json", "search": "/search.json", "check": "/check/findings.json",
+              "check-1": "/check/one.json"}
     for key, path in paths.items():
         status, body = b.get(kb.port, path)
         assert status == 200, (path, status)
         os.makedirs(os.path.dirname(root + static[key]), exist_ok=True)
         with open(root + static[key], "wb") as f:
             f.write(body)
-    with open(body_file, "rb") as f:
-        status, body = b.get(kb.port, "/api/v1/check", method="POST", body=f.read(),
+    findings = {}
+    for key, text in bodies.items():
+        status, body = b.get(kb.port, "/api/v1/check", method="POST", body=text.encode(),
                              headers={"Content-Type": "application/json"})
-    assert status == 200, status
-    os.makedirs(os.path.dirname(root + static["check"]), exist_ok=True)
-    with open(root + static["check"], "wb") as f:
-        f.write(body)
-    findings = len(json.loads(body).get("findings", []))
+        assert status == 200, status
+        os.makedirs(os.path.dirname(root + static[key]), exist_ok=True)
+        with open(root + static[key], "wb") as f:
+            f.write(body)
+        findings[key] = len(json.loads(body).get("findings", []))
 
     nginx = start_nginx(root)
     post = os.path.join(b.REPO, "bench", "post.lua")
@@ -110,9 +122,11 @@ def main():
                        "bytes": {k: os.path.getsize(root + v) for k, v in static.items()}}
     try:
         for conns in (16, 64):
-            for key in ("get", "search", "check"):
-                script = post if key == "check" else None
-                kpath = "/api/v1/check" if key == "check" else paths[key]
+            for key in ("get", "search", "check", "check-1"):
+                script = post if key in bodies else None
+                if key in bodies:
+                    os.environ["KB_BENCH_BODY"] = body_files[key]
+                kpath = "/api/v1/check" if key in bodies else paths[key]
                 k = b.wrk_median("http://127.0.0.1:%d%s" % (kb.port, kpath), conns, SECONDS, script)
                 p = b.wrk_median("http://127.0.0.1:%d%s" % (nginx.port, static[key]), conns,
                                  SECONDS, script)
@@ -131,9 +145,10 @@ def main():
              "req/s kb/nginx", "kb non-2xx", "kb socket errors"], rows)
     print("\nkb serve, %d records: start %.1f s, RSS idle %d MiB, after load %d MiB, peak %d MiB"
           % (n, startup, saved["rss_idle_mib"], saved["rss_after_mib"], saved["rss_peak_mib"]))
-    print("GET %s: %d bytes; search q=%s: %d bytes; check: %d findings, %d bytes (%s)"
-          % (slug, saved["bytes"]["get"], term, saved["bytes"]["search"], findings,
-             saved["bytes"]["check"], deployment(man)))
+    print("GET %s: %d bytes; search q=%s: %d bytes" % (slug, saved["bytes"]["get"], term,
+                                                       saved["bytes"]["search"]))
+    for key, text in bodies.items():
+        print("%s: %d findings, %d bytes (%s)" % (key, findings[key], saved["bytes"][key], text))
     b.save("http", saved)
 
 
