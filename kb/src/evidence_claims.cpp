@@ -256,15 +256,18 @@ void check_stale(const Record& r, const EvidenceSummary* s, std::int64_t today,
 
 }  // namespace
 
+std::int64_t evidence_detail::claims_day(const std::string& today) {
+  auto days = date_to_days(today);
+  if (!days) throw Error(Errc::invalid_argument, "today: '" + today + "' is not a YYYY-MM-DD date");
+  return *days;
+}
+
 std::vector<Diagnostic> EvidenceIndex::check_claims(const Corpus& corpus, const std::string& today,
                                                     int stale_after_days) const {
-  const auto today_days = date_to_days(today);
-  if (!today_days) {
-    throw Error(Errc::invalid_argument, "today: '" + today + "' is not a YYYY-MM-DD date");
-  }
+  const std::int64_t today_days = evidence_detail::claims_day(today);
   std::vector<Diagnostic> out;
   for (const auto& rec : corpus.records()) {
-    auto mine = check_claims_of(corpus, *rec, today, *today_days, stale_after_days);
+    auto mine = check_claims_of(corpus, *rec, today, today_days, stale_after_days);
     out.insert(out.end(), std::make_move_iterator(mine.begin()),
                std::make_move_iterator(mine.end()));
   }

@@ -4,6 +4,7 @@
 // gotchas against them).
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -37,6 +38,10 @@ Pos top_level_key_pos(std::string_view source, std::string_view key);
 /// matches any run of whitespace (line breaks and YAML indentation included) and `'`
 /// matches a typographic apostrophe too.
 std::optional<std::size_t> find_phrase(std::string_view text, std::string_view phrase);
+
+/// date_to_days(`today`) for the claim checks; throws Error{invalid_argument} when it is
+/// not a YYYY-MM-DD date.
+std::int64_t claims_day(const std::string& today);
 
 }  // namespace evidence_detail
 

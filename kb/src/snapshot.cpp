@@ -1,5 +1,6 @@
 #include <algorithm>
 
+#include "evidence_internal.h"
 #include "kb/error.h"
 #include "kb/snapshot.h"
 #include "snapshot_impl.h"
@@ -38,10 +39,7 @@ Snapshot::Snapshot(Linted linted, std::shared_ptr<const Store> store, std::uint6
 
 std::shared_ptr<const RecordClaims> Snapshot::record_claims(const std::string& today,
                                                             int stale_after_days) const {
-  const auto today_days = date_to_days(today);
-  if (!today_days) {
-    throw Error(Errc::invalid_argument, "today: '" + today + "' is not a YYYY-MM-DD date");
-  }
+  const std::int64_t today_days = evidence_detail::claims_day(today);
   auto out = std::make_shared<RecordClaims>();
   out->today = today;
   out->stale_after_days = stale_after_days;
@@ -59,7 +57,7 @@ std::shared_ptr<const RecordClaims> Snapshot::record_claims(const std::string& t
       out->by_record[i] = base->by_record[i];
       continue;
     }
-    auto mine = evidence().check_claims_of(corpus(), r, today, *today_days, stale_after_days);
+    auto mine = evidence().check_claims_of(corpus(), r, today, today_days, stale_after_days);
     if (!mine.empty())
       out->by_record[i] = std::make_shared<const std::vector<Diagnostic>>(std::move(mine));
   }
