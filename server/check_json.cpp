@@ -191,7 +191,10 @@ json sarif_json(const CheckReport& report, const std::string& tool_version) {
               {"message", {{"text", message_text(f)}}},
               {"properties", {{"why", f.why}, {"severity", f.severity}, {"possible", f.possible}}}};
     json locs = json::array();
-    for (const auto& l : f.locations) locs.push_back(location(l.file.empty() ? file : l.file, l.pos));
+    for (const auto& l : f.locations) {
+      const std::string& where = l.file.empty() ? file : l.file;
+      if (!where.empty()) locs.push_back(location(where, l.pos));
+    }
     if (locs.empty() && !file.empty()) locs.push_back(location(file, f.pos));
     if (!locs.empty()) r["locations"] = std::move(locs);
     if (ignored) {
