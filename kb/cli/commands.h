@@ -40,5 +40,6 @@ void add_serve(CLI::App& app, Action& run);
 void add_site(CLI::App& app, Action& run);
 void add_results(CLI::App& app, Action& run);
 void add_repair(CLI::App& app, Action& run);
+void add_schema(CLI::App& app, Action& run);
 
 }  // namespace kb::cli
