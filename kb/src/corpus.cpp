@@ -1,12 +1,13 @@
 #include "kb/corpus.h"
 
+#include <sys/stat.h>
+
 #include <algorithm>
-#include <fstream>
 #include <optional>
-#include <sstream>
 #include <system_error>
 
 #include "kb/error.h"
+#include "kb/file_read.h"
 #include "parallel.h"
 #include "text_util.h"
 
@@ -38,42 +39,52 @@ std::vector<FileStat> scan(const fs::path& dir) {
     if (ec) throw Error(Errc::io, "cannot read '" + dir.string() + "': " + ec.message());
     const auto& entry = *it;
     const std::string name = entry.path().filename().string();
+    // A link to a directory is not followed (it could leave the tree or loop).
+    const bool is_dir = entry.is_directory(ec) && !entry.is_symlink(ec);
     if (!name.empty() && name[0] == '.') {
-      if (entry.is_directory(ec)) it.disable_recursion_pending();
+      if (is_dir) it.disable_recursion_pending();
       continue;
     }
-    if (entry.is_symlink(ec)) continue;  // a link could leave the tree or loop
-    if (!entry.is_regular_file(ec) || !is_record_file(entry.path())) continue;
+    if (is_dir || !is_record_file(entry.path())) continue;
+    // Links, FIFOs and devices named like records are listed too: loading reports them
+    // (file.not-regular) instead of dropping them without a word. One lstat, where
+    // file_size() and last_write_time() cost a stat each.
+    struct stat info {};
+    if (::lstat(entry.path().c_str(), &info) != 0) continue;
     FileStat st;
     st.path = entry.path();
     // Lexical: fs::relative resolves links with a readlink per path component, which
     // made a rescan of 100k files cost most of a reload.
     st.rel = entry.path().lexically_relative(dir).generic_string();
-    st.size = entry.file_size(ec);
-    auto t = entry.last_write_time(ec);
-    st.mtime_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(t.time_since_epoch()).count();
+    st.size = static_cast<std::uint64_t>(info.st_size);
+    st.mtime_ns =
+        static_cast<std::int64_t>(info.st_mtim.tv_sec) * 1000000000 + info.st_mtim.tv_nsec;
     out.push_back(std::move(st));
   }
   std::sort(out.begin(), out.end(), [](const FileStat& a, const FileStat& b) { return a.rel < b.rel; });
   return out;
 }
 
+// Whether a path relative to the tree passes through a hidden name, which scan() skips.
+bool hidden_component(const std::string& rel) {
+  for (const auto& part : fs::path(rel)) {
+    if (!part.empty() && part.string()[0] == '.') return true;
+  }
+  return false;
+}
+
 // The one file `rel` names, as scan() would have listed it; nullopt when scan() would not.
 std::optional<FileStat> stat_one(const fs::path& dir, const std::string& rel) {
-  std::error_code ec;
   FileStat st;
   st.path = dir / rel;
   st.rel = rel;
-  auto status = fs::symlink_status(st.path, ec);
-  if (ec || !fs::is_regular_file(status) || !is_record_file(st.path)) return std::nullopt;
-  for (const auto& part : fs::path(rel)) {
-    if (!part.empty() && part.string()[0] == '.') return std::nullopt;
+  struct stat info {};
+  if (!is_record_file(st.path) || hidden_component(rel) || ::lstat(st.path.c_str(), &info) != 0 ||
+      S_ISDIR(info.st_mode)) {
+    return std::nullopt;
   }
-  st.size = fs::file_size(st.path, ec);
-  if (ec) return std::nullopt;
-  auto t = fs::last_write_time(st.path, ec);
-  if (ec) return std::nullopt;
-  st.mtime_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(t.time_since_epoch()).count();
+  st.size = static_cast<std::uint64_t>(info.st_size);
+  st.mtime_ns = static_cast<std::int64_t>(info.st_mtim.tv_sec) * 1000000000 + info.st_mtim.tv_nsec;
   return st;
 }
 
@@ -133,26 +144,16 @@ ReloadPlan plan_reload(const std::vector<std::shared_ptr<const FileResult>>& pre
   return plan;
 }
 
+// Opened without following a link and without blocking, then read up to the limit: a
+// record swapped for a link to a FIFO or /dev/zero between scan and read is a diagnostic,
+// never a reload that hangs or eats memory.
 FileResult load_file(const FileStat& st, const LoadOptions& options) {
+  FileRead read = read_file(st.path, record_file_policy(options.max_file_bytes));
   FileResult r;
-  if (st.size > options.max_file_bytes) {
-    // Do not even read it: the limit exists so a huge file cannot cost memory.
-    r = load_record_text(st.rel, std::string_view(), options);
-    r.diagnostics.clear();
-    r.diagnostics.push_back({Severity::error, "limits.file-size", st.rel, 0, 0,
-                             "file is " + std::to_string(st.size) + " bytes; the limit is " +
-                                 std::to_string(options.max_file_bytes),
-                             "a record is a few KB; split long text", ""});
+  if (read.failure) {
+    r.diagnostics.push_back(read_diagnostic(read, st.rel, options.max_file_bytes));
   } else {
-    std::ifstream in(st.path, std::ios::binary);
-    std::ostringstream buf;
-    buf << in.rdbuf();
-    if (!in && !in.eof()) {
-      r.file = st.rel;
-      r.diagnostics.push_back({Severity::error, "io.read", st.rel, 0, 0, "cannot read the file", "", ""});
-    } else {
-      r = load_record_text(st.rel, buf.str(), options);
-    }
+    r = load_record_text(st.rel, read.bytes, options);
   }
   r.file = st.rel;
   r.size = st.size;
