@@ -3,6 +3,7 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <map>
 #include <optional>
 #include <system_error>
 
@@ -27,15 +28,21 @@ bool is_record_file(const fs::path& p) {
   return ext == ".yaml" || ext == ".yml";
 }
 
-std::vector<FileStat> scan(const fs::path& dir) {
+// Every record file under `dir`, or under its subdirectory `sub` only (then a missing
+// subdirectory holds nothing, and throws nothing).
+std::vector<FileStat> scan(const fs::path& dir, const std::string& sub = {}) {
   std::error_code ec;
+  const fs::path top = sub.empty() ? dir : dir / sub;
+  if (!sub.empty() && !fs::is_directory(fs::symlink_status(top, ec))) return {};
   if (!fs::is_directory(dir, ec)) {
     throw Error(Errc::io, "records directory '" + dir.string() + "' does not exist or is not a directory");
   }
   std::vector<FileStat> out;
-  fs::recursive_directory_iterator it(dir, fs::directory_options::skip_permission_denied, ec);
+  fs::recursive_directory_iterator it(top, fs::directory_options::skip_permission_denied, ec);
+  if (ec && !sub.empty()) return {};
   if (ec) throw Error(Errc::io, "cannot read '" + dir.string() + "': " + ec.message());
   for (; it != fs::recursive_directory_iterator(); it.increment(ec)) {
+    if (ec && !sub.empty()) break;  // the subtree went while it was listed
     if (ec) throw Error(Errc::io, "cannot read '" + dir.string() + "': " + ec.message());
     const auto& entry = *it;
     const std::string name = entry.path().filename().string();
@@ -190,13 +197,26 @@ std::shared_ptr<const Corpus> Corpus::reload(const Corpus& prev, const LoadOptio
                                              const std::vector<std::string>* only) {
   std::vector<std::pair<std::string, std::optional<FileStat>>> seen;
   if (only) {
-    std::vector<std::string> paths(*only);
-    std::sort(paths.begin(), paths.end());
-    paths.erase(std::unique(paths.begin(), paths.end()), paths.end());
-    for (auto& rel : paths) {
-      auto st = stat_one(prev.dir_, rel);
-      seen.emplace_back(std::move(rel), std::move(st));
+    std::map<std::string, std::optional<FileStat>> named;  // sorted, one entry per path
+    for (const auto& rel : *only) {
+      if (rel.empty() || rel.back() != '/') {
+        if (!named.count(rel)) named.emplace(rel, stat_one(prev.dir_, rel));
+        continue;
+      }
+      // A directory moved in, moved away or deleted: the files under it now, and those
+      // the previous corpus had there and that are gone. Costs that subtree, not the tree.
+      if (!hidden_component(rel)) {
+        for (auto& st : scan(prev.dir_, rel)) {
+          std::string file = st.rel;
+          named.insert_or_assign(std::move(file), std::move(st));
+        }
+      }
+      auto it = std::lower_bound(prev.files_.begin(), prev.files_.end(), rel,
+                                 [](const auto& f, const std::string& p) { return f->file < p; });
+      for (; it != prev.files_.end() && (*it)->file.compare(0, rel.size(), rel) == 0; ++it)
+        named.try_emplace((*it)->file, std::nullopt);
     }
+    for (auto& [rel, st] : named) seen.emplace_back(rel, std::move(st));
   } else {
     for (auto& st : scan(prev.dir_)) {
       std::string rel = st.rel;
