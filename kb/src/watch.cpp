@@ -1,7 +1,5 @@
 #include "watch.h"
 
-#include <dirent.h>
-#include <fcntl.h>
 #include <poll.h>
 #include <sys/eventfd.h>
 #include <sys/inotify.h>
@@ -10,7 +8,6 @@
 
 #include <array>
 #include <cerrno>
-#include <cstdio>
 #include <cstring>
 #include <string_view>
 #include <system_error>
@@ -37,55 +34,12 @@ bool relevant_name(std::string_view name) {
   return !name.empty() && name.front() != '.' && record_name(name);
 }
 
-std::uint64_t fnv1a(std::string_view s, std::uint64_t h = 1469598103934665603ULL) {
-  for (unsigned char c : s) {
-    h ^= c;
-    h *= 1099511628211ULL;
-  }
-  return h;
-}
-
-// What polling compares: every directory and record file scan() would list, with its
-// inode, size and mtime. One fstatat per entry and no path objects, so looking at a 5k
-// file tree four times a second costs about a percent of a core. Entries are summed, so
-// the order readdir returns them in does not matter.
-std::uint64_t tree_fingerprint(const fs::path& root) {
-  struct stat st {};
-  if (::stat(root.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) return 0;
-  std::uint64_t sum = 1;
-  std::vector<std::string> todo{root.string()};
-  while (!todo.empty()) {
-    const std::string dir = std::move(todo.back());
-    todo.pop_back();
-    DIR* d = ::opendir(dir.c_str());
-    if (d == nullptr) continue;
-    while (const dirent* e = ::readdir(d)) {
-      const std::string_view name = e->d_name;
-      if (name.empty() || name.front() == '.') continue;
-      if (::fstatat(::dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0) continue;
-      const bool is_dir = S_ISDIR(st.st_mode);
-      if (!is_dir && !(S_ISREG(st.st_mode) && record_name(name))) continue;
-      std::string path = dir;
-      path += '/';
-      path += name;
-      char meta[64];
-      std::snprintf(meta, sizeof meta, "|%llu|%lld|%lld.%ld",
-                    static_cast<unsigned long long>(st.st_ino), static_cast<long long>(st.st_size),
-                    static_cast<long long>(st.st_mtim.tv_sec), st.st_mtim.tv_nsec);
-      sum += fnv1a(meta, fnv1a(path));
-      if (is_dir) todo.push_back(std::move(path));
-    }
-    ::closedir(d);
-  }
-  return sum;
-}
-
 }  // namespace
 
 DirWatcher::DirWatcher(fs::path root, bool force_polling) : root_(std::move(root)) {
   stop_fd_ = ::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
   if (force_polling) {
-    fingerprint_ = tree_fingerprint(root_);
+    poller_ = std::make_unique<TreePoller>(root_);
     return;
   }
   inotify_fd_ = ::inotify_init1(IN_CLOEXEC | IN_NONBLOCK);
@@ -109,7 +63,7 @@ void DirWatcher::fall_back(const std::string& reason) {
   root_wd_ = parent_wd_ = -1;
   dirs_.clear();
   fallback_reason_ = reason;
-  fingerprint_ = tree_fingerprint(root_);
+  poller_ = std::make_unique<TreePoller>(root_);
 }
 
 std::string DirWatcher::relative(const fs::path& p) const {
@@ -274,10 +228,7 @@ bool DirWatcher::drain() {
 WatchEvent DirWatcher::wait(std::chrono::milliseconds timeout, std::chrono::milliseconds quiet) {
   if (inotify_fd_ < 0) {
     if (poll_once(timeout) < 0) return WatchEvent::stopped;
-    const std::uint64_t now = tree_fingerprint(root_);
-    if (now == fingerprint_) return WatchEvent::timeout;
-    fingerprint_ = now;
-    return WatchEvent::changed;
+    return poller_->changed() ? WatchEvent::changed : WatchEvent::timeout;
   }
   // Without a watch on its parent, a root that went is looked for once per timeout.
   const bool look_for_root = root_wd_ < 0 && parent_wd_ < 0;

@@ -3,19 +3,22 @@
 // Waits for changes under a directory tree: inotify on every directory (new directories
 // are added as they appear, directories moved away are dropped) and on the root's parent,
 // so a root that is moved or deleted and comes back is watched again; or, when inotify is
-// unavailable or runs out of watches, polling that stats the tree and reports a change
-// only when something differs. Private to kb_core.
+// unavailable or runs out of watches, polling (watch_poll.h) that reports a change only
+// when something differs. Private to kb_core.
 
 #include <sys/types.h>
 
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
 #include <unordered_map>
 #include <vector>
+
+#include "watch_poll.h"
 
 namespace kb {
 
@@ -77,7 +80,7 @@ class DirWatcher {
   std::string fallback_reason_;
   std::set<std::string> changed_;  ///< files and directories named since take_changes()
   bool rescan_ = false;            ///< only a full scan can tell what changed
-  std::uint64_t fingerprint_ = 0;  ///< polling: the tree as last seen
+  std::unique_ptr<TreePoller> poller_;  ///< when polling
 };
 
 }  // namespace kb
