@@ -7,6 +7,7 @@
 
 #include "kb/atomic_write.h"
 #include "kb/error.h"
+#include "kb/file_read.h"
 #include "resolver_internal.h"
 
 namespace kb {

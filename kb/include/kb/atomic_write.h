@@ -9,8 +9,6 @@
 #include <filesystem>
 #include <string_view>
 
-#include "kb/file_read.h"
-
 namespace kb {
 
 /// What `write_atomic` does when the target already exists.
