@@ -30,6 +30,15 @@ std::string number(double v) {
 
 }  // namespace
 
+std::string_view reload_state(const ReloadStatus& status, std::chrono::milliseconds stuck_after,
+                              std::chrono::system_clock::time_point now) {
+  if (status.state == ReloadState::running &&
+      now - status.since > std::chrono::duration<double>(stuck_after)) {
+    return "stuck";
+  }
+  return to_string(status.state);
+}
+
 void Metrics::observe(std::string_view route, int status, std::chrono::microseconds latency) {
   const double seconds = static_cast<double>(latency.count()) / 1e6;
   std::lock_guard<std::mutex> lock(mu_);
@@ -48,7 +57,8 @@ std::uint64_t Metrics::requests(std::string_view route, int status) const {
   return it == requests_.end() ? 0 : it->second;
 }
 
-std::string Metrics::render(const Snapshot& snap, const LiveKb& kb) const {
+std::string Metrics::render(const Snapshot& snap, const LiveKb& kb,
+                            std::chrono::milliseconds stuck_after) const {
   std::ostringstream out;
   {
     std::lock_guard<std::mutex> lock(mu_);
@@ -93,6 +103,26 @@ std::string Metrics::render(const Snapshot& snap, const LiveKb& kb) const {
   out << "# HELP kb_reload_failures_total Reloads that failed; the previous snapshot stayed.\n"
          "# TYPE kb_reload_failures_total counter\n"
       << "kb_reload_failures_total " << kb.reload_failures() << "\n";
+  const auto now = std::chrono::system_clock::now();
+  const ReloadStatus reload = kb.reload_status();
+  const std::string_view state = reload_state(reload, stuck_after, now);
+  out << "# HELP kb_reload_state The reload side's state: 1 for the current one, else 0.\n"
+         "# TYPE kb_reload_state gauge\n";
+  for (std::string_view s : {"idle", "running", "failing", "stuck"}) {
+    out << "kb_reload_state{state=\"" << s << "\"} " << (s == state ? 1 : 0) << "\n";
+  }
+  out << "# HELP kb_reload_running_seconds How long the reload running now has taken; 0 when "
+         "none runs.\n"
+         "# TYPE kb_reload_running_seconds gauge\n"
+      << "kb_reload_running_seconds " << number(reload.running_seconds(now)) << "\n";
+  const auto success_ms =
+      std::chrono::duration_cast<std::chrono::milliseconds>(reload.last_success.time_since_epoch());
+  char stamp[32];
+  std::snprintf(stamp, sizeof stamp, "%.3f", static_cast<double>(success_ms.count()) / 1000);
+  out << "# HELP kb_reload_last_success_timestamp_seconds When the last reload (or the first "
+         "load) succeeded, unix time.\n"
+         "# TYPE kb_reload_last_success_timestamp_seconds gauge\n"
+      << "kb_reload_last_success_timestamp_seconds " << stamp << "\n";
   out << "# HELP kb_diagnostics Lint diagnostics of the snapshot, by severity.\n"
          "# TYPE kb_diagnostics gauge\n";
   for (Severity s : {Severity::error, Severity::warning, Severity::note}) {

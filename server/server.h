@@ -34,6 +34,8 @@ struct ServeConfig {
   std::chrono::seconds read_timeout{5};          ///< a request body slower than this is dropped
   bool watch = true;                             ///< reload on file changes (records only)
   bool force_polling = false;                    ///< watch by polling even where inotify works
+  /// A reload running longer than this is stuck: /healthz answers 503 until it ends.
+  std::chrono::milliseconds reload_stuck_after{std::chrono::seconds(60)};
   LintOptions lint;                              ///< as `kb lint` would check the files
   /// Where operational problems (reload failures, 500s) are reported; stderr when empty.
   std::function<void(const std::string&)> error_log;

@@ -22,6 +22,7 @@ struct ServeCli {
   std::string today;
   int stale_after = kDefaultStaleAfterDays;
   bool no_watch = false;
+  unsigned reload_stuck_after = 60;
 };
 
 int run_serve(const ServeCli& cli) {
@@ -35,6 +36,7 @@ int run_serve(const ServeCli& cli) {
   cfg.web_dir = cli.web_dir;
   cfg.access_log = cli.access_log;
   cfg.watch = !cli.no_watch;
+  cfg.reload_stuck_after = std::chrono::seconds(cli.reload_stuck_after);
   cfg.lint.today = cli.today;
   cfg.lint.stale_after_days = cli.stale_after;
 
@@ -89,6 +91,10 @@ void add_serve(CLI::App& app, Action& run) {
       ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
   sub->add_flag("--no-watch", cli->no_watch, "Serve the files as they are at start; do not reload");
+  sub->add_option("--reload-stuck-after", cli->reload_stuck_after,
+                  "Seconds after which a running reload is stuck: /healthz answers 503")
+      ->check(CLI::Range(1, 86400))
+      ->capture_default_str();
   sub->callback([&run, cli] { run = [cli] { return run_serve(*cli); }; });
 }
 

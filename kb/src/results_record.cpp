@@ -7,7 +7,7 @@
 #include <set>
 #include <string>
 
-#include "atomic_write.h"
+#include "kb/atomic_write.h"
 #include "kb/corpus.h"
 #include "kb/error.h"
 #include "kb/evidence.h"
