@@ -28,6 +28,18 @@ bool would_block() {
 }  // namespace
 
 void Listener::Loop::on_event(Connection& c, std::uint32_t events, Clock::time_point now) {
+  if (c.state == ConnState::handling) {
+    // A worker may be writing to this descriptor: it must not be closed (and its number
+    // reused) under it. A failed connection leaves epoll and closes with the answer.
+    if (events & (EPOLLERR | EPOLLHUP)) {
+      ::epoll_ctl(epoll_fd, EPOLL_CTL_DEL, c.fd, nullptr);
+      c.detached = true;
+      c.interest = 0;
+    } else if (events & EPOLLOUT) {
+      write_ready(c, now);  // a 100 Continue still going out
+    }
+    return;
+  }
   if (events & EPOLLERR) {
     close(c);
     return;
@@ -37,7 +49,7 @@ void Listener::Loop::on_event(Connection& c, std::uint32_t events, Clock::time_p
     if (c.fd < 0) return;
   }
   if (events & (EPOLLIN | EPOLLHUP)) {
-    if (c.state == ConnState::handling || c.state == ConnState::writing) {
+    if (c.state == ConnState::writing) {
       if (events & EPOLLHUP) close(c);  // gone both ways: nobody to answer
       return;
     }
@@ -124,7 +136,10 @@ void Listener::Loop::dispatch(Connection& c, Clock::time_point) {
   const bool keep_alive =
       c.parser.keep_alive() && !stopping && c.requests + 1 < config.max_requests_per_connection;
   c.parser.reset();
-  workers->submit([this, id = c.id, keep_alive, req = std::move(req)]() mutable {
+  // The worker writes what the socket takes at once (most answers), unless a 100
+  // Continue is still queued ahead of it; the loop writes the rest.
+  const int fd = c.out_sent >= c.out.size() ? c.fd : -1;
+  workers->submit([this, id = c.id, fd, keep_alive, req = std::move(req)]() mutable {
     httplib::Response res;
     try {
       callbacks.handle(req, res);
@@ -133,9 +148,20 @@ void Listener::Loop::dispatch(Connection& c, Clock::time_point) {
       callbacks.refuse(req, 500, "internal error", res);
     }
     std::string bytes = serialize_response(req, res, keep_alive);
+    std::size_t sent = 0;
+    while (fd >= 0 && sent < bytes.size()) {
+      const ssize_t n =
+          ::send(fd, bytes.data() + sent, bytes.size() - sent, MSG_NOSIGNAL | MSG_DONTWAIT);
+      if (n > 0)
+        sent += static_cast<std::size_t>(n);
+      else if (n < 0 && errno == EINTR)
+        continue;
+      else
+        break;  // full or failed: the loop finds out when it writes the rest
+    }
     {
       std::lock_guard<std::mutex> lock(completions_mu);
-      completions.push_back({id, std::move(bytes), keep_alive});
+      completions.push_back({id, std::move(bytes), sent, keep_alive});
     }
     wake();
   });
@@ -151,16 +177,16 @@ void Listener::Loop::refuse_request(Connection& c, int status, std::string_view 
   httplib::Response res;
   callbacks.refuse(req, status, message, res);
   if (status == 408) stats.request_timeouts_answered++;
-  answer(c, serialize_response(req, res, false), false, now);
+  answer(c, serialize_response(req, res, false), 0, false, now);
 }
 
-void Listener::Loop::answer(Connection& c, std::string bytes, bool keep_alive,
+void Listener::Loop::answer(Connection& c, std::string bytes, std::size_t sent, bool keep_alive,
                             Clock::time_point now) {
   if (c.out_sent >= c.out.size()) {
     c.out = std::move(bytes);
-    c.out_sent = 0;
+    c.out_sent = sent;
   } else {
-    c.out += bytes;
+    c.out.append(bytes, sent);
   }
   c.close_after = c.close_after || !keep_alive;
   table.set_state(c, ConnState::writing);

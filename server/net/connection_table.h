@@ -39,6 +39,7 @@ struct Connection {
   std::size_t out_sent = 0;
   bool close_after = false;    ///< the answer being written is the last one
   bool peer_closed = false;    ///< the client sent its FIN
+  bool detached = false;       ///< out of epoll: failed while a worker held it; closes after
   bool answered_any = false;   ///< a byte answering the current request went out (100 Continue)
   unsigned requests = 0;       ///< answered on this connection
   std::uint32_t interest = 0;  ///< epoll events registered

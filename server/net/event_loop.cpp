@@ -99,6 +99,8 @@ void Listener::Loop::stop() {
     thread.join();
   }
   if (workers) workers->stop();
+  table.for_each([this](Connection& c) { close(c); });
+  table.collect();
   close_fds();
 }
 
@@ -115,8 +117,9 @@ void Listener::Loop::close_fds() {
 }
 
 void Listener::Loop::wake() {
+  // One write per loop wake-up, however many answers arrive meanwhile.
+  if (wake_fd < 0 || wake_pending.exchange(true)) return;
   const std::uint64_t one = 1;
-  if (wake_fd < 0) return;
   [[maybe_unused]] auto n = ::write(wake_fd, &one, sizeof one);
 }
 
@@ -134,6 +137,8 @@ void Listener::Loop::run() {
       } else if (tag == kWakeTag) {
         std::uint64_t count = 0;
         [[maybe_unused]] auto r = ::read(wake_fd, &count, sizeof count);
+        // Cleared before the queue is taken: an answer queued after this wakes again.
+        wake_pending = false;
         take_completions(now);
       } else if (Connection* c = table.find(tag)) {
         on_event(*c, events[static_cast<std::size_t>(i)].events, now);
@@ -147,7 +152,11 @@ void Listener::Loop::run() {
     table.collect();
     if (stopping && (table.size() == 0 || now >= drain_deadline)) break;
   }
-  table.for_each([this](Connection& c) { close(c); });
+  // A worker may still be writing to a connection it answers: those close in stop(),
+  // after the workers are joined, so their descriptors cannot be reused meanwhile.
+  table.for_each([this](Connection& c) {
+    if (c.state != ConnState::handling) close(c);
+  });
   table.collect();
 }
 
@@ -300,7 +309,11 @@ void Listener::Loop::take_completions(Clock::time_point now) {
   for (auto& d : done) {
     Connection* c = table.find(d.id);
     if (c == nullptr || c->state != ConnState::handling) continue;
-    answer(*c, std::move(d.bytes), d.keep_alive && !stopping, now);
+    if (c->detached) {
+      close(*c);
+      continue;
+    }
+    answer(*c, std::move(d.bytes), d.sent, d.keep_alive && !stopping, now);
   }
 }
 

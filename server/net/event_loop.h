@@ -50,17 +50,20 @@ struct Listener::Loop {
   void parse(Connection& c, Clock::time_point now);
   void dispatch(Connection& c, Clock::time_point now);
   void refuse_request(Connection& c, int status, std::string_view message, Clock::time_point now);
-  void answer(Connection& c, std::string bytes, bool keep_alive, Clock::time_point now);
+  void answer(Connection& c, std::string bytes, std::size_t sent, bool keep_alive,
+              Clock::time_point now);
   void write_ready(Connection& c, Clock::time_point now);
   void answered(Connection& c, Clock::time_point now);
   void begin_close(Connection& c, Clock::time_point now);
   void close(Connection& c);
   void want(Connection& c, std::uint32_t events);
 
-  /// A worker's answer, on its way back to the loop.
+  /// A worker's answer, on its way back to the loop: `sent` bytes of it were written
+  /// already by the worker (the loop writes the rest).
   struct Completion {
     std::uint64_t id;
     std::string bytes;
+    std::size_t sent;
     bool keep_alive;
   };
 
@@ -82,6 +85,7 @@ struct Listener::Loop {
   Clock::time_point drain_deadline;
   std::mutex completions_mu;
   std::vector<Completion> completions;
+  std::atomic<bool> wake_pending{false};  // the eventfd was written and not yet read
   std::mutex running_mu;
   std::condition_variable running_cv;
   bool running = false;

@@ -292,3 +292,23 @@ TEST_CASE("connection figures appear in /metrics", "[server][framing]") {
   CHECK(m.find("kb_http_connections_refused_total{limit=\"global\"} 0\n") != std::string::npos);
   CHECK(m.find("kb_http_connections_accepted_total ") != std::string::npos);
 }
+
+TEST_CASE("the front end's settings are validated", "[server][framing]") {
+  auto rejects = [](auto edit) {
+    kb::http::ServeConfig cfg;
+    cfg.records = kServeFixture;
+    edit(cfg);
+    try {
+      cfg.validate();
+    } catch (const kb::Error& e) {
+      return e.code() == kb::Errc::invalid_argument;
+    }
+    return false;
+  };
+  CHECK(rejects([](auto& c) { c.request_timeout = std::chrono::milliseconds(0); }));
+  CHECK(rejects([](auto& c) { c.idle_timeout = std::chrono::hours(2); }));
+  CHECK(rejects([](auto& c) { c.write_timeout = std::chrono::milliseconds(-1); }));
+  CHECK(rejects([](auto& c) { c.max_connections_per_peer = 0; }));
+  CHECK(rejects([](auto& c) { c.max_connections = 2000000; }));
+  CHECK_FALSE(rejects([](auto& c) { c.max_connections = 0; }));
+}
