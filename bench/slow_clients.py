@@ -8,7 +8,8 @@ For each N: `kb serve` on the shipped records (RECORDS=dir to change; EXTRA="--t
 adds flags), then N connections from 127.0.0.1, half sending a request header one byte a
 second, half a `POST /api/v1/check` with `Content-Length: 100000` and one body byte every
 2 s (a client whose connection is closed reconnects and starts again, as an attacker
-would). After 3 s, PROBES fresh connections (default 20, 0.25 s apart) each GET /healthz;
+would). After 3 s, PROBES fresh connections (default 40, 0.25 s apart: past the 10 s request
+deadline, so the slow clients are answered 408 and reconnect meanwhile) each GET /healthz;
 printed: median and max latency, how many took over 2 s or failed, and the server's
 connection figures from /metrics. KB_BASELINE=path/to/another/kb runs that binary too
 (e.g. a build from before the event loop). Every socket is on 127.0.0.1.
@@ -22,7 +23,7 @@ import time
 
 import benchlib as b
 
-PROBES = int(os.environ.get("PROBES", "20"))
+PROBES = int(os.environ.get("PROBES", "40"))
 RECORDS = os.environ.get("RECORDS", os.path.join(b.REPO, "records"))
 EXTRA = os.environ.get("EXTRA", "").split()
 HEADER = b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: "

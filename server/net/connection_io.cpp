@@ -15,8 +15,8 @@ namespace kb::http::net {
 namespace {
 
 constexpr std::size_t kReadChunk = 16 * 1024;
-// Reads per readiness event, so one fast client cannot starve the others.
-constexpr int kReadsPerEvent = 4;
+// Reads in a row on one connection (256 KiB) before the others get their turn.
+constexpr int kReadsPerEvent = 16;
 // After the last answer, what a client still sends is read and dropped (so closing does
 // not reset the connection under the answer), up to this much.
 constexpr std::size_t kMaxLingerBytes = 16u << 20;
@@ -28,33 +28,35 @@ bool would_block() {
 }  // namespace
 
 void Listener::Loop::on_event(Connection& c, std::uint32_t events, Clock::time_point now) {
+  // Edge-triggered: an event says something changed; `readable` remembers that the
+  // socket may hold bytes until a read finds it empty.
+  if (events & (EPOLLIN | EPOLLHUP | EPOLLERR)) c.readable = true;
   if (c.state == ConnState::handling) {
-    // A worker may be writing to this descriptor: it must not be closed (and its number
-    // reused) under it. A failed connection leaves epoll and closes with the answer.
-    if (events & (EPOLLERR | EPOLLHUP)) {
-      ::epoll_ctl(epoll_fd, EPOLL_CTL_DEL, c.fd, nullptr);
-      c.detached = true;
-      c.interest = 0;
-    } else if (events & EPOLLOUT) {
-      write_ready(c, now);  // a 100 Continue still going out
+    // A worker may be writing to this descriptor: it is not closed (and its number
+    // reused) under it. A failed one closes when its answer is back.
+    if (events & (EPOLLERR | EPOLLHUP)) c.detached = true;
+    if (c.readable && !c.awaited) {
+      // The client already sent more (or left): its answer is wanted back at once.
+      c.awaited = true;
+      ++awaiting;
+      completions_wanted = true;
     }
+    if ((events & EPOLLOUT) && c.out_sent < c.out.size()) write_ready(c, now);
     return;
   }
   if (events & EPOLLERR) {
     close(c);
     return;
   }
-  if (events & EPOLLOUT) {
+  if ((events & EPOLLOUT) && c.out_sent < c.out.size()) {
     write_ready(c, now);
     if (c.fd < 0) return;
   }
-  if (events & (EPOLLIN | EPOLLHUP)) {
-    if (c.state == ConnState::writing) {
-      if (events & EPOLLHUP) close(c);  // gone both ways: nobody to answer
-      return;
-    }
-    read_ready(c, now);
+  if (c.state == ConnState::writing) {
+    if (events & EPOLLHUP) close(c);  // gone both ways: nobody to answer
+    return;
   }
+  if (c.readable) read_ready(c, now);
 }
 
 void Listener::Loop::read_ready(Connection& c, Clock::time_point now) {
@@ -68,14 +70,20 @@ void Listener::Loop::read_ready(Connection& c, Clock::time_point now) {
       } else if (n < 0 && errno == EINTR) {
         continue;
       } else if (n < 0 && would_block()) {
+        c.readable = false;
         return;
       }
       close(c);
       return;
     }
   }
-  for (int round = 0; round < kReadsPerEvent; ++round) {
+  for (int round = 0;; ++round) {
+    // Once a request is complete, reading stops (readable stays set) until it is answered.
     if (c.fd < 0 || (c.state != ConnState::idle && c.state != ConnState::reading)) return;
+    if (round == kReadsPerEvent) {
+      read_again.push_back(c.id);  // fairness: the others first, then more of this one
+      return;
+    }
     const ssize_t n = ::recv(c.fd, buf, sizeof buf, 0);
     if (n > 0) {
       c.in.append(buf, static_cast<std::size_t>(n));
@@ -83,7 +91,10 @@ void Listener::Loop::read_ready(Connection& c, Clock::time_point now) {
       continue;
     }
     if (n < 0 && errno == EINTR) continue;
-    if (n < 0 && would_block()) return;
+    if (n < 0 && would_block()) {
+      c.readable = false;
+      return;
+    }
     // The client closed (or failed) before a whole request: nothing left to answer.
     c.peer_closed = true;
     close(c);
@@ -127,7 +138,6 @@ void Listener::Loop::parse(Connection& c, Clock::time_point now) {
 
 void Listener::Loop::dispatch(Connection& c, Clock::time_point) {
   table.set_state(c, ConnState::handling);
-  want(c, c.out_sent < c.out.size() ? std::uint32_t{EPOLLOUT} : 0u);
   httplib::Request req = std::move(c.parser.request());
   req.remote_addr = c.peer;
   req.remote_port = c.peer_port;
@@ -159,11 +169,15 @@ void Listener::Loop::dispatch(Connection& c, Clock::time_point) {
       else
         break;  // full or failed: the loop finds out when it writes the rest
     }
+    // Written whole on a kept-alive connection, the answer can wait for the loop's next
+    // wake-up (the client's next request, at the latest); the loop only needs waking
+    // for the rest of an answer, a close, or when it asked (see on_event).
+    const bool urgent = sent < bytes.size() || !keep_alive;
     {
       std::lock_guard<std::mutex> lock(completions_mu);
       completions.push_back({id, std::move(bytes), sent, keep_alive});
     }
-    wake();
+    if (urgent || completions_wanted) wake();
   });
 }
 
@@ -204,22 +218,13 @@ void Listener::Loop::write_ready(Connection& c, Clock::time_point now) {
       continue;
     }
     if (n < 0 && errno == EINTR) continue;
-    if (n < 0 && would_block()) {
-      want(c, c.state == ConnState::reading ? std::uint32_t{EPOLLIN | EPOLLOUT}
-                                            : std::uint32_t{EPOLLOUT});
-      return;
-    }
+    if (n < 0 && would_block()) return;  // the next EPOLLOUT edge resumes
     close(c);
     return;
   }
   c.out.clear();
   c.out_sent = 0;
-  if (c.state == ConnState::writing)
-    answered(c, now);
-  else if (c.state == ConnState::reading || c.state == ConnState::idle)
-    want(c, EPOLLIN);
-  else if (c.state == ConnState::handling)
-    want(c, 0);
+  if (c.state == ConnState::writing) answered(c, now);
 }
 
 void Listener::Loop::answered(Connection& c, Clock::time_point now) {
@@ -231,8 +236,8 @@ void Listener::Loop::answered(Connection& c, Clock::time_point now) {
   }
   table.set_state(c, ConnState::idle);
   c.deadline = now + config.idle_timeout;
-  want(c, EPOLLIN);
   parse(c, now);  // a pipelined request may be waiting in the buffer
+  if (c.fd >= 0 && c.readable) read_ready(c, now);
 }
 
 void Listener::Loop::begin_close(Connection& c, Clock::time_point now) {
@@ -242,23 +247,18 @@ void Listener::Loop::begin_close(Connection& c, Clock::time_point now) {
   c.in.clear();
   c.in_pos = 0;
   c.discarded = 0;
-  want(c, EPOLLIN);
+  if (c.readable) read_ready(c, now);
 }
 
 void Listener::Loop::close(Connection& c) {
   if (c.fd < 0) return;
   ::epoll_ctl(epoll_fd, EPOLL_CTL_DEL, c.fd, nullptr);
   ::close(c.fd);
+  if (c.awaited) {
+    c.awaited = false;
+    --awaiting;
+  }
   table.retire(c);
-}
-
-void Listener::Loop::want(Connection& c, std::uint32_t events) {
-  if (c.fd < 0 || c.interest == events) return;
-  epoll_event ev{};
-  ev.events = events;
-  ev.data.u64 = c.id;
-  ::epoll_ctl(epoll_fd, EPOLL_CTL_MOD, c.fd, &ev);
-  c.interest = events;
 }
 
 }  // namespace kb::http::net

@@ -37,13 +37,14 @@ struct Connection {
   RequestParser parser;
   std::string out;  ///< bytes being written; out[out_sent..] are not sent yet
   std::size_t out_sent = 0;
-  bool close_after = false;    ///< the answer being written is the last one
-  bool peer_closed = false;    ///< the client sent its FIN
-  bool detached = false;       ///< out of epoll: failed while a worker held it; closes after
-  bool answered_any = false;   ///< a byte answering the current request went out (100 Continue)
-  unsigned requests = 0;       ///< answered on this connection
-  std::uint32_t interest = 0;  ///< epoll events registered
-  std::size_t discarded = 0;   ///< bytes read and dropped while closing
+  bool close_after = false;   ///< the answer being written is the last one
+  bool peer_closed = false;   ///< the client sent its FIN
+  bool detached = false;      ///< failed while a worker held it; closes with the answer
+  bool readable = false;      ///< the socket may hold unread bytes (edge-triggered epoll)
+  bool awaited = false;       ///< being answered, and the client sent more: wake for it
+  bool answered_any = false;  ///< a byte answering the current request went out (100 Continue)
+  unsigned requests = 0;      ///< answered on this connection
+  std::size_t discarded = 0;  ///< bytes read and dropped while closing
 
   explicit Connection(ParserLimits limits) : parser(limits) {}
 };

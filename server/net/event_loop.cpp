@@ -127,9 +127,11 @@ void Listener::Loop::run() {
   std::array<epoll_event, 256> events{};
   auto next_sweep = Clock::now() + kSweepInterval;
   for (;;) {
-    const int n = ::epoll_wait(epoll_fd, events.data(), static_cast<int>(events.size()),
-                               static_cast<int>(kSweepInterval.count()));
+    const int timeout = read_again.empty() ? static_cast<int>(kSweepInterval.count()) : 0;
+    const int n = ::epoll_wait(epoll_fd, events.data(), static_cast<int>(events.size()), timeout);
     const auto now = Clock::now();
+    // Answers workers wrote whole come first: their clients may have sent the next one.
+    take_completions(now);
     for (int i = 0; i < n; ++i) {
       const std::uint64_t tag = events[static_cast<std::size_t>(i)].data.u64;
       if (tag == kListenTag) {
@@ -144,6 +146,18 @@ void Listener::Loop::run() {
         on_event(*c, events[static_cast<std::size_t>(i)].events, now);
       }
     }
+    if (!read_again.empty()) {
+      std::vector<std::uint64_t> ids;
+      ids.swap(read_again);
+      for (std::uint64_t id : ids) {
+        Connection* c = table.find(id);
+        if (c != nullptr && c->readable && c->state != ConnState::handling &&
+            c->state != ConnState::writing)
+          read_ready(*c, now);
+      }
+    }
+    // An answer queued while the events above asked for it (its worker saw no request).
+    if (awaiting > 0) take_completions(now);
     if (stop_requested && !stopping) begin_stop(now);
     if (now >= next_sweep) {
       sweep(now);
@@ -202,14 +216,14 @@ void Listener::Loop::admit(int fd, const sockaddr_storage& addr, Clock::time_poi
   if (::getsockname(fd, reinterpret_cast<sockaddr*>(&local), &len) == 0)
     c.local_addr = address_text(local, &c.local_port);
   c.deadline = now + config.idle_timeout;
+  // Registered once, edge-triggered: no epoll_ctl per request.
   epoll_event ev{};
-  ev.events = EPOLLIN;
+  ev.events = EPOLLIN | EPOLLOUT | EPOLLET;
   ev.data.u64 = c.id;
   if (::epoll_ctl(epoll_fd, EPOLL_CTL_ADD, fd, &ev) != 0) {
     close(c);
     return;
   }
-  c.interest = EPOLLIN;
   stats.accepted++;
 }
 
@@ -309,12 +323,17 @@ void Listener::Loop::take_completions(Clock::time_point now) {
   for (auto& d : done) {
     Connection* c = table.find(d.id);
     if (c == nullptr || c->state != ConnState::handling) continue;
+    if (c->awaited) {
+      c->awaited = false;
+      --awaiting;
+    }
     if (c->detached) {
       close(*c);
       continue;
     }
     answer(*c, std::move(d.bytes), d.sent, d.keep_alive && !stopping, now);
   }
+  completions_wanted = awaiting > 0;
 }
 
 void Listener::Loop::begin_stop(Clock::time_point now) {

@@ -56,7 +56,6 @@ struct Listener::Loop {
   void answered(Connection& c, Clock::time_point now);
   void begin_close(Connection& c, Clock::time_point now);
   void close(Connection& c);
-  void want(Connection& c, std::uint32_t events);
 
   /// A worker's answer, on its way back to the loop: `sent` bytes of it were written
   /// already by the worker (the loop writes the rest).
@@ -86,6 +85,11 @@ struct Listener::Loop {
   std::mutex completions_mu;
   std::vector<Completion> completions;
   std::atomic<bool> wake_pending{false};  // the eventfd was written and not yet read
+  // Connections being answered whose client already sent more; while there are any,
+  // every answer wakes the loop (completions_wanted), else whole answers wait for it.
+  std::size_t awaiting = 0;
+  std::atomic<bool> completions_wanted{false};
+  std::vector<std::uint64_t> read_again;  // read their quota; more to read next round
   std::mutex running_mu;
   std::condition_variable running_cv;
   bool running = false;
