@@ -17,6 +17,9 @@ namespace {
 constexpr std::size_t kReadChunk = 16 * 1024;
 // Reads in a row on one connection (256 KiB) before the others get their turn.
 constexpr int kReadsPerEvent = 16;
+// Bytes buffered after a request being answered (pipelined requests) before reading
+// pauses until the answer is written.
+constexpr std::size_t kMaxPipelined = 64 * 1024;
 // After the last answer, what a client still sends is read and dropped (so closing does
 // not reset the connection under the answer), up to this much.
 constexpr std::size_t kMaxLingerBytes = 16u << 20;
@@ -31,30 +34,13 @@ void Listener::Loop::on_event(Connection& c, std::uint32_t events, Clock::time_p
   // Edge-triggered: an event says something changed; `readable` remembers that the
   // socket may hold bytes until a read finds it empty.
   if (events & (EPOLLIN | EPOLLHUP | EPOLLERR)) c.readable = true;
-  if (c.state == ConnState::handling) {
-    // A worker may be writing to this descriptor: it is not closed (and its number
-    // reused) under it. A failed one closes when its answer is back.
-    if (events & (EPOLLERR | EPOLLHUP)) c.detached = true;
-    if (c.readable && !c.awaited) {
-      // The client already sent more (or left): its answer is wanted back at once.
-      c.awaited = true;
-      ++awaiting;
-      completions_wanted = true;
-    }
-    if ((events & EPOLLOUT) && c.out_sent < c.out.size()) write_ready(c, now);
-    return;
-  }
-  if (events & EPOLLERR) {
+  if ((events & EPOLLERR) && c.state != ConnState::handling) {
     close(c);
     return;
   }
   if ((events & EPOLLOUT) && c.out_sent < c.out.size()) {
     write_ready(c, now);
     if (c.fd < 0) return;
-  }
-  if (c.state == ConnState::writing) {
-    if (events & EPOLLHUP) close(c);  // gone both ways: nobody to answer
-    return;
   }
   if (c.readable) read_ready(c, now);
 }
@@ -78,28 +64,48 @@ void Listener::Loop::read_ready(Connection& c, Clock::time_point now) {
     }
   }
   for (int round = 0;; ++round) {
-    // Once a request is complete, reading stops (readable stays set) until it is answered.
-    if (c.fd < 0 || (c.state != ConnState::idle && c.state != ConnState::reading)) return;
+    if (c.fd < 0 || c.state == ConnState::closing) return;
+    // While a request is answered, what follows it is only buffered (pipelining), up
+    // to a bound; parsing resumes after the answer.
+    const bool busy = c.state == ConnState::handling || c.state == ConnState::writing;
+    if (busy && c.in.size() - c.in_pos >= kMaxPipelined) break;
     if (round == kReadsPerEvent) {
       read_again.push_back(c.id);  // fairness: the others first, then more of this one
-      return;
+      break;
     }
     const ssize_t n = ::recv(c.fd, buf, sizeof buf, 0);
     if (n > 0) {
       c.in.append(buf, static_cast<std::size_t>(n));
-      parse(c, now);
+      if (!busy) parse(c, now);
       continue;
     }
     if (n < 0 && errno == EINTR) continue;
     if (n < 0 && would_block()) {
       c.readable = false;
-      return;
+      break;
     }
-    // The client closed (or failed) before a whole request: nothing left to answer.
+    c.readable = false;
     c.peer_closed = true;
-    close(c);
+    if (n == 0 && busy) break;  // half-closed: the answer still goes out
+    if (c.state == ConnState::handling) {
+      c.detached = true;  // failed: closes when its worker is done with it
+      break;
+    }
+    close(c);  // closed or failed before a whole request: nothing left to answer
     return;
   }
+  if (c.state == ConnState::handling &&
+      (c.in_pos < c.in.size() || c.readable || c.peer_closed || c.detached))
+    await_answer(c);
+}
+
+void Listener::Loop::await_answer(Connection& c) {
+  // The client already sent more (or left): this answer is wanted back at once, so
+  // workers wake the loop while any such connection waits.
+  if (c.awaited) return;
+  c.awaited = true;
+  ++awaiting;
+  completions_wanted = true;
 }
 
 void Listener::Loop::parse(Connection& c, Clock::time_point now) {
@@ -146,6 +152,7 @@ void Listener::Loop::dispatch(Connection& c, Clock::time_point) {
   const bool keep_alive =
       c.parser.keep_alive() && !stopping && c.requests + 1 < config.max_requests_per_connection;
   c.parser.reset();
+  if (c.in_pos < c.in.size() || c.peer_closed) await_answer(c);  // before the worker can finish
   // The worker writes what the socket takes at once (most answers), unless a 100
   // Continue is still queued ahead of it; the loop writes the rest.
   const int fd = c.out_sent >= c.out.size() ? c.fd : -1;
@@ -237,7 +244,12 @@ void Listener::Loop::answered(Connection& c, Clock::time_point now) {
   table.set_state(c, ConnState::idle);
   c.deadline = now + config.idle_timeout;
   parse(c, now);  // a pipelined request may be waiting in the buffer
-  if (c.fd >= 0 && c.readable) read_ready(c, now);
+  if (c.fd < 0) return;
+  if (c.readable) {
+    read_ready(c, now);
+  } else if (c.peer_closed && (c.state == ConnState::idle || c.state == ConnState::reading)) {
+    close(c);  // the client sent its last request and was answered
+  }
 }
 
 void Listener::Loop::begin_close(Connection& c, Clock::time_point now) {

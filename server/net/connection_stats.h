@@ -16,7 +16,8 @@ namespace kb::http::net {
 enum class ConnState {
   idle,      ///< connected, between requests (or before the first byte)
   reading,   ///< a request is arriving
-  handling,  ///< a worker is answering its request
+  handling,  ///< a worker is answering its request (or wrote all of it, and the loop
+             ///< has not looked yet: at most 0.1 s)
   writing,   ///< its answer is being written
   closing,   ///< answered; draining what the client still sends before closing
 };

@@ -151,9 +151,7 @@ void Listener::Loop::run() {
       ids.swap(read_again);
       for (std::uint64_t id : ids) {
         Connection* c = table.find(id);
-        if (c != nullptr && c->readable && c->state != ConnState::handling &&
-            c->state != ConnState::writing)
-          read_ready(*c, now);
+        if (c != nullptr && c->readable) read_ready(*c, now);
       }
     }
     // An answer queued while the events above asked for it (its worker saw no request).
@@ -316,24 +314,30 @@ void Listener::Loop::sweep(Clock::time_point now) {
 
 void Listener::Loop::take_completions(Clock::time_point now) {
   std::vector<Completion> done;
-  {
-    std::lock_guard<std::mutex> lock(completions_mu);
-    done.swap(completions);
-  }
-  for (auto& d : done) {
-    Connection* c = table.find(d.id);
-    if (c == nullptr || c->state != ConnState::handling) continue;
-    if (c->awaited) {
-      c->awaited = false;
-      --awaiting;
+  for (;;) {
+    // Said before looking, so an answer queued after the look wakes the loop when a
+    // connection still awaits one (see await_answer).
+    completions_wanted = awaiting > 0;
+    {
+      std::lock_guard<std::mutex> lock(completions_mu);
+      done.swap(completions);
     }
-    if (c->detached) {
-      close(*c);
-      continue;
+    if (done.empty()) return;
+    for (auto& d : done) {
+      Connection* c = table.find(d.id);
+      if (c == nullptr || c->state != ConnState::handling) continue;
+      if (c->awaited) {
+        c->awaited = false;
+        --awaiting;
+      }
+      if (c->detached) {
+        close(*c);
+        continue;
+      }
+      answer(*c, std::move(d.bytes), d.sent, d.keep_alive && !stopping, now);
     }
-    answer(*c, std::move(d.bytes), d.sent, d.keep_alive && !stopping, now);
+    done.clear();
   }
-  completions_wanted = awaiting > 0;
 }
 
 void Listener::Loop::begin_stop(Clock::time_point now) {

@@ -48,6 +48,7 @@ struct Listener::Loop {
   void on_event(Connection& c, std::uint32_t events, Clock::time_point now);
   void read_ready(Connection& c, Clock::time_point now);
   void parse(Connection& c, Clock::time_point now);
+  void await_answer(Connection& c);
   void dispatch(Connection& c, Clock::time_point now);
   void refuse_request(Connection& c, int status, std::string_view message, Clock::time_point now);
   void answer(Connection& c, std::string bytes, std::size_t sent, bool keep_alive,
