@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <pthread.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <unistd.h>
@@ -85,6 +86,7 @@ void Listener::Loop::start() {
     running = true;
   }
   thread = std::thread([this] {
+    pthread_setname_np(pthread_self(), "kb-loop");  // as top -H and /proc show it
     run();
     std::lock_guard<std::mutex> lock(running_mu);
     running = false;

@@ -1,5 +1,7 @@
 #include "worker_pool.h"
 
+#include <pthread.h>
+
 #include <algorithm>
 
 namespace kb::http::net {
@@ -35,6 +37,7 @@ void WorkerPool::stop() {
 }
 
 void WorkerPool::run() {
+  pthread_setname_np(pthread_self(), "kb-worker");  // as top -H and /proc show it
   for (;;) {
     std::function<void()> job;
     {
