@@ -142,3 +142,90 @@ TEST_CASE("over the per-peer limit the oldest slow connection makes room", "[ser
   REQUIRE(res);
   CHECK(res->status == 200);
 }
+
+namespace {
+
+// A connection from `source` (any 127.0.0.0/8 address is this machine), so a test can
+// be a second peer.
+int connect_from(const char* source, int port) {
+  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  REQUIRE(fd >= 0);
+  sockaddr_in local{};
+  local.sin_family = AF_INET;
+  REQUIRE(::inet_pton(AF_INET, source, &local.sin_addr) == 1);
+  REQUIRE(::bind(fd, reinterpret_cast<sockaddr*>(&local), sizeof local) == 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_port = htons(static_cast<std::uint16_t>(port));
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  REQUIRE(::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0);
+  return fd;
+}
+
+// Everything `fd` receives until the server closes it (or the guard runs out).
+std::string read_all(int fd, int guard_ms = 4000) {
+  std::string out;
+  char buf[4096];
+  pollfd p{fd, POLLIN, 0};
+  while (::poll(&p, 1, guard_ms) > 0) {
+    const ssize_t n = ::recv(fd, buf, sizeof buf, 0);
+    if (n <= 0) break;
+    out.append(buf, static_cast<std::size_t>(n));
+  }
+  return out;
+}
+
+// /metrics asked as peer 127.0.0.2 until it holds `line` (bounded); returns the last.
+std::string metrics_from_other_peer(int port, const std::string& line) {
+  std::string body;
+  for (int i = 0; i < 100; ++i) {
+    const int fd = connect_from("127.0.0.2", port);
+    SlowClients::send(fd, "GET /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+    body = read_all(fd);
+    ::close(fd);
+    if (body.find(line) != std::string::npos) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  return body;
+}
+
+}  // namespace
+
+TEST_CASE("when no connection can make room the new one gets 503; a stalled answer is dropped",
+          "[server][slow]") {
+  kb::http::ServeConfig cfg;
+  cfg.threads = 2;
+  cfg.max_connections_per_peer = 1;
+  cfg.write_timeout = std::chrono::milliseconds(2000);
+  TestServer s(cfg);
+  // One client pipelines exports (14 KB each, 20 MB in all) and reads none: its answers
+  // fill the socket buffers and the connection stays `writing`, which is never evicted.
+  const int stuck = connect_to(s.port());
+  std::string requests;
+  for (int i = 0; i < 1500; ++i) requests += "GET /api/v1/export HTTP/1.1\r\nHost: x\r\n\r\n";
+  SlowClients::send(stuck, requests);
+  std::string m = metrics_from_other_peer(s.port(), "kb_http_connections{state=\"writing\"} 1\n");
+  REQUIRE(m.find("kb_http_connections{state=\"writing\"} 1\n") != std::string::npos);
+
+  const int refused = connect_to(s.port());
+  SlowClients::send(refused, "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n");
+  const std::string answer = read_all(refused);
+  ::close(refused);
+  INFO(answer);
+  CHECK(raw_status(answer) == 503);
+  CHECK(answer.find("Retry-After: 1\r\n") != std::string::npos);
+  CHECK(answer.find("Connection: close\r\n") != std::string::npos);
+  CHECK(answer.find("\"code\":\"overloaded\"") != std::string::npos);
+
+  // No write progress for write_timeout: the stalled answer is dropped, room again.
+  m = metrics_from_other_peer(s.port(),
+                              "kb_http_connections_timed_out_total{deadline=\"write\"} 1\n");
+  CHECK(m.find("kb_http_connections_timed_out_total{deadline=\"write\"} 1\n") != std::string::npos);
+  CHECK(m.find("kb_http_connections_refused_total{limit=\"per_peer\"} 1\n") != std::string::npos);
+  ::close(stuck);
+  httplib::Client fresh("127.0.0.1", s.port());
+  fresh.set_read_timeout(5);
+  auto res = fresh.Get("/healthz");
+  REQUIRE(res);
+  CHECK(res->status == 200);
+}
