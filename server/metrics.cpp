@@ -1,5 +1,6 @@
 #include "metrics.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <sstream>
 
@@ -26,6 +27,47 @@ std::string number(double v) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.6g", v);
   return buf;
+}
+
+void render_connections(std::ostream& out, const net::ConnectionStats& c) {
+  out << "# HELP kb_http_connections Open client connections, by state.\n"
+         "# TYPE kb_http_connections gauge\n";
+  for (std::size_t i = 0; i < net::kConnStates; ++i) {
+    out << "kb_http_connections{state=\"" << net::kConnStateNames[i] << "\"} "
+        << std::max<std::int64_t>(c.open[i].load(std::memory_order_relaxed), 0) << "\n";
+  }
+  out << "# HELP kb_http_connection_limit The connection limits in force.\n"
+         "# TYPE kb_http_connection_limit gauge\n"
+      << "kb_http_connection_limit{scope=\"global\"} " << c.max_connections.load() << "\n"
+      << "kb_http_connection_limit{scope=\"per_peer\"} " << c.max_connections_per_peer.load()
+      << "\n";
+  out << "# HELP kb_http_connections_accepted_total Connections accepted.\n"
+         "# TYPE kb_http_connections_accepted_total counter\n"
+      << "kb_http_connections_accepted_total " << c.accepted.load() << "\n";
+  out << "# HELP kb_http_connections_evicted_total Connections (idle or still sending a "
+         "request) closed to make room for a new one, by the limit reached.\n"
+         "# TYPE kb_http_connections_evicted_total counter\n";
+  for (std::size_t i = 0; i < net::kLimits; ++i) {
+    out << "kb_http_connections_evicted_total{limit=\"" << net::kLimitNames[i] << "\"} "
+        << c.evicted[i].load() << "\n";
+  }
+  out << "# HELP kb_http_connections_refused_total New connections answered 503 because none "
+         "could make room, by the limit reached.\n"
+         "# TYPE kb_http_connections_refused_total counter\n";
+  for (std::size_t i = 0; i < net::kLimits; ++i) {
+    out << "kb_http_connections_refused_total{limit=\"" << net::kLimitNames[i] << "\"} "
+        << c.refused[i].load() << "\n";
+  }
+  out << "# HELP kb_http_connections_timed_out_total Connections closed at a deadline: the "
+         "request's, the kept-alive idle one, or the write progress one.\n"
+         "# TYPE kb_http_connections_timed_out_total counter\n";
+  for (std::size_t i = 0; i < net::kDeadlines; ++i) {
+    out << "kb_http_connections_timed_out_total{deadline=\"" << net::kDeadlineNames[i] << "\"} "
+        << c.timed_out[i].load() << "\n";
+  }
+  out << "# HELP kb_http_request_timeouts_total Requests answered 408 (not all there in time).\n"
+         "# TYPE kb_http_request_timeouts_total counter\n"
+      << "kb_http_request_timeouts_total " << c.request_timeouts_answered.load() << "\n";
 }
 
 }  // namespace
@@ -83,6 +125,7 @@ std::string Metrics::render(const Snapshot& snap, const LiveKb& kb,
       out << "kb_http_request_duration_seconds_count{route=\"" << r << "\"} " << h.count << "\n";
     }
   }
+  render_connections(out, connections_);
   const auto age =
       std::chrono::duration<double>(std::chrono::system_clock::now() - snap.loaded_at()).count();
   out << "# HELP kb_snapshot_age_seconds Seconds since the snapshot being served was loaded.\n"

@@ -12,6 +12,8 @@
 #include <string_view>
 #include <utility>
 
+#include "net/connection_stats.h"
+
 namespace kb {
 class LiveKb;
 class Snapshot;
@@ -36,10 +38,12 @@ class Metrics {
   void observe(std::string_view route, int status, std::chrono::microseconds latency);
   /// Requests counted for (route, status); for tests.
   std::uint64_t requests(std::string_view route, int status) const;
-  /// The exposition text: requests, latency, snapshot age, records, reloads and their
-  /// state (`stuck_after` as for reload_state), diagnostics.
+  /// The exposition text: requests, latency, connections, snapshot age, records, reloads
+  /// and their state (`stuck_after` as for reload_state), diagnostics.
   std::string render(const Snapshot& snap, const LiveKb& kb,
                      std::chrono::milliseconds stuck_after) const;
+  /// The front end's connection counters, updated by its event loop.
+  net::ConnectionStats& connections() { return connections_; }
 
  private:
   struct Histogram {
@@ -50,6 +54,7 @@ class Metrics {
   mutable std::mutex mu_;
   std::map<std::pair<std::string, int>, std::uint64_t> requests_;
   std::map<std::string, Histogram> latency_;
+  net::ConnectionStats connections_;
 };
 
 }  // namespace kb::http
