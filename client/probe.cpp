@@ -72,6 +72,7 @@ std::vector<EngineProbe> probe_specs(const Corpus& corpus) {
 EndpointProbe probe(Http& http, const std::vector<EngineProbe>& specs) {
   EndpointProbe out;
   HttpResult models = http.get("/v1/models");
+  out.reachable = models.error.empty();
   json list = models.status == 200 ? json::parse(models.body, nullptr, false) : json();
   if (list.is_object() && list.contains("data") && list["data"].is_array()) {
     for (const auto& m : list["data"]) {

@@ -45,6 +45,7 @@ struct EndpointProbe {
   std::vector<ProbedEngine> engines;
   std::vector<ProbedSetting> settings;
   std::vector<std::string> problems;  ///< routes that failed, versions kb cannot read
+  bool reachable = false;             ///< GET /v1/models got an HTTP answer, whatever its status
 };
 
 /// Asks the server each route of `specs` (each path once) and GET /v1/models.

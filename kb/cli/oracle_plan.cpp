@@ -136,6 +136,10 @@ class Planner {
     Server s{*endpoint, {}, model};
     client::Http http(*endpoint, p_.options);
     s.probe = client::probe(http, client::probe_specs(*p_.corpus));
+    if (!s.probe.reachable) {
+      throw usage(flag + " " + url + ": " +
+                  (s.probe.problems.empty() ? std::string("no answer") : s.probe.problems.front()));
+    }
     for (const auto& p : s.probe.problems)
       std::cerr << "kb oracle run: " << flag << ": " << p << "\n";
     if (s.model.empty()) {

@@ -204,6 +204,11 @@ TEST_CASE("bad usage is exit 2 with a hint, before any request", "[cli][oracle]"
   CHECK(model.err.find("does not serve model 'other' (it serves toy-model)") != std::string::npos);
   auto url = run("cold-vs-warm --subject ftp://x");
   CHECK(url.code == 2);
+  auto down = run("cold-vs-warm --model toy-model --subject http://127.0.0.1:1");
+  CHECK(down.code == 2);
+  CHECK(down.err ==
+        "kb oracle run: --subject http://127.0.0.1:1: GET /v1/models: cannot connect\n");
+  CHECK(down.out.empty());
   auto gotcha = run("cold-vs-warm --subject " + s.url() + " --evidence-for no-such-gotcha");
   CHECK(gotcha.code == 2);
   CHECK(gotcha.out.empty());

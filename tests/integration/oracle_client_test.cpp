@@ -73,6 +73,7 @@ TEST_CASE("the probe finds the engine through the records' routes", "[client]") 
   auto http = http_to(vllm_like.start());
   auto p = kb::client::probe(http, specs);
   CHECK(p.problems.empty());
+  CHECK(p.reachable);
   CHECK(p.models == std::vector<std::string>{"toy-model"});
   REQUIRE(p.engines.size() == 1);
   CHECK(p.engines[0].engine == "vllm");
@@ -171,6 +172,9 @@ TEST_CASE("generations: text, token ids, chat, and failures as errors", "[client
   std::string error;
   CHECK(kb::client::list_models(closed, &error).empty());
   CHECK(error == "GET /v1/models: cannot connect");
+  auto nothing = kb::client::probe(closed, {});
+  CHECK_FALSE(nothing.reachable);
+  CHECK(nothing.problems == std::vector<std::string>{"GET /v1/models: cannot connect"});
 }
 
 TEST_CASE("answers that are not completions are errors", "[client]") {
