@@ -13,12 +13,6 @@ namespace {
 constexpr int kBarWidth = 30;
 constexpr int kExitInterrupted = 130;
 
-std::string case_name(const oracle::Outcome& o, int trials) {
-  std::string name = "prompt " + std::to_string(o.prompt);
-  if (trials > 1) name += ", trial " + std::to_string(o.trial);
-  return name;
-}
-
 }  // namespace
 
 void Progress::update(std::size_t finished, std::size_t total, const oracle::Tally& t) {
@@ -72,7 +66,7 @@ json run_json(const OracleRun& run) {
   }
   json tests = json::array();
   for (const auto& o : run.report.outcomes) {
-    json item = {{"name", case_name(o, run.spec.trials)},
+    json item = {{"name", oracle::case_name(o, run.spec.trials)},
                  {"prompt", o.prompt},
                  {"trial", o.trial},
                  {"outcome", std::string(oracle::to_string(o.verdict))}};

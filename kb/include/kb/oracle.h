@@ -196,6 +196,10 @@ struct RunReport {
   bool incomplete = false;  ///< stopped before every comparison was made
 };
 
+/// "prompt 3", or "prompt 3, trial 2" when the run has several trials: an outcome's name
+/// in notes and reports.
+std::string case_name(const Outcome& o, int trials);
+
 /// Runs every prompt `spec.trials` times. `make_sender` is called once per worker thread.
 RunReport run(const RunnerSpec& spec, const std::vector<Prompt>& prompts,
               const std::function<Sender()>& make_sender, const RunOptions& options);

@@ -22,12 +22,6 @@ std::string subject_text(const Subject& s) {
   return out.empty() ? "an unidentified server" : out;
 }
 
-std::string case_name(const Outcome& o, int trials) {
-  std::string name = "prompt " + std::to_string(o.prompt);
-  if (trials > 1) name += ", trial " + std::to_string(o.trial);
-  return name;
-}
-
 std::string count_of(std::size_t n, const char* one, const char* many) {
   return std::to_string(n) + " " + (n == 1 ? one : many);
 }
@@ -69,6 +63,12 @@ std::string notes(const RunnerSpec& spec, const RunReport& report, const ResultC
 }
 
 }  // namespace
+
+std::string case_name(const Outcome& o, int trials) {
+  std::string name = "prompt " + std::to_string(o.prompt);
+  if (trials > 1) name += ", trial " + std::to_string(o.trial);
+  return name;
+}
 
 ResultSpec result_spec(const RunnerSpec& spec, const RunReport& report, const ResultContext& ctx) {
   ResultSpec r;
