@@ -96,6 +96,21 @@ json predicate(const Corpus& corpus, const Predicate& p) {
   return nullptr;
 }
 
+json failures(const std::vector<Failure>& list) {
+  json out = json::array();
+  for (const auto& f : list) {
+    json item = {{"prompt", f.prompt},
+                 {"position", f.position},
+                 {"compared", f.compared.empty() ? "tokens" : f.compared},
+                 {"expected", f.expected},
+                 {"got", f.got}};
+    if (f.trial > 0) item["trial"] = f.trial;
+    if (f.run > 0) item["run"] = f.run;
+    out.push_back(std::move(item));
+  }
+  return out;
+}
+
 }  // namespace
 
 json record(const Corpus& corpus, const Record& r, const EvidenceIndex& evidence) {
@@ -141,10 +156,29 @@ json record(const Corpus& corpus, const Record& r, const EvidenceIndex& evidence
       put("url", r.url);
       put("description", r.description);
       put("kind", r.category);
+      if (!r.probe.empty()) {
+        json routes = json::array();
+        for (const auto& p : r.probe) {
+          json route = {{"path", p.path}};
+          if (!p.version.empty()) route["version"] = p.version;
+          if (!p.expect.empty()) {
+            json expect = json::object();
+            for (const auto& [k, v] : p.expect) expect[k] = v;
+            route["expect"] = std::move(expect);
+          }
+          routes.push_back(std::move(route));
+        }
+        j["probe"] = std::move(routes);
+      }
       break;
     case Kind::oracle:
       put("method", r.method);
       put("pass_criterion", r.pass_criterion);
+      if (r.runner) {
+        json params = json::object();
+        for (const auto& [k, v] : r.runner->params) params[k] = v;
+        j["runner"] = {{"kind", r.runner->kind}, {"params", std::move(params)}};
+      }
       break;
     case Kind::result: {
       j["oracle"] = reference(corpus, r.oracle, Kind::oracle);
@@ -152,12 +186,15 @@ json record(const Corpus& corpus, const Record& r, const EvidenceIndex& evidence
       json cfg = json::object();
       for (const auto& [k, v] : r.subject.config) cfg[k] = v;
       j["subject"] = {{"engines", refs(corpus, r.subject.engines, Kind::engine)}, {"config", cfg}};
+      if (!r.subject.model.empty()) j["subject"]["model"] = r.subject.model;
       j["passed"] = r.passed;
       j["failed"] = r.failed;
       if (r.errors) j["errors"] = r.errors;
       if (r.skipped) j["skipped"] = r.skipped;
       j["evidence_for"] = refs(corpus, r.evidence_for, Kind::gotcha);
       if (r.source) j["source"] = citation(*r.source);
+      j["incomplete"] = r.incomplete;
+      j["failures"] = failures(r.failures);
       break;
     }
   }

@@ -137,11 +137,12 @@ const std::vector<std::string>& allowed_fields(Kind k) {
       {"severity", "status", "kind", "family", "created", "updated", "affects", "applies_when",
        "symptom", "root_cause", "workaround", "related", "oracles", "repairs"});
   static const std::vector<std::string> engine =
-      with_common({"name", "repo", "url", "description", "kind"});
-  static const std::vector<std::string> oracle = with_common({"method", "pass_criterion"});
+      with_common({"name", "repo", "url", "description", "kind", "probe"});
+  static const std::vector<std::string> oracle =
+      with_common({"method", "pass_criterion", "runner"});
   static const std::vector<std::string> result =
       with_common({"oracle", "date", "subject", "passed", "failed", "errors", "skipped",
-                   "evidence_for", "source"});
+                   "evidence_for", "source", "failures", "incomplete"});
   switch (k) {
     case Kind::gotcha: return gotcha;
     case Kind::engine: return engine;
@@ -206,6 +207,10 @@ bool read_record(const Node& root, Record& r, std::vector<Diagnostic>& diags) {
     else if (f == "skipped") rd.count(v, f, r.skipped);
     else if (f == "evidence_for") rd.refs(v, f, r.evidence_for);
     else if (f == "source") r.source = rd.citation(v, f);
+    else if (f == "runner") rd.runner(v);
+    else if (f == "probe") rd.probe(v);
+    else if (f == "failures") rd.failures(v);
+    else if (f == "incomplete") rd.flag(v, f, r.incomplete);
   }
   auto require = [&](const char* f, const char* example) {
     const Node* v = root.find(f);
@@ -229,6 +234,13 @@ bool read_record(const Node& root, Record& r, std::vector<Diagnostic>& diags) {
       require("passed", "passed: 0");
       require("failed", "failed: 3");
       break;
+  }
+  if (r.kind == Kind::result && static_cast<std::int64_t>(r.failures.size()) > r.failed) {
+    const Node* f = root.find("failures");
+    rd.error("schema.inconsistent", f ? f->pos : root.pos,
+             "failures: " + std::to_string(r.failures.size()) + " entries but failed is " +
+                 std::to_string(r.failed),
+             "each entry describes one of the `failed` comparisons");
   }
   return rd.ok();
 }

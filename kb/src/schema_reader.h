@@ -54,6 +54,16 @@ class Reader {
   Predicate predicate(const Node& v, const std::string& field, int depth);
   void subject(const Node& v);
 
+  // What `kb oracle run` reads and writes (schema_oracle.cpp).
+  /// `true` or `false`.
+  void flag(const Node& v, const std::string& field, bool& out);
+  /// An oracle's `runner: {kind, params}`, checked against the runner table.
+  void runner(const Node& v);
+  /// An engine's `probe: [{path, version, expect}]`.
+  void probe(const Node& v);
+  /// A result's `failures: [{prompt, position, trial, run, compared, expected, got}]`.
+  void failures(const Node& v);
+
  private:
   void report(Severity s, const std::string& code, Pos p, std::string msg, std::string hint);
   void check_version(const Node& v, const std::string& field, const std::string& text,

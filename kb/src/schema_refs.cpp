@@ -211,7 +211,8 @@ void Reader::subject(const Node& v) {
   for (const auto& [k, val] : v.entries) {
     if (k.value == "engines") refs(val, "subject.engines", r_.subject.engines, "version");
     else if (k.value == "config") config(val, "subject.config", r_.subject.config);
-    else unknown(k, "subject", {"engines", "config"});
+    else if (k.value == "model") scalar(val, "subject.model", r_.subject.model);
+    else unknown(k, "subject", {"engines", "config", "model"});
   }
 }
 

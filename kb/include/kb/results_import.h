@@ -68,11 +68,13 @@ struct ResultSpec {
   std::string title;
   std::string oracle;  ///< oracle reference
   std::string date;    ///< YYYY-MM-DD
-  Subject subject;     ///< engines (RefValue::versions holds the exact version) and config
+  Subject subject;     ///< engines (RefValue::versions holds the exact version), config, model
   std::vector<std::string> evidence_for;  ///< gotcha references
   std::optional<Citation> source;
   TestCounts counts;
   std::string notes;
+  std::vector<Failure> failures;  ///< divergences observed, as `kb oracle run` records them
+  bool incomplete = false;        ///< the run was stopped before it finished
 };
 
 /// Parses a subject spec: comma-separated engines, each `NAME` or `NAME@VERSION`
