@@ -22,6 +22,10 @@ std::string iso_time(std::int64_t ms) {
   return buf;
 }
 
+std::int64_t unix_ms(std::chrono::system_clock::time_point t) {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(t.time_since_epoch()).count();
+}
+
 std::optional<int> digits(std::string_view s) {
   int v = 0;
   auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
@@ -117,27 +121,46 @@ void export_all(const Ctx& c) {
                      kb::json::lint_report(corpus.records().size(), c.snap.diagnostics())}});
 }
 
+// Only a reload that has run past ServeConfig::reload_stuck_after makes the server
+// unhealthy: a failing one keeps serving the last good snapshot and says so.
 void healthz(const Ctx& c) {
-  const auto loaded =
-      std::chrono::duration_cast<std::chrono::milliseconds>(c.snap.loaded_at().time_since_epoch());
-  const double age =
-      std::chrono::duration<double>(std::chrono::system_clock::now() - c.snap.loaded_at()).count();
+  const auto now = std::chrono::system_clock::now();
+  const double age = std::chrono::duration<double>(now - c.snap.loaded_at()).count();
   const char* watching = c.svc.kb.read_only()      ? "none"
                          : c.svc.kb.uses_inotify() ? "inotify"
                                                    : "polling";
   if (!c.svc.kb.read_only() && !c.svc.config.watch) watching = "none";
-  send_json(c.res, {{"status", "ok"},
-                    {"snapshot", c.snap.etag()},
-                    {"generation", c.snap.generation()},
-                    {"records", c.snap.corpus().records().size()},
-                    {"loaded_at", iso_time(loaded.count())},
-                    {"age_seconds", age},
-                    {"read_only", c.svc.kb.read_only()},
-                    {"watching", watching}});
+  const ReloadStatus reload = c.svc.kb.reload_status();
+  const std::string_view state = reload_state(reload, c.svc.config.reload_stuck_after, now);
+  json body = {
+      {"status", state == "stuck" ? "stuck" : "ok"},
+      {"snapshot", c.snap.etag()},
+      {"generation", c.snap.generation()},
+      {"records", c.snap.corpus().records().size()},
+      {"loaded_at", iso_time(unix_ms(c.snap.loaded_at()))},
+      {"age_seconds", age},
+      {"read_only", c.svc.kb.read_only()},
+      {"watching", watching},
+      {"reload",
+       {{"state", state},
+        {"since", iso_time(unix_ms(reload.since))},
+        {"running_seconds", reload.running_seconds(now)},
+        {"last_success", iso_time(unix_ms(reload.last_success))},
+        {"last_error", reload.last_error.empty() ? json(nullptr) : json(reload.last_error)},
+        {"failures", reload.failures}}}};
+  if (state == "stuck") {
+    throw ApiError(Problem::unavailable, "reload-stuck",
+                   "a reload has been running for " +
+                       std::to_string(static_cast<long long>(reload.running_seconds(now))) +
+                       " s; still serving the snapshot loaded at " +
+                       body["loaded_at"].get<std::string>(),
+                   body);
+  }
+  send_json(c.res, body);
 }
 
 void metrics(const Ctx& c) {
-  send_body(c.res, c.svc.metrics.render(c.snap, c.svc.kb),
+  send_body(c.res, c.svc.metrics.render(c.snap, c.svc.kb, c.svc.config.reload_stuck_after),
             "text/plain; version=0.0.4; charset=utf-8");
 }
 

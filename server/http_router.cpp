@@ -1,6 +1,8 @@
 // What every route shares, wrapped around the handlers of the route table: one snapshot
 // per request, conditional GET, CORS, 405/OPTIONS, JSON errors and the response hook.
 
+#include "http_router.h"
+
 #include <algorithm>
 #include <memory>
 #include <regex>
@@ -8,27 +10,24 @@
 #include "http_request.h"
 #include "http_status.h"
 #include "kb/error.h"
-#include "routes.h"
 
 namespace kb::http {
 namespace {
 
 using httplib::Request;
 using httplib::Response;
-using HandlerResponse = httplib::Server::HandlerResponse;
 
 constexpr const char* kApiCacheControl = "no-cache";
 constexpr std::string_view kUnmatched = "unmatched";
 constexpr std::string_view kKnownMethods[] = {"GET",   "HEAD",   "POST",   "PUT",
                                               "PATCH", "DELETE", "OPTIONS"};
+// What an error message echoes of the path, so an answer stays small whatever was asked.
+constexpr std::size_t kMaxEchoedPath = 200;
 
-// httplib answers a whole request on one worker thread, from routing to the log call.
-struct RequestState {
-  std::chrono::steady_clock::time_point start;
-  bool started = false;
-  std::string_view route = kUnmatched;
+struct CompiledRoute {
+  const Route* route;
+  std::regex re;
 };
-thread_local RequestState t_request;
 
 struct PatternInfo {
   std::string pattern;
@@ -63,11 +62,18 @@ bool is_api(const std::string& path) {
   return path.rfind("/api/", 0) == 0 || path == "/api/v1";
 }
 
+// The path for a message: escaped and cut, never the whole of a long one.
+std::string echoed_path(const std::string& path) {
+  std::string out = log_safe(std::string_view(path).substr(0, kMaxEchoedPath));
+  if (path.size() > kMaxEchoedPath) out += "...";
+  return out;
+}
+
 // A handler may have set headers before it failed; the error answer carries none of them.
 void fail(Response& res, Problem p, std::string_view code, std::string_view message,
           const nlohmann::json& details = nullptr) {
   res.headers.clear();
-  if (p == Problem::unavailable) res.set_header("Retry-After", "1");
+  if (p == Problem::unavailable || p == Problem::overloaded) res.set_header("Retry-After", "1");
   send_error(res, p, code, message, details);
 }
 
@@ -77,7 +83,6 @@ void internal_error(const Services& svc, const Request& req, Response& res, std:
 }
 
 void serve(const Services& svc, const Route& route, const Request& req, Response& res) {
-  t_request.route = route.name;
   const std::shared_ptr<const Snapshot> snap = svc.kb.current();
   const std::string etag = "\"" + snap->etag() + "\"";
   try {
@@ -107,7 +112,9 @@ void serve(const Services& svc, const Route& route, const Request& req, Response
   }
 }
 
-void add_cors(const Services& svc, const Request& req, Response& res) {
+void add_common_headers(const Services& svc, const Request& req, Response& res) {
+  res.set_header("X-Content-Type-Options", "nosniff");
+  if (!res.has_header("Cache-Control")) res.set_header("Cache-Control", "no-store");
   if (!svc.config.cors || !is_api(req.path) || res.has_header("Access-Control-Allow-Origin"))
     return;
   res.set_header("Access-Control-Allow-Origin", "*");
@@ -116,65 +123,54 @@ void add_cors(const Services& svc, const Request& req, Response& res) {
 
 }  // namespace
 
-void install_routes(httplib::Server& server, const Services& svc,
-                    std::function<void(const Request&, const Response&, std::string_view,
-                                       std::chrono::microseconds)>
-                        on_response) {
-  auto patterns = std::make_shared<const std::vector<PatternInfo>>(collect_patterns());
+struct Router::Impl {
+  const Services& svc;
+  OnResponse on_response;
+  std::vector<CompiledRoute> routes;
+  std::vector<PatternInfo> patterns;
 
-  server.set_pre_routing_handler([patterns](const Request& req, Response& res) {
-    t_request = {std::chrono::steady_clock::now(), true, kUnmatched};
+  // Fills `res`; returns the route's name for metrics.
+  std::string_view route(Request& req, Response& res) const {
     // Checked before any route regex runs: std::regex recurses per character.
     if (req.path.size() > kMaxPathBytes) {
       fail(res, Problem::uri_too_long, problem_code(Problem::uri_too_long), "the path is too long");
-      return HandlerResponse::Handled;
+      return kUnmatched;
     }
     if (req.path.find('\0') != std::string::npos || !valid_utf8(req.path)) {
       fail(res, Problem::bad_request, problem_code(Problem::bad_request),
            "the path is not valid UTF-8");
-      return HandlerResponse::Handled;
+      return kUnmatched;
     }
     if (std::find(std::begin(kKnownMethods), std::end(kKnownMethods), req.method) ==
         std::end(kKnownMethods)) {
-      std::string allow = "GET, HEAD, OPTIONS";
-      for (const auto& p : *patterns) {
+      for (const auto& p : patterns) {
         if (std::regex_match(req.path, p.re)) {
-          allow = p.allow;
-          t_request.route = p.name;
-          break;
+          send_method_not_allowed(res, p.allow);
+          return p.name;
         }
       }
-      send_method_not_allowed(res, allow);
-      return HandlerResponse::Handled;
+      send_method_not_allowed(res, "GET, HEAD, OPTIONS");
+      return kUnmatched;
     }
-    return HandlerResponse::Unhandled;
-  });
-
-  for (const Route& route : route_table()) {
-    auto handler = [&svc, &route](const Request& req, Response& res) {
-      serve(svc, route, req, res);
-    };
-    if (route.method == "GET")
-      server.Get(std::string(route.pattern), handler);
-    else
-      server.Post(std::string(route.pattern), handler);
-  }
-  // Every other method on a known path: 405 with what it does answer; OPTIONS says so too.
-  for (const auto& p : *patterns) {
-    auto not_allowed = [&p](const Request&, Response& res) {
-      t_request.route = p.name;
-      send_method_not_allowed(res, p.allow);
-    };
-    auto allowed = [&p](std::string_view m) {
-      return std::find(p.methods.begin(), p.methods.end(), m) != p.methods.end();
-    };
-    if (!allowed("GET")) server.Get(p.pattern, not_allowed);
-    if (!allowed("POST")) server.Post(p.pattern, not_allowed);
-    server.Put(p.pattern, not_allowed);
-    server.Patch(p.pattern, not_allowed);
-    server.Delete(p.pattern, not_allowed);
-    server.Options(p.pattern, [&svc, &p](const Request& req, Response& res) {
-      t_request.route = p.name;
+    if (req.path == "*") {  // OPTIONS * (the parser lets nothing else through)
+      res.set_header("Allow", "GET, HEAD, POST, OPTIONS");
+      send_no_content(res);
+      return kUnmatched;
+    }
+    const std::string_view method = req.method == "HEAD" ? "GET" : std::string_view(req.method);
+    for (const auto& r : routes) {
+      if (r.route->method == method && std::regex_match(req.path, req.matches, r.re)) {
+        serve(svc, *r.route, req, res);
+        return r.route->name;
+      }
+    }
+    // Every other method on a known path: 405 with what it does answer; OPTIONS says so.
+    for (const auto& p : patterns) {
+      if (!std::regex_match(req.path, req.matches, p.re)) continue;
+      if (req.method != "OPTIONS") {
+        send_method_not_allowed(res, p.allow);
+        return p.name;
+      }
       res.set_header("Allow", p.allow);
       if (svc.config.cors && is_api(req.path)) {
         res.set_header("Access-Control-Allow-Methods", p.allow);
@@ -182,49 +178,57 @@ void install_routes(httplib::Server& server, const Services& svc,
         res.set_header("Access-Control-Max-Age", "600");
       }
       send_no_content(res);
-    });
-  }
-
-  // Statuses httplib sets itself (no route, unparseable request, body too large ...)
-  // get the same JSON error shape as the handlers' own.
-  server.set_error_handler(
-      httplib::Server::HandlerWithResponse([&svc](const Request& req, Response& res) {
-        if (!res.body.empty()) return HandlerResponse::Unhandled;
-        const int status = res.status;
-        Problem p = problem_for_status(status);
-        std::string message =
-            p == Problem::not_found ? "nothing at " + log_safe(req.path)
-            : p == Problem::payload_too_large
-                ? "the body is larger than " + std::to_string(svc.config.max_body_bytes) + " bytes"
-            : p == Problem::internal ? "internal error"
-                                     : "the request is malformed";
-        send_error(res, p, problem_code(p), message);
-        res.status = status;
-        return HandlerResponse::Handled;
-      }));
-  server.set_exception_handler([&svc](const Request& req, Response& res, std::exception_ptr ep) {
-    std::string what = "unknown exception";
-    try {
-      if (ep) std::rethrow_exception(ep);
-    } catch (const std::exception& e) {
-      what = e.what();
-    } catch (...) {
+      return p.name;
     }
-    internal_error(svc, req, res, what);
-  });
-  server.set_post_routing_handler([&svc](const Request& req, Response& res) {
-    res.set_header("X-Content-Type-Options", "nosniff");
-    if (!res.has_header("Cache-Control")) res.set_header("Cache-Control", "no-store");
-    add_cors(svc, req, res);
-  });
-  server.set_logger(
-      [on_response = std::move(on_response)](const Request& req, const Response& res) {
-        auto latency = t_request.started ? std::chrono::duration_cast<std::chrono::microseconds>(
-                                               std::chrono::steady_clock::now() - t_request.start)
-                                         : std::chrono::microseconds(0);
-        on_response(req, res, t_request.route, latency);
-        t_request = {};
-      });
+    fail(res, Problem::not_found, problem_code(Problem::not_found),
+         "nothing at " + echoed_path(req.path));
+    return kUnmatched;
+  }
+};
+
+Router::Router(const Services& services, OnResponse on_response)
+    : impl_([&] {
+        auto impl = std::make_unique<Impl>(Impl{services, std::move(on_response), {}, {}});
+        for (const Route& r : route_table())
+          impl->routes.push_back({&r, std::regex(std::string(r.pattern))});
+        impl->patterns = collect_patterns();
+        return impl;
+      }()) {}
+
+Router::~Router() = default;
+
+void Router::handle(Request& req, Response& res) const {
+  const auto start = std::chrono::steady_clock::now();
+  std::string_view name = kUnmatched;
+  try {
+    name = impl_->route(req, res);
+    if (res.status == -1) res.status = 200;
+    // A handler that set an error status without a body still answers the JSON shape.
+    if (res.status >= 400 && res.body.empty()) {
+      const int status = res.status;
+      const Problem p = problem_for_status(status);
+      send_error(res, p, problem_code(p), "the request failed");
+      res.status = status;
+    }
+  } catch (const std::exception& e) {
+    res = Response();
+    internal_error(impl_->svc, req, res, e.what());
+  } catch (...) {
+    res = Response();
+    internal_error(impl_->svc, req, res, "unknown exception");
+  }
+  add_common_headers(impl_->svc, req, res);
+  impl_->on_response(req, res, name,
+                     std::chrono::duration_cast<std::chrono::microseconds>(
+                         std::chrono::steady_clock::now() - start));
+}
+
+void Router::refuse(const Request& req, int status, std::string_view message, Response& res) const {
+  const Problem p = problem_for_status(status);
+  fail(res, p, problem_code(p), p == Problem::internal ? "internal error" : message);
+  res.status = status;
+  add_common_headers(impl_->svc, req, res);
+  impl_->on_response(req, res, kUnmatched, std::chrono::microseconds(0));
 }
 
 }  // namespace kb::http

@@ -26,6 +26,20 @@ int status_of(Problem p) {
       return 503;
     case Problem::internal:
       return 500;
+    case Problem::request_timeout:
+      return 408;
+    case Problem::length_required:
+      return 411;
+    case Problem::expectation_failed:
+      return 417;
+    case Problem::headers_too_large:
+      return 431;
+    case Problem::not_implemented:
+      return 501;
+    case Problem::version_not_supported:
+      return 505;
+    case Problem::overloaded:
+      return 503;
   }
   return 500;
 }
@@ -64,8 +78,20 @@ Problem problem_for_status(int status) {
       return Problem::unsupported_media_type;
     case 422:
       return Problem::unprocessable;
+    case 408:
+      return Problem::request_timeout;
+    case 411:
+      return Problem::length_required;
+    case 417:
+      return Problem::expectation_failed;
+    case 431:
+      return Problem::headers_too_large;
+    case 501:
+      return Problem::not_implemented;
     case 503:
-      return Problem::unavailable;
+      return Problem::overloaded;
+    case 505:
+      return Problem::version_not_supported;
     default:
       return status >= 500 ? Problem::internal : Problem::bad_request;
   }
@@ -91,6 +117,20 @@ const char* problem_code(Problem p) {
       return "timeout";
     case Problem::internal:
       return "internal";
+    case Problem::request_timeout:
+      return "request-timeout";
+    case Problem::length_required:
+      return "length-required";
+    case Problem::expectation_failed:
+      return "expectation-failed";
+    case Problem::headers_too_large:
+      return "headers-too-large";
+    case Problem::not_implemented:
+      return "not-implemented";
+    case Problem::version_not_supported:
+      return "http-version-not-supported";
+    case Problem::overloaded:
+      return "overloaded";
   }
   return "internal";
 }

@@ -25,6 +25,14 @@ enum class Problem {
   uri_too_long,            ///< a path or query over its limit
   unavailable,             ///< a query ran past its time limit; retry later
   internal,                ///< a bug: the message never reaches the client
+  // Refused by the front end before any handler ran (server/net/):
+  request_timeout,        ///< the request did not arrive in time (408)
+  length_required,        ///< a body without a length (411)
+  expectation_failed,     ///< an Expect other than 100-continue (417)
+  headers_too_large,      ///< request line and headers over their limit (431)
+  not_implemented,        ///< a Transfer-Encoding other than chunked (501)
+  version_not_supported,  ///< not HTTP/1.0 or 1.1 (505)
+  overloaded,             ///< over the connection limits; retry later (503)
 };
 
 /// A failure a handler reports to the client: a problem, a stable code such as
@@ -50,7 +58,8 @@ class ApiError : public std::runtime_error {
 /// The problem an operational failure is to a client.
 Problem problem_for(Errc e);
 
-/// The problem an httplib-generated status (parse failure, 404, 413, 414 ...) stands for.
+/// The problem a status the front end answers with (parse failure, 408, 413, 431 ...)
+/// stands for.
 Problem problem_for_status(int status);
 
 /// The default error code of a problem: "invalid-argument", "not-found", ...

@@ -173,6 +173,28 @@ void put_text(json& j, std::string_view k, const std::string& v) {
 
 #define TEXT(name, member) {name, [](const Corpus&, const Record& r, json& j) { put_text(j, name, r.member); }}
 
+// A scalar mapping as written, in order of the file.
+json pairs(const std::vector<ConfigEntry>& list) {
+  json out = json::object();
+  for (const auto& [k, v] : list) out[k] = v;
+  return out;
+}
+
+json failures(const std::vector<Failure>& list) {
+  json out = json::array();
+  for (const auto& f : list) {
+    json item = {{"prompt", f.prompt},
+                 {"position", f.position},
+                 {"compared", f.compared.empty() ? "tokens" : f.compared},
+                 {"expected", f.expected},
+                 {"got", f.got}};
+    if (f.trial > 0) item["trial"] = f.trial;
+    if (f.run > 0) item["run"] = f.run;
+    out.push_back(std::move(item));
+  }
+  return out;
+}
+
 const std::vector<std::pair<std::string_view, Put>>& encoders() {
   static const std::vector<std::pair<std::string_view, Put>> all = {
       {"id", [](const Corpus&, const Record&, json&) {}},
@@ -261,7 +283,12 @@ const std::vector<std::pair<std::string_view, Put>>& encoders() {
        }},
       {"probe", [](const Corpus&, const Record& r, json& j) {
          json a = json::array();
-         for (const auto& p : r.probe) a.push_back({{"path", p.path}, {"version", p.version}});
+         for (const auto& p : r.probe) {
+           json route = {{"path", p.path}};
+           put_text(route, "version", p.version);
+           if (!p.expect.empty()) route["expect"] = pairs(p.expect);
+           a.push_back(std::move(route));
+         }
          j["probe"] = a;
        }},
       {"releases", [](const Corpus& c, const Record& r, json& j) {
@@ -274,12 +301,15 @@ const std::vector<std::pair<std::string_view, Put>>& encoders() {
          j["releases"] = a;
        }},
       TEXT("method", method), TEXT("pass_criterion", pass_criterion),
+      {"runner", [](const Corpus&, const Record& r, json& j) {
+         if (r.runner) j["runner"] = {{"kind", r.runner->kind}, {"params", pairs(r.runner->params)}};
+       }},
       {"oracle", [](const Corpus& c, const Record& r, json& j) { j["oracle"] = reference(c, r.oracle, Kind::oracle); }},
       TEXT("date", date),
       {"subject", [](const Corpus& c, const Record& r, json& j) {
-         json cfg = json::object();
-         for (const auto& [k, v] : r.subject.config) cfg[k] = v;
-         j["subject"] = {{"engines", refs(c, r.subject.engines, Kind::engine)}, {"config", cfg}};
+         j["subject"] = {{"engines", refs(c, r.subject.engines, Kind::engine)},
+                         {"config", pairs(r.subject.config)}};
+         if (!r.subject.model.empty()) j["subject"]["model"] = r.subject.model;
        }},
       {"passed", [](const Corpus&, const Record& r, json& j) { j["passed"] = r.passed; }},
       {"failed", [](const Corpus&, const Record& r, json& j) { j["failed"] = r.failed; }},
@@ -287,6 +317,8 @@ const std::vector<std::pair<std::string_view, Put>>& encoders() {
       {"skipped", [](const Corpus&, const Record& r, json& j) { if (r.skipped) j["skipped"] = r.skipped; }},
       {"evidence_for", [](const Corpus& c, const Record& r, json& j) { j["evidence_for"] = refs(c, r.evidence_for, Kind::gotcha); }},
       {"source", [](const Corpus&, const Record& r, json& j) { if (r.source) j["source"] = citation(*r.source); }},
+      {"failures", [](const Corpus&, const Record& r, json& j) { j["failures"] = failures(r.failures); }},
+      {"incomplete", [](const Corpus&, const Record& r, json& j) { j["incomplete"] = r.incomplete; }},
       {"key", [](const Corpus&, const Record& r, json& j) { j["key"] = r.setting.key; }},
       {"type", [](const Corpus&, const Record& r, json& j) { j["value_type"] = r.setting.type; }},
       {"scope", [](const Corpus&, const Record& r, json& j) { j["scope"] = r.setting.scope; }},

@@ -1,5 +1,6 @@
 #include "metrics.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <sstream>
 
@@ -28,7 +29,57 @@ std::string number(double v) {
   return buf;
 }
 
+void render_connections(std::ostream& out, const net::ConnectionStats& c) {
+  out << "# HELP kb_http_connections Open client connections, by state.\n"
+         "# TYPE kb_http_connections gauge\n";
+  for (std::size_t i = 0; i < net::kConnStates; ++i) {
+    out << "kb_http_connections{state=\"" << net::kConnStateNames[i] << "\"} "
+        << std::max<std::int64_t>(c.open[i].load(std::memory_order_relaxed), 0) << "\n";
+  }
+  out << "# HELP kb_http_connection_limit The connection limits in force.\n"
+         "# TYPE kb_http_connection_limit gauge\n"
+      << "kb_http_connection_limit{scope=\"global\"} " << c.max_connections.load() << "\n"
+      << "kb_http_connection_limit{scope=\"per_peer\"} " << c.max_connections_per_peer.load()
+      << "\n";
+  out << "# HELP kb_http_connections_accepted_total Connections accepted.\n"
+         "# TYPE kb_http_connections_accepted_total counter\n"
+      << "kb_http_connections_accepted_total " << c.accepted.load() << "\n";
+  out << "# HELP kb_http_connections_evicted_total Connections (idle or still sending a "
+         "request) closed to make room for a new one, by the limit reached.\n"
+         "# TYPE kb_http_connections_evicted_total counter\n";
+  for (std::size_t i = 0; i < net::kLimits; ++i) {
+    out << "kb_http_connections_evicted_total{limit=\"" << net::kLimitNames[i] << "\"} "
+        << c.evicted[i].load() << "\n";
+  }
+  out << "# HELP kb_http_connections_refused_total New connections answered 503 because none "
+         "could make room, by the limit reached.\n"
+         "# TYPE kb_http_connections_refused_total counter\n";
+  for (std::size_t i = 0; i < net::kLimits; ++i) {
+    out << "kb_http_connections_refused_total{limit=\"" << net::kLimitNames[i] << "\"} "
+        << c.refused[i].load() << "\n";
+  }
+  out << "# HELP kb_http_connections_timed_out_total Connections closed at a deadline: the "
+         "request's, the kept-alive idle one, or the write progress one.\n"
+         "# TYPE kb_http_connections_timed_out_total counter\n";
+  for (std::size_t i = 0; i < net::kDeadlines; ++i) {
+    out << "kb_http_connections_timed_out_total{deadline=\"" << net::kDeadlineNames[i] << "\"} "
+        << c.timed_out[i].load() << "\n";
+  }
+  out << "# HELP kb_http_request_timeouts_total Requests answered 408 (not all there in time).\n"
+         "# TYPE kb_http_request_timeouts_total counter\n"
+      << "kb_http_request_timeouts_total " << c.request_timeouts_answered.load() << "\n";
+}
+
 }  // namespace
+
+std::string_view reload_state(const ReloadStatus& status, std::chrono::milliseconds stuck_after,
+                              std::chrono::system_clock::time_point now) {
+  if (status.state == ReloadState::running &&
+      now - status.since > std::chrono::duration<double>(stuck_after)) {
+    return "stuck";
+  }
+  return to_string(status.state);
+}
 
 void Metrics::observe(std::string_view route, int status, std::chrono::microseconds latency) {
   const double seconds = static_cast<double>(latency.count()) / 1e6;
@@ -48,7 +99,8 @@ std::uint64_t Metrics::requests(std::string_view route, int status) const {
   return it == requests_.end() ? 0 : it->second;
 }
 
-std::string Metrics::render(const Snapshot& snap, const LiveKb& kb) const {
+std::string Metrics::render(const Snapshot& snap, const LiveKb& kb,
+                            std::chrono::milliseconds stuck_after) const {
   std::ostringstream out;
   {
     std::lock_guard<std::mutex> lock(mu_);
@@ -73,6 +125,7 @@ std::string Metrics::render(const Snapshot& snap, const LiveKb& kb) const {
       out << "kb_http_request_duration_seconds_count{route=\"" << r << "\"} " << h.count << "\n";
     }
   }
+  render_connections(out, connections_);
   const auto age =
       std::chrono::duration<double>(std::chrono::system_clock::now() - snap.loaded_at()).count();
   out << "# HELP kb_snapshot_age_seconds Seconds since the snapshot being served was loaded.\n"
@@ -93,6 +146,26 @@ std::string Metrics::render(const Snapshot& snap, const LiveKb& kb) const {
   out << "# HELP kb_reload_failures_total Reloads that failed; the previous snapshot stayed.\n"
          "# TYPE kb_reload_failures_total counter\n"
       << "kb_reload_failures_total " << kb.reload_failures() << "\n";
+  const auto now = std::chrono::system_clock::now();
+  const ReloadStatus reload = kb.reload_status();
+  const std::string_view state = reload_state(reload, stuck_after, now);
+  out << "# HELP kb_reload_state The reload side's state: 1 for the current one, else 0.\n"
+         "# TYPE kb_reload_state gauge\n";
+  for (std::string_view s : {"idle", "running", "failing", "stuck"}) {
+    out << "kb_reload_state{state=\"" << s << "\"} " << (s == state ? 1 : 0) << "\n";
+  }
+  out << "# HELP kb_reload_running_seconds How long the reload running now has taken; 0 when "
+         "none runs.\n"
+         "# TYPE kb_reload_running_seconds gauge\n"
+      << "kb_reload_running_seconds " << number(reload.running_seconds(now)) << "\n";
+  const auto success_ms =
+      std::chrono::duration_cast<std::chrono::milliseconds>(reload.last_success.time_since_epoch());
+  char stamp[32];
+  std::snprintf(stamp, sizeof stamp, "%.3f", static_cast<double>(success_ms.count()) / 1000);
+  out << "# HELP kb_reload_last_success_timestamp_seconds When the last reload (or the first "
+         "load) succeeded, unix time.\n"
+         "# TYPE kb_reload_last_success_timestamp_seconds gauge\n"
+      << "kb_reload_last_success_timestamp_seconds " << stamp << "\n";
   out << "# HELP kb_diagnostics Lint diagnostics of the snapshot, by severity.\n"
          "# TYPE kb_diagnostics gauge\n";
   for (Severity s : {Severity::error, Severity::warning, Severity::note}) {

@@ -169,6 +169,14 @@ std::string render_oracle(const Renderer::Impl& impl, const View& v, const Recor
   prose(d, "method", r.method);
   prose(d, "pass_criterion", r.pass_criterion);
   prose(d, "notes", r.notes);
+  if (r.runner) {
+    std::string params;
+    for (const auto& [k, val] : r.runner->params)
+      params += (params.empty() ? "" : ", ") + k + ": " + val;
+    d.set("runner", r.runner->kind + (params.empty() ? "" : " (" + params + ")"));
+  }
+  d.set("has_runner", r.runner.has_value());
+  d.set("slug", r.id.substr(r.id.find('/') + 1));
   d.set("matrix", results_matrix(v, r));
   d.set("gotchas", item_list(oracle_gotchas(v, links, r)));
   const List refs = citations(r);

@@ -13,6 +13,12 @@ Links::Links(LinkStyle style, int depth) : style_(style) {
   for (int i = 0; i < depth; ++i) root_ += "../";
 }
 
+Links Links::from_root(LinkStyle style) {
+  Links links(style, 0);
+  links.root_ = "/";
+  return links;
+}
+
 std::string Links::top_level(std::string_view name) const {
   return root_ + std::string(name) + (style_ == LinkStyle::static_site ? ".html" : "");
 }

@@ -101,6 +101,16 @@ List evidence_rows(const View& v, const Links& links, const std::vector<Evidence
       row.set("failed", std::to_string(r->failed));
       row.set("outcome", r->failed > 0 ? "failed" : (r->passed > 0 ? "passed" : "none"));
       row.set("date", r->date);
+      // What `kb oracle run` measured: where the first divergence was, whether it finished.
+      std::string detail;
+      if (!r->failures.empty()) {
+        const Failure& f = r->failures.front();
+        detail = "first divergence: prompt " + std::to_string(f.prompt) + ", " +
+                 (f.compared == "text" ? "character " : "token ") + std::to_string(f.position);
+      }
+      if (r->incomplete) detail += std::string(detail.empty() ? "" : "; ") + "interrupted run";
+      row.set("detail", detail);
+      row.set("has_detail", !detail.empty());
       List sources;
       if (r->source) sources.push_back(citation_item(*r->source));
       row.set("sources", sources);

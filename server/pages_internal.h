@@ -24,6 +24,9 @@ using List = kainjow::mustache::list;
 class Links {
  public:
   Links(LinkStyle style, int depth);
+  /// Links from the server's root ("/gotchas/x"), for pages answering paths too deep to
+  /// climb back from with "../" (the live server only).
+  static Links from_root(LinkStyle style);
   /// "", "../", "../../" ...
   const std::string& root() const { return root_; }
   /// The home page.

@@ -11,6 +11,17 @@ namespace {
 constexpr std::size_t kMaxHits = 200;
 constexpr std::size_t kMaxShown = 100;
 constexpr std::size_t kMaxCandidates = 5;
+// What a 404 page shows of the path asked for, and how deep its links stay relative.
+constexpr std::size_t kMaxEchoedPath = 200;
+constexpr int kMaxRelativeDepth = 8;
+
+// The start of `path`, cut at a UTF-8 boundary, with an ellipsis when cut.
+std::string echoed(std::string_view path) {
+  if (path.size() <= kMaxEchoedPath) return std::string(path);
+  std::size_t n = kMaxEchoedPath;
+  while (n > 0 && (static_cast<unsigned char>(path[n]) & 0xc0) == 0x80) --n;
+  return std::string(path.substr(0, n)) + "\u2026";
+}
 
 bool affects_engine(const View& v, const Record& g, const std::string& engine_id) {
   return std::any_of(g.affects.begin(), g.affects.end(), [&](const RefValue& ref) {
@@ -131,7 +142,11 @@ std::string Renderer::search(const View& v, const SearchParams& p) const {
 std::string Renderer::not_found(const View& v, std::string_view path) const {
   std::string rest(path);
   const int depth = static_cast<int>(std::count(rest.begin(), rest.end(), '/')) - 1;
-  const Links links(impl_->style, std::max(depth, 0));
+  // Every link climbs back with one "../" per level: past a few levels the live server
+  // links from its root instead, or a path of 1,000 slashes makes a page of 40 KB.
+  const Links links = depth > kMaxRelativeDepth && impl_->style == LinkStyle::live
+                          ? Links::from_root(impl_->style)
+                          : Links(impl_->style, std::max(depth, 0));
   while (!rest.empty() && rest.front() == '/') rest.erase(0, 1);
   for (std::string_view ext : {".html", ".json", ".yaml"}) {
     if (rest.size() > ext.size() && rest.compare(rest.size() - ext.size(), ext.size(), ext) == 0) {
@@ -165,7 +180,7 @@ std::string Renderer::not_found(const View& v, std::string_view path) const {
     candidates.push_back(item);
   }
   Data d = page_data(links, "Not found");
-  put(d, "path", std::string(path));
+  put(d, "path", echoed(path));
   d.set("candidates", candidates);
   d.set("has_candidates", !candidates.empty());
   if (!candidates.empty()) d.set("best", candidates.front());

@@ -60,12 +60,4 @@ struct Route {
 /// Every route, API first; matched in this order.
 const std::vector<Route>& route_table();
 
-/// Registers the table on `server` with what every route shares: one snapshot per
-/// request, ETag and 304, Cache-Control, CORS, 405 with Allow, JSON errors, a generic
-/// 500 for exceptions (logged), metrics and the access log (through `on_response`).
-void install_routes(httplib::Server& server, const Services& services,
-                    std::function<void(const httplib::Request&, const httplib::Response&,
-                                       std::string_view route, std::chrono::microseconds)>
-                        on_response);
-
 }  // namespace kb::http

@@ -140,6 +140,8 @@ json one_value(const Field& f, json& defs) {
               {"minimum", 0}};
     case ValueType::url:
       return {{"type", "string"}, {"pattern", "^https?://"}};
+    case ValueType::path:
+      return {{"type", "string"}, {"pattern", "^/[^\\s?#]*$"}};
     case ValueType::object: {
       json ref = ref_to(*f.object, defs);
       if (f.shorthand.empty()) return ref;

@@ -1,18 +1,16 @@
 #include "server.h"
 
-#include <sys/socket.h>
-
-#include <condition_variable>
 #include <ctime>
 #include <fstream>
 #include <iostream>
 #include <mutex>
-#include <thread>
 
 #include "http_request.h"
+#include "http_router.h"
 #include "kb/error.h"
 #include "kb/snapshot.h"
 #include "metrics.h"
+#include "net/listener.h"
 #include "pages.h"
 #include "routes.h"
 
@@ -20,9 +18,11 @@ namespace kb::http {
 namespace {
 
 constexpr unsigned kMaxThreads = 1024;
-// Debian's cpp-httplib is compiled with a listen backlog of 5: a burst of reconnecting
-// clients overflows it, and every dropped SYN costs its client a 1 s retransmit.
+// A burst of reconnecting clients overflows a short backlog, and every dropped SYN costs
+// its client a 1 s retransmit.
 constexpr int kListenBacklog = 1024;
+constexpr std::chrono::milliseconds kMaxTimeout = std::chrono::hours(1);
+constexpr std::size_t kMaxConnectionsLimit = 1000000;
 // Record bodies kept per snapshot: about 9,000 typical gotchas.
 constexpr std::size_t kResponseCacheBytes = 64u << 20;
 
@@ -50,7 +50,18 @@ void ServeConfig::validate() const {
   if (max_batch == 0) bad("the batch limit must be at least 1");
   if (max_body_bytes < 1024) bad("the body limit must be at least 1024 bytes");
   if (query_budget.count() <= 0) bad("the query time limit must be positive");
-  if (read_timeout.count() <= 0) bad("the read timeout must be positive");
+  auto check_timeout = [&](std::chrono::milliseconds t, const char* flag) {
+    if (t.count() <= 0 || t > kMaxTimeout)
+      bad(std::string(flag) + " must be more than 0 and at most 3600 seconds");
+  };
+  check_timeout(request_timeout, "--request-timeout");
+  check_timeout(idle_timeout, "--idle-timeout");
+  check_timeout(write_timeout, "--write-timeout");
+  if (max_connections > kMaxConnectionsLimit)
+    bad("--max-connections must be at most " + std::to_string(kMaxConnectionsLimit) +
+        " (0: from the file descriptor limit)");
+  if (max_connections_per_peer == 0 || max_connections_per_peer > kMaxConnectionsLimit)
+    bad("--max-connections-per-peer must be 1-" + std::to_string(kMaxConnectionsLimit));
 }
 
 struct Server::Impl {
@@ -60,16 +71,13 @@ struct Server::Impl {
   std::unique_ptr<pages::Renderer> renderer;
   std::unique_ptr<Services> services;
   ResponseCache responses{kResponseCacheBytes};
-  httplib::Server http;
-  std::thread listener;
+  std::unique_ptr<Router> router;
+  std::unique_ptr<net::Listener> listener;
+  bool started = false;
   int port = 0;
-  int listen_fd = -1;  // the socket bound last, i.e. the one listening
   std::mutex access_mu;
   std::ofstream access_file;
   bool access_stdout = false;
-  std::mutex done_mu;
-  std::condition_variable done_cv;
-  bool done = true;  // not listening
 
   void log_error(const std::string& line) const {
     if (config.error_log)
@@ -114,31 +122,38 @@ Server::Server(ServeConfig config) : impl_(std::make_unique<Impl>()) {
   live.log = [impl = impl_.get()](const std::string& line) { impl->log_error(line); };
   m.kb = std::make_unique<LiveKb>(std::move(live));
   m.renderer = std::make_unique<pages::Renderer>(pages::LinkStyle::live, m.config.web_dir);
-  m.services = std::make_unique<Services>(Services{
-      *m.kb, m.config, m.metrics,
-      [impl = impl_.get()](const std::string& line) { impl->log_error(line); }, m.renderer.get(),
-      &m.responses});
+  m.services = std::make_unique<Services>(
+      Services{*m.kb, m.config, m.metrics,
+               [impl = impl_.get()](const std::string& line) { impl->log_error(line); },
+               m.renderer.get(), &m.responses});
 
-  // cpp-httplib serves a kept-alive connection on one worker until it closes: with fewer
-  // workers than clients, the rest wait for a whole connection, not a request.
-  const unsigned threads = m.config.threads;
-  m.http.new_task_queue = [threads] { return new httplib::ThreadPool(threads); };
-  // Without it a small response waits for the peer's delayed ACK (Nagle): ~40 ms per GET.
-  m.http.set_tcp_nodelay(true);
-  m.http.set_payload_max_length(m.config.max_body_bytes);
-  m.http.set_socket_options([&m](socket_t sock) {
-    httplib::default_socket_options(sock);
-    m.listen_fd = sock;
-  });
-  m.http.set_keep_alive_max_count(1000);  // nginx's keepalive_requests
-  m.http.set_keep_alive_timeout(2);
-  m.http.set_read_timeout(static_cast<time_t>(m.config.read_timeout.count()), 0);
-  m.http.set_write_timeout(5, 0);
-  install_routes(m.http, *m.services,
-                 [impl = impl_.get()](const httplib::Request& req, const httplib::Response& res,
-                                      std::string_view route, std::chrono::microseconds latency) {
-                   impl->on_response(req, res, route, latency);
-                 });
+  m.router = std::make_unique<Router>(
+      *m.services, [impl = impl_.get()](const httplib::Request& req, const httplib::Response& res,
+                                        std::string_view route, std::chrono::microseconds latency) {
+        impl->on_response(req, res, route, latency);
+      });
+  net::ListenerConfig net;
+  net.host = m.config.host;
+  net.port = m.config.port;
+  net.workers = m.config.threads;
+  net.request_timeout = m.config.request_timeout;
+  net.idle_timeout = m.config.idle_timeout;
+  net.write_timeout = m.config.write_timeout;
+  net.max_connections = m.config.max_connections;
+  net.max_connections_per_peer = m.config.max_connections_per_peer;
+  net.max_requests_per_connection = 1000;  // nginx's keepalive_requests
+  net.backlog = kListenBacklog;
+  net.parser.max_body_bytes = m.config.max_body_bytes;
+  net::Callbacks callbacks;
+  callbacks.handle = [router = m.router.get()](httplib::Request& req, httplib::Response& res) {
+    router->handle(req, res);
+  };
+  callbacks.refuse = [router = m.router.get()](const httplib::Request& req, int status,
+                                               std::string_view message, httplib::Response& res) {
+    router->refuse(req, status, message, res);
+  };
+  m.listener = std::make_unique<net::Listener>(std::move(net), std::move(callbacks),
+                                               m.metrics.connections());
 }
 
 Server::~Server() {
@@ -147,56 +162,22 @@ Server::~Server() {
 
 int Server::start() {
   Impl& m = *impl_;
-  if (m.listener.joinable()) return m.port;
-  int port = m.config.port;
-  if (port == 0) {
-    port = m.http.bind_to_any_port(m.config.host);
-  } else if (!m.http.bind_to_port(m.config.host, port)) {
-    port = -1;
-  }
-  if (port <= 0) {
-    throw Error(Errc::io, "cannot listen on " + m.config.host + ":" +
-                              std::to_string(m.config.port) +
-                              " (in use, or not an address of this machine)");
-  }
-  m.port = port;
-  // Linux takes a second listen() on a listening socket as a new backlog.
-  if (m.listen_fd >= 0) ::listen(m.listen_fd, kListenBacklog);
+  if (m.started) return m.port;
+  m.port = m.listener->bind();
   if (m.config.watch) m.kb->start_watching();
-  {
-    std::lock_guard<std::mutex> lock(m.done_mu);
-    m.done = false;
-  }
-  m.listener = std::thread([&m] {
-    m.http.listen_after_bind();
-    std::lock_guard<std::mutex> lock(m.done_mu);
-    m.done = true;
-    m.done_cv.notify_all();
-  });
-  // stop() only works once the accept loop runs; do not return before it does.
-  while (!m.http.is_running()) {
-    {
-      std::lock_guard<std::mutex> lock(m.done_mu);
-      if (m.done) break;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  }
-  return port;
+  m.listener->start();
+  m.started = true;
+  return m.port;
 }
 
 void Server::stop() {
   Impl& m = *impl_;
-  if (m.listener.joinable()) {
-    m.http.stop();
-    m.listener.join();
-  }
+  m.listener->stop();
   m.kb->stop();
 }
 
 void Server::wait() {
-  Impl& m = *impl_;
-  std::unique_lock<std::mutex> lock(m.done_mu);
-  m.done_cv.wait(lock, [&m] { return m.done; });
+  impl_->listener->wait();
 }
 
 LiveKb& Server::kb() {

@@ -24,17 +24,24 @@ struct ServeConfig {
   std::filesystem::path db;                      ///< ... or this prebuilt index, read-only
   std::string host = "127.0.0.1";                ///< loopback unless told otherwise
   int port = 8080;                               ///< 0: any free port (tests)
-  unsigned threads = 64;                         ///< request workers: one per kept-alive client
+  unsigned threads = 16;                         ///< request workers (connections cost none)
   bool cors = false;                             ///< Access-Control-Allow-Origin: * on the API
   std::filesystem::path web_dir;                 ///< templates from disk instead of the binary
   std::string access_log;                        ///< "" none, "-" stdout, else a file (appended)
   std::size_t max_body_bytes = 8u << 20;         ///< larger request bodies get 413
   std::size_t max_batch = 1000;                  ///< deployments per POST /api/v1/check/batch
   std::chrono::milliseconds query_budget{2000};  ///< time limit of one full-text query
-  std::chrono::seconds read_timeout{5};          ///< a request body slower than this is dropped
-  bool watch = true;                             ///< reload on file changes (records only)
-  bool force_polling = false;                    ///< watch by polling even where inotify works
-  LintOptions lint;                              ///< as `kb lint` would check the files
+  /// A request (line, headers and body) must arrive this soon after its first byte (408).
+  std::chrono::milliseconds request_timeout{10000};
+  std::chrono::milliseconds idle_timeout{5000};    ///< a kept-alive connection without a request
+  std::chrono::milliseconds write_timeout{10000};  ///< an answer that makes no write progress
+  std::size_t max_connections = 0;  ///< open connections; 0: from the file descriptor limit
+  std::size_t max_connections_per_peer = 256;  ///< open connections of one remote address
+  bool watch = true;                           ///< reload on file changes (records only)
+  bool force_polling = false;                  ///< watch by polling even where inotify works
+  /// A reload running longer than this is stuck: /healthz answers 503 until it ends.
+  std::chrono::milliseconds reload_stuck_after{std::chrono::seconds(60)};
+  LintOptions lint;                            ///< as `kb lint` would check the files
   /// Where operational problems (reload failures, 500s) are reported; stderr when empty.
   std::function<void(const std::string&)> error_log;
 
@@ -42,7 +49,8 @@ struct ServeConfig {
   void validate() const;
 };
 
-/// A running server: loads the knowledge base, binds, answers on a thread pool.
+/// A running server: loads the knowledge base, binds, reads and writes every connection
+/// on one event-loop thread and answers requests on `threads` workers (server/net/).
 class Server {
  public:
   /// Validates `config` and loads the first snapshot; throws kb::Error.
@@ -52,9 +60,11 @@ class Server {
   Server& operator=(const Server&) = delete;
 
   /// Binds and starts answering on background threads (and the file watcher); returns
-  /// the bound port. Throws kb::Error(io) when the address cannot be bound.
+  /// the bound port (the one chosen when `port` is 0). Throws kb::Error(io) when the
+  /// address cannot be bound.
   int start();
-  /// Stops accepting, lets in-flight requests finish, stops the watcher; idempotent.
+  /// Stops accepting, lets requests being answered finish (at most 5 s), closes every
+  /// connection, stops the watcher; idempotent.
   void stop();
   /// Blocks until the server stopped.
   void wait();

@@ -1,16 +1,21 @@
 #include "site.h"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
+#include <cstring>
 #include <exception>
-#include <fstream>
 #include <functional>
 #include <mutex>
 #include <random>
 #include <set>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "json.h"
@@ -79,37 +84,58 @@ std::string search_index_js(const pages::View& v) {
          index.dump(-1, ' ', true, nlohmann::json::error_handler_t::replace) + ";\n";
 }
 
-// Writes files below `root` from many threads at once: directories are made first, by
-// make_dirs() on one thread, so write() only creates files.
+// Writes files below `root` from many threads at once, each to a hidden name beside its
+// place (`.index.html.kb-new-<suffix>`), never to the place itself: SiteDir::commit
+// moves them there once every file is written.
 class Writer {
  public:
-  explicit Writer(fs::path root) : root_(std::move(root)) {}
-
-  void make_dirs(const std::string& relative) {
-    const fs::path dir = (root_ / relative).parent_path();
-    if (!made_.insert(dir.string()).second) return;
-    std::error_code ec;
-    fs::create_directories(dir, ec);
-  }
+  Writer(fs::path root, std::string suffix) : root_(std::move(root)), suffix_(std::move(suffix)) {}
+  Writer(const Writer&) = delete;
+  Writer& operator=(const Writer&) = delete;
+  ~Writer() { discard(); }
 
   void write(const std::string& relative, const std::string& bytes) {
-    const fs::path path = root_ / relative;
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-    out.close();
-    if (!out) throw Error(Errc::io, "cannot write " + path.string());
-    files_.fetch_add(1, std::memory_order_relaxed);
+    const fs::path place = root_ / relative;
+    fs::path tmp = place.parent_path() / ("." + place.filename().string() + ".kb-new-" + suffix_);
+    const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (fd < 0) throw Error(Errc::io, "cannot write " + tmp.string() + ": " + std::strerror(errno));
+    {
+      const std::lock_guard lock(mu_);
+      staged_.emplace_back(relative, tmp);
+    }
+    std::size_t done = 0;
+    while (done < bytes.size()) {
+      const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) break;
+      done += static_cast<std::size_t>(n);
+    }
+    if (::close(fd) != 0 || done != bytes.size())
+      throw Error(Errc::io, "cannot write " + tmp.string());
     if (relative.size() > 5 && relative.compare(relative.size() - 5, 5, ".html") == 0)
       pages_.fetch_add(1, std::memory_order_relaxed);
   }
 
-  SiteReport report() const { return {pages_.load(), files_.load()}; }
+  // The files written, each with its temporary name; they are the caller's from here on.
+  std::vector<std::pair<std::string, fs::path>> take() {
+    const std::lock_guard lock(mu_);
+    return std::exchange(staged_, {});
+  }
+
+  void discard() {
+    const std::lock_guard lock(mu_);
+    for (const auto& [rel, tmp] : staged_) ::unlink(tmp.c_str());
+    staged_.clear();
+  }
+
+  std::size_t pages() const { return pages_.load(); }
 
  private:
   fs::path root_;
-  std::set<std::string> made_;
+  std::string suffix_;
+  std::mutex mu_;
+  std::vector<std::pair<std::string, fs::path>> staged_;
   std::atomic<std::size_t> pages_{0};
-  std::atomic<std::size_t> files_{0};
 };
 
 // Runs every task on all cores; rethrows the first failure once all threads stopped.
@@ -137,10 +163,24 @@ void run_all(const std::vector<std::function<void()>>& tasks) {
   if (failure) std::rethrow_exception(failure);
 }
 
-void write_all(const Linted& linted, const SiteOptions& options, Writer& w) {
+constexpr const char* kTopFiles[] = {"index.html", "search.html", "diagnostics.html",
+                                     "404.html",   "feed.xml",    "search-index.js"};
+
+// Every file a build may write, so collisions are found before anything is written. A
+// record's page is planned even where its type has none: planning too much only checks
+// one more name.
+std::vector<std::string> plan(const Linted& linted, const pages::Renderer& renderer) {
+  std::vector<std::string> out(std::begin(kTopFiles), std::end(kTopFiles));
+  for (const auto& name : renderer.asset_names()) out.push_back("static/" + name);
+  for (const auto& r : linted.corpus->records()) {
+    for (const char* ext : {".json", ".yaml", ".html"}) out.push_back(r->id + ext);
+  }
+  return out;
+}
+
+void write_all(const Linted& linted, const pages::Renderer& renderer, Writer& w) {
   const pages::ReferenceMap refs(*linted.corpus);
   const pages::View v = pages::make_view(linted, refs);
-  const pages::Renderer renderer(pages::LinkStyle::static_site, options.web_dir);
   std::vector<std::function<void()>> tasks = {
       [&] { w.write("index.html", renderer.home(v)); },
       [&] { w.write("search.html", renderer.search(v, {})); },
@@ -149,13 +189,10 @@ void write_all(const Linted& linted, const SiteOptions& options, Writer& w) {
       [&] { w.write("feed.xml", renderer.feed(v)); },
       [&] { w.write("search-index.js", search_index_js(v)); },
   };
-  w.write(kSiteMarker, "written by kb site; the whole directory is replaced on the next run\n");
   for (const auto& name : renderer.asset_names()) {
-    w.make_dirs("static/" + name);
     tasks.emplace_back([&w, &renderer, name] { w.write("static/" + name, *renderer.asset(name)); });
   }
   for (const auto& r : linted.corpus->records()) {
-    w.make_dirs(r->id);
     tasks.emplace_back([&w, &renderer, &v, &linted, &r = *r] {
       w.write(r.id + ".json", json::record(*linted.corpus, r, linted.evidence).dump(2) + "\n");
       w.write(r.id + ".yaml", r.source_text);
@@ -165,62 +202,26 @@ void write_all(const Linted& linted, const SiteOptions& options, Writer& w) {
   run_all(tasks);
 }
 
-void check_replaceable(const fs::path& out) {
-  std::error_code ec;
-  if (!fs::exists(out, ec)) return;
-  if (!fs::is_directory(out, ec))
-    throw Error(Errc::io, out.string() + " exists and is not a directory");
-  if (fs::is_empty(out, ec) || fs::exists(out / kSiteMarker, ec)) return;
-  throw Error(Errc::io, out.string() + " is not a site kb wrote (no " + kSiteMarker +
-                            "); refusing to replace it");
-}
-
 }  // namespace
 
 SiteReport write_site(const Linted& linted, const SiteOptions& options) {
   const fs::path out = fs::absolute(options.out).lexically_normal();
-  const fs::path target = out.has_filename() ? out : out.parent_path();
-  check_replaceable(target);
-  std::error_code ec;
-  fs::create_directories(target.parent_path(), ec);
-  const std::string suffix = random_suffix();
-  // Hidden siblings of the target: the new site is written into one, the old one moved
-  // aside into the other. Appended piece by piece: GCC 12 warns (-Wrestrict) on the
-  // inlined `"." + std::string`.
-  const auto sibling = [&](std::string_view tag) {
-    std::string name = ".";
-    name += target.filename().string();
-    name += tag;
-    name += suffix;
-    return target.parent_path() / name;
-  };
-  const fs::path fresh = sibling(".new-");
-  const fs::path old = sibling(".old-");
-  Writer w(fresh);
+  SiteDir site(out.has_filename() ? out : out.parent_path());
+  const pages::Renderer renderer(pages::LinkStyle::static_site, options.web_dir);
+  const std::vector<std::string> planned = plan(linted, renderer);
+  site.check(planned, options.force);
+  site.make_dirs(planned);
+  Writer w(site.dir(), random_suffix());
   try {
-    if (!fs::create_directory(fresh, ec)) throw Error(Errc::io, "cannot create " + fresh.string());
-    write_all(linted, options, w);
+    write_all(linted, renderer, w);
   } catch (...) {
-    fs::remove_all(fresh, ec);
+    w.discard();
+    site.undo_dirs();
     throw;
   }
-  const bool had_old = fs::exists(target, ec);
-  if (had_old) {
-    fs::rename(target, old, ec);
-    if (ec) {
-      fs::remove_all(fresh, ec);
-      throw Error(Errc::io, "cannot move the old site aside: " + target.string());
-    }
-  }
-  fs::rename(fresh, target, ec);
-  if (ec) {
-    std::error_code ignored;
-    if (had_old) fs::rename(old, target, ignored);
-    fs::remove_all(fresh, ignored);
-    throw Error(Errc::io, "cannot move the new site into place: " + target.string());
-  }
-  if (had_old) fs::remove_all(old, ec);
-  return w.report();
+  const auto staged = w.take();
+  site.commit(staged);
+  return {w.pages(), staged.size() + 1};  // + the manifest
 }
 
 }  // namespace kb::site

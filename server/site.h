@@ -1,18 +1,21 @@
 #pragma once
 
-// `kb site`: the static export of every page, written beside the target and swapped in.
+// `kb site`: the static export of every page, staged beside each file and moved into
+// place; only files kb wrote are ever replaced or removed (site_manifest.h).
 
 #include <cstddef>
 #include <filesystem>
 
 #include "kb/lint.h"
+#include "site_manifest.h"
 
 namespace kb::site {
 
 /// Where the site goes and where its templates come from.
 struct SiteOptions {
-  std::filesystem::path out;      ///< the site directory; replaced as a whole
+  std::filesystem::path out;      ///< the site directory; other files in it are kept
   std::filesystem::path web_dir;  ///< templates and static files; empty: compiled-in
+  bool force = false;             ///< overwrite files of the same name kb did not write
 };
 
 /// What was written.
@@ -21,14 +24,13 @@ struct SiteReport {
   std::size_t files = 0;  ///< every file, pages included
 };
 
-/// Name of the marker file in every site directory: `out` is only ever replaced when it
-/// holds one (or is empty), so a mistyped --out cannot delete unrelated files.
-inline constexpr const char* kSiteMarker = ".kb-site";
-
-/// Writes the static site of `linted` into a new directory beside `options.out`, then
-/// swaps it in (old renamed away, new renamed in, old removed). Links are relative, so
-/// the site works from any path prefix and from file://. Throws kb::Error(io) when a
-/// file cannot be written or `out` is a directory kb did not write.
+/// Writes the static site of `linted` into `options.out`: every file is first written to
+/// a hidden name beside its place, and only once all are written are they moved into
+/// place, files of the previous build no longer produced removed, and the manifest
+/// updated; a failure before that leaves the previous site as it was. Links are
+/// relative, so the site works from any path prefix and from file://. Throws
+/// kb::Error(invalid_argument) when it would overwrite a file it did not write (unless
+/// `force`), kb::Error(io) when a file cannot be written.
 SiteReport write_site(const Linted& linted, const SiteOptions& options);
 
 }  // namespace kb::site

@@ -1,12 +1,11 @@
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <set>
-#include <sstream>
 
 #include "commands.h"
 #include "kb/corpus.h"
 #include "kb/error.h"
+#include "kb/file_read.h"
 #include "kb/import_text.h"
 
 namespace kb::cli {
@@ -18,24 +17,15 @@ struct ImportTextConfig {
   bool force = false;
 };
 
+// A seed file becomes one record, so it is held to a record file's size limit.
 std::optional<std::string> read_input(const std::string& file, std::string& error) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(file, ec)) {
-    error = "is a directory";
+  const std::size_t limit = LoadOptions{}.max_file_bytes;
+  FileRead read = read_file(file, named_input_policy(limit));
+  if (read.failure) {
+    error = read_failure_text(read, limit);
     return std::nullopt;
   }
-  std::ifstream in(file, std::ios::binary);
-  if (!in) {
-    error = std::filesystem::exists(file, ec) ? "cannot open it" : "no such file";
-    return std::nullopt;
-  }
-  std::stringstream ss;
-  ss << in.rdbuf();
-  if (in.bad()) {
-    error = "read error";
-    return std::nullopt;
-  }
-  return ss.str();
+  return std::move(read.bytes);
 }
 
 // The YAML must load with only the missing required fields reported, and, once those
@@ -91,27 +81,46 @@ int import_text(const ImportTextConfig& cfg) {
   }
   if (problems) return kExitProblems;
 
-  std::vector<std::pair<std::filesystem::path, std::string>> outputs;
+  struct Output {
+    std::filesystem::path path;
+    std::string yaml;
+    std::optional<std::string> replacing;  // the file --force replaces, as it is now
+  };
+  std::vector<Output> outputs;
   for (const auto& r : records) {
     std::string relative = record_relative_path(r.id).generic_string();
     std::string yaml_text = format_record_yaml(r);
     verify(r, relative, yaml_text);
     auto path = std::filesystem::path(cfg.out) / relative;
-    std::error_code ec;
-    if (!cfg.force && std::filesystem::exists(path, ec)) {
+    const std::size_t limit = LoadOptions{}.max_file_bytes;
+    FileRead there = read_file(path, record_file_policy(limit));
+    const bool exists = there.failure != ReadFailure::missing;
+    std::optional<std::string> replacing;
+    if (!there.failure) replacing = std::move(there.bytes);
+    if (exists && !replacing) {
+      std::cerr << "kb import-text: " << path.string() << " " << read_failure_text(there, limit)
+                << "; refusing to replace it\n";
+      problems = true;
+    } else if (exists && !cfg.force) {
       std::cerr << "kb import-text: " << path.string()
                 << " already exists; pass --force to overwrite it\n";
       problems = true;
     }
-    outputs.emplace_back(path, std::move(yaml_text));
+    outputs.push_back({path, std::move(yaml_text), std::move(replacing)});
   }
   if (problems) return kExitProblems;
 
   for (std::size_t i = 0; i < records.size(); ++i) {
-    const auto& [path, yaml_text] = outputs[i];
-    if (!write_file_atomic(path, yaml_text, cfg.force)) {
+    const auto& [path, yaml_text, replacing] = outputs[i];
+    const WriteOutcome done = write_record_file(path, yaml_text, replacing);
+    if (done == WriteOutcome::exists) {
       std::cerr << "kb import-text: " << path.string()
                 << " appeared while importing; pass --force to overwrite it\n";
+      return kExitProblems;
+    }
+    if (done == WriteOutcome::changed) {
+      std::cerr << "kb import-text: " << path.string()
+                << " was saved while importing; it is left as saved, run again to replace it\n";
       return kExitProblems;
     }
     std::cout << "wrote " << path.string() << " (" << records[i].id << ")\n";

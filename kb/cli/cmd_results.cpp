@@ -1,12 +1,11 @@
-#include <fstream>
 #include <iostream>
-#include <sstream>
 
 #include "commands.h"
 #include "json.h"
 #include "kb/corpus.h"
 #include "kb/error.h"
 #include "kb/evidence.h"
+#include "kb/file_read.h"
 #include "kb/results_import.h"
 
 namespace kb::cli {
@@ -27,6 +26,7 @@ struct ImportConfig {
   std::string report_format = "detect";
   std::string format = "text";
   bool dry_run = false;
+  std::size_t max_report_bytes = ReportLimits{}.max_bytes;
 };
 
 // What the import did to one gotcha it is evidence for.
@@ -37,15 +37,6 @@ struct StateChange {
   std::string summary;
 };
 
-std::optional<std::string> read_all(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::ostringstream s;
-  s << in.rdbuf();
-  if (in.bad()) return std::nullopt;
-  return s.str();
-}
-
 std::string counts_text(const TestCounts& c) {
   return std::to_string(c.passed) + " passed, " + std::to_string(c.failed) + " failed, " +
          std::to_string(c.errors) + (c.errors == 1 ? " error, " : " errors, ") +
@@ -54,13 +45,23 @@ std::string counts_text(const TestCounts& c) {
 
 int run_import(const ImportConfig& cfg) {
   const bool as_json = cfg.format == "json";
-  auto text = read_all(cfg.report);
-  if (!text) {
-    std::cerr << "kb results import: cannot read '" << cfg.report << "'\n";
+  ReportLimits limits;
+  limits.max_bytes = cfg.max_report_bytes;
+  FileRead read = read_file(cfg.report, named_input_policy(limits.max_bytes));
+  if (read.failure == ReadFailure::too_large) {
+    Diagnostic d = read_diagnostic(read, cfg.report, limits.max_bytes);
+    d.hint = "split the report, or raise --max-report-bytes if it is genuine";
+    std::cerr << format_diagnostic(d) << "\n"
+              << "kb results import: '" << cfg.report << "' is too large; nothing written\n";
+    return kExitUsage;
+  }
+  if (read.failure) {
+    std::cerr << "kb results import: cannot read '" << cfg.report
+              << "': " << read_failure_text(read, limits.max_bytes) << "\n";
     return kExitUsage;
   }
   ReportParse report =
-      parse_report(*text, cfg.report, parse_report_format(cfg.report_format).value());
+      parse_report(read.bytes, cfg.report, parse_report_format(cfg.report_format).value(), limits);
   if (!as_json || !report.counts) {
     for (const auto& d : report.diagnostics) std::cerr << format_diagnostic(d) << "\n";
   }
@@ -186,6 +187,8 @@ void add_results(CLI::App& app, Action& run) {
       ->check(CLI::IsMember({"detect", "junit", "xml", "json"}))
       ->capture_default_str();
   sub->add_flag("--dry-run", cfg->dry_run, "Print the record instead of writing it");
+  sub->add_option("--max-report-bytes", cfg->max_report_bytes, "Refuse reports larger than this")
+      ->capture_default_str();
   add_records_option(sub, cfg->records);
   add_format_option(sub, cfg->format, {"text", "json"});
   sub->callback([&run, cfg] { run = [cfg] { return run_import(*cfg); }; });

@@ -1,6 +1,8 @@
 #include <pthread.h>
 #include <signal.h>
 
+#include <chrono>
+#include <cstdint>
 #include <iostream>
 
 #include "commands.h"
@@ -22,7 +24,17 @@ struct ServeCli {
   std::string today;
   int stale_after = kDefaultStaleAfterDays;
   bool no_watch = false;
+  unsigned reload_stuck_after = 60;
+  double request_timeout = 10;
+  double idle_timeout = 5;
+  double write_timeout = 10;
+  std::size_t max_connections = 0;
+  std::size_t max_connections_per_peer = http::ServeConfig{}.max_connections_per_peer;
 };
+
+std::chrono::milliseconds seconds(double s) {
+  return std::chrono::milliseconds(static_cast<std::int64_t>(s * 1000.0 + 0.5));
+}
 
 int run_serve(const ServeCli& cli) {
   http::ServeConfig cfg;
@@ -35,6 +47,12 @@ int run_serve(const ServeCli& cli) {
   cfg.web_dir = cli.web_dir;
   cfg.access_log = cli.access_log;
   cfg.watch = !cli.no_watch;
+  cfg.reload_stuck_after = std::chrono::seconds(cli.reload_stuck_after);
+  cfg.request_timeout = seconds(cli.request_timeout);
+  cfg.idle_timeout = seconds(cli.idle_timeout);
+  cfg.write_timeout = seconds(cli.write_timeout);
+  cfg.max_connections = cli.max_connections;
+  cfg.max_connections_per_peer = cli.max_connections_per_peer;
   cfg.lint.today = cli.today;
   cfg.lint.stale_after_days = cli.stale_after;
 
@@ -75,8 +93,33 @@ void add_serve(CLI::App& app, Action& run) {
   sub->add_option("--port", cli->port, "Port to listen on")
       ->check(CLI::Range(0, 65535))
       ->capture_default_str();
-  sub->add_option("--threads", cli->threads, "Request worker threads; each kept-alive client holds one")
+  sub->add_option("--threads", cli->threads,
+                  "Request worker threads (connections are read and written by one event loop "
+                  "and hold none while idle or slow)")
       ->check(CLI::Range(1, 1024))
+      ->capture_default_str();
+  sub->add_option("--request-timeout", cli->request_timeout,
+                  "Seconds a request (line, headers, body) may take to arrive from its first "
+                  "byte; later: 408 and close")
+      ->check(CLI::Range(0.001, 3600.0))
+      ->capture_default_str();
+  sub->add_option("--idle-timeout", cli->idle_timeout,
+                  "Seconds a kept-alive connection may wait for its next request")
+      ->check(CLI::Range(0.001, 3600.0))
+      ->capture_default_str();
+  sub->add_option("--write-timeout", cli->write_timeout,
+                  "Seconds an answer may go without write progress before it is dropped")
+      ->check(CLI::Range(0.001, 3600.0))
+      ->capture_default_str();
+  sub->add_option("--max-connections", cli->max_connections,
+                  "Open connections at most; over it the oldest idle or slow one is closed "
+                  "(0: the file descriptor limit minus a reserve, at most 10000)")
+      ->check(CLI::Range(std::size_t{0}, std::size_t{1000000}))
+      ->capture_default_str();
+  sub->add_option("--max-connections-per-peer", cli->max_connections_per_peer,
+                  "Open connections of one remote address at most; over it that address's "
+                  "oldest idle or slow one is closed")
+      ->check(CLI::Range(std::size_t{1}, std::size_t{1000000}))
       ->capture_default_str();
   sub->add_flag("--cors", cli->cors,
                 "Allow cross-origin API requests (Access-Control-Allow-Origin: *)");
@@ -89,6 +132,10 @@ void add_serve(CLI::App& app, Action& run) {
       ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
   sub->add_flag("--no-watch", cli->no_watch, "Serve the files as they are at start; do not reload");
+  sub->add_option("--reload-stuck-after", cli->reload_stuck_after,
+                  "Seconds after which a running reload is stuck: /healthz answers 503")
+      ->check(CLI::Range(1, 86400))
+      ->capture_default_str();
   sub->callback([&run, cli] { run = [cli] { return run_serve(*cli); }; });
 }
 

@@ -35,7 +35,30 @@ std::string plain_text(const Record& r) {
   section("Oracle", r.oracle.raw);
   section("Date", r.date);
   if (r.kind == Kind::result) {
-    section("Outcome", std::to_string(r.passed) + " passed, " + std::to_string(r.failed) + " failed");
+    std::string outcome =
+        std::to_string(r.passed) + " passed, " + std::to_string(r.failed) + " failed";
+    if (r.errors > 0)
+      outcome += ", " + std::to_string(r.errors) + (r.errors == 1 ? " error" : " errors");
+    if (r.skipped > 0) outcome += ", " + std::to_string(r.skipped) + " skipped";
+    if (r.incomplete) outcome += " (incomplete: the run was interrupted)";
+    section("Outcome", outcome);
+    section("Model", r.subject.model);
+    std::string failures;
+    for (const auto& f : r.failures) {
+      failures +=
+          (failures.empty() ? "" : "\n") + std::string("prompt ") + std::to_string(f.prompt);
+      if (f.trial > 0) failures += ", trial " + std::to_string(f.trial);
+      if (f.run > 0) failures += ", warm run " + std::to_string(f.run);
+      failures +=
+          ": first divergence at " + std::string(f.compared == "text" ? "character " : "token ") +
+          std::to_string(f.position) + "\n  expected: " + f.expected + "\n  got:      " + f.got;
+    }
+    section("Failures", failures);
+  }
+  if (r.runner) {
+    std::string runner = r.runner->kind;
+    for (const auto& [k, v] : r.runner->params) runner += "\n" + k + ": " + v;
+    section("Runner", runner);
   }
   section("notes", r.notes);
   return out;

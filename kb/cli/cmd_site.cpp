@@ -11,16 +11,21 @@ void add_site(CLI::App& app, Action& run) {
   auto cfg = std::make_shared<LintConfig>();
   auto out = std::make_shared<std::string>();
   auto web_dir = std::make_shared<std::string>();
+  auto force = std::make_shared<bool>(false);
   auto* sub = app.add_subcommand(
       "site", "Write the static site: every page, relative links, works offline");
   add_lint_options(sub, *cfg);
-  sub->add_option("--out", *out, "Site directory (replaced as a whole, atomically)")->required();
+  sub->add_option("--out", *out,
+                  "Site directory; kb replaces only the files it wrote there (listed in .kb-site)")
+      ->required();
+  sub->add_flag("--force", *force,
+                "Overwrite files in --out of the same name that kb did not write");
   sub->add_option("--web-dir", *web_dir, "Read templates and static files from this directory")
       ->check(CLI::ExistingDirectory);
-  sub->callback([&run, cfg, out, web_dir] {
-    run = [cfg, out, web_dir] {
+  sub->callback([&run, cfg, out, web_dir, force] {
+    run = [cfg, out, web_dir, force] {
       const Linted linted = lint_tree(cfg->records, cfg->lint_options());
-      const auto report = site::write_site(linted, {*out, *web_dir});
+      const auto report = site::write_site(linted, {*out, *web_dir, *force});
       std::cout << "wrote " << report.pages << " pages (" << report.files << " files) to " << *out
                 << "; " << count_severity(linted.diagnostics, Severity::error) << " errors, "
                 << count_severity(linted.diagnostics, Severity::warning)

@@ -1,13 +1,15 @@
 #include "kb/corpus.h"
 #include "record_lint.h"
 
+#include <sys/stat.h>
+
 #include <algorithm>
-#include <fstream>
+#include <map>
 #include <optional>
-#include <sstream>
 #include <system_error>
 
 #include "kb/error.h"
+#include "kb/file_read.h"
 #include "parallel.h"
 #include "text_util.h"
 
@@ -27,54 +29,70 @@ bool is_record_file(const fs::path& p) {
   return ext == ".yaml" || ext == ".yml";
 }
 
-std::vector<FileStat> scan(const fs::path& dir) {
+// Every record file under `dir`, or under its subdirectory `sub` only (then a missing
+// subdirectory holds nothing, and throws nothing).
+std::vector<FileStat> scan(const fs::path& dir, const std::string& sub = {}) {
   std::error_code ec;
+  const fs::path top = sub.empty() ? dir : dir / sub;
+  if (!sub.empty() && !fs::is_directory(fs::symlink_status(top, ec))) return {};
   if (!fs::is_directory(dir, ec)) {
     throw Error(Errc::io, "records directory '" + dir.string() + "' does not exist or is not a directory");
   }
   std::vector<FileStat> out;
-  fs::recursive_directory_iterator it(dir, fs::directory_options::skip_permission_denied, ec);
+  fs::recursive_directory_iterator it(top, fs::directory_options::skip_permission_denied, ec);
+  if (ec && !sub.empty()) return {};
   if (ec) throw Error(Errc::io, "cannot read '" + dir.string() + "': " + ec.message());
   for (; it != fs::recursive_directory_iterator(); it.increment(ec)) {
+    if (ec && !sub.empty()) break;  // the subtree went while it was listed
     if (ec) throw Error(Errc::io, "cannot read '" + dir.string() + "': " + ec.message());
     const auto& entry = *it;
     const std::string name = entry.path().filename().string();
+    // A link to a directory is not followed (it could leave the tree or loop).
+    const bool is_dir = entry.is_directory(ec) && !entry.is_symlink(ec);
     if (!name.empty() && name[0] == '.') {
-      if (entry.is_directory(ec)) it.disable_recursion_pending();
+      if (is_dir) it.disable_recursion_pending();
       continue;
     }
-    if (entry.is_symlink(ec)) continue;  // a link could leave the tree or loop
-    if (!entry.is_regular_file(ec) || !is_record_file(entry.path())) continue;
+    if (is_dir || !is_record_file(entry.path())) continue;
+    // Links, FIFOs and devices named like records are listed too: loading reports them
+    // (file.not-regular) instead of dropping them without a word. One lstat, where
+    // file_size() and last_write_time() cost a stat each.
+    struct stat info {};
+    if (::lstat(entry.path().c_str(), &info) != 0) continue;
     FileStat st;
     st.path = entry.path();
     // Lexical: fs::relative resolves links with a readlink per path component, which
     // made a rescan of 100k files cost most of a reload.
     st.rel = entry.path().lexically_relative(dir).generic_string();
-    st.size = entry.file_size(ec);
-    auto t = entry.last_write_time(ec);
-    st.mtime_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(t.time_since_epoch()).count();
+    st.size = static_cast<std::uint64_t>(info.st_size);
+    st.mtime_ns =
+        static_cast<std::int64_t>(info.st_mtim.tv_sec) * 1000000000 + info.st_mtim.tv_nsec;
     out.push_back(std::move(st));
   }
   std::sort(out.begin(), out.end(), [](const FileStat& a, const FileStat& b) { return a.rel < b.rel; });
   return out;
 }
 
+// Whether a path relative to the tree passes through a hidden name, which scan() skips.
+bool hidden_component(const std::string& rel) {
+  for (const auto& part : fs::path(rel)) {
+    if (!part.empty() && part.string()[0] == '.') return true;
+  }
+  return false;
+}
+
 // The one file `rel` names, as scan() would have listed it; nullopt when scan() would not.
 std::optional<FileStat> stat_one(const fs::path& dir, const std::string& rel) {
-  std::error_code ec;
   FileStat st;
   st.path = dir / rel;
   st.rel = rel;
-  auto status = fs::symlink_status(st.path, ec);
-  if (ec || !fs::is_regular_file(status) || !is_record_file(st.path)) return std::nullopt;
-  for (const auto& part : fs::path(rel)) {
-    if (!part.empty() && part.string()[0] == '.') return std::nullopt;
+  struct stat info {};
+  if (!is_record_file(st.path) || hidden_component(rel) || ::lstat(st.path.c_str(), &info) != 0 ||
+      S_ISDIR(info.st_mode)) {
+    return std::nullopt;
   }
-  st.size = fs::file_size(st.path, ec);
-  if (ec) return std::nullopt;
-  auto t = fs::last_write_time(st.path, ec);
-  if (ec) return std::nullopt;
-  st.mtime_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(t.time_since_epoch()).count();
+  st.size = static_cast<std::uint64_t>(info.st_size);
+  st.mtime_ns = static_cast<std::int64_t>(info.st_mtim.tv_sec) * 1000000000 + info.st_mtim.tv_nsec;
   return st;
 }
 
@@ -134,26 +152,16 @@ ReloadPlan plan_reload(const std::vector<std::shared_ptr<const FileResult>>& pre
   return plan;
 }
 
+// Opened without following a link and without blocking, then read up to the limit: a
+// record swapped for a link to a FIFO or /dev/zero between scan and read is a diagnostic,
+// never a reload that hangs or eats memory.
 FileResult load_file(const FileStat& st, const LoadOptions& options) {
+  FileRead read = read_file(st.path, record_file_policy(options.max_file_bytes));
   FileResult r;
-  if (st.size > options.max_file_bytes) {
-    // Do not even read it: the limit exists so a huge file cannot cost memory.
-    r = load_record_text(st.rel, std::string_view(), options);
-    r.diagnostics.clear();
-    r.diagnostics.push_back({Severity::error, "limits.file-size", st.rel, 0, 0,
-                             "file is " + std::to_string(st.size) + " bytes; the limit is " +
-                                 std::to_string(options.max_file_bytes),
-                             "a record is a few KB; split long text", ""});
+  if (read.failure) {
+    r.diagnostics.push_back(read_diagnostic(read, st.rel, options.max_file_bytes));
   } else {
-    std::ifstream in(st.path, std::ios::binary);
-    std::ostringstream buf;
-    buf << in.rdbuf();
-    if (!in && !in.eof()) {
-      r.file = st.rel;
-      r.diagnostics.push_back({Severity::error, "io.read", st.rel, 0, 0, "cannot read the file", "", ""});
-    } else {
-      r = load_record_text(st.rel, buf.str(), options);
-    }
+    r = load_record_text(st.rel, read.bytes, options);
   }
   r.file = st.rel;
   r.size = st.size;
@@ -190,13 +198,26 @@ std::shared_ptr<const Corpus> Corpus::reload(const Corpus& prev, const LoadOptio
                                              const std::vector<std::string>* only) {
   std::vector<std::pair<std::string, std::optional<FileStat>>> seen;
   if (only) {
-    std::vector<std::string> paths(*only);
-    std::sort(paths.begin(), paths.end());
-    paths.erase(std::unique(paths.begin(), paths.end()), paths.end());
-    for (auto& rel : paths) {
-      auto st = stat_one(prev.dir_, rel);
-      seen.emplace_back(std::move(rel), std::move(st));
+    std::map<std::string, std::optional<FileStat>> named;  // sorted, one entry per path
+    for (const auto& rel : *only) {
+      if (rel.empty() || rel.back() != '/') {
+        if (!named.count(rel)) named.emplace(rel, stat_one(prev.dir_, rel));
+        continue;
+      }
+      // A directory moved in, moved away or deleted: the files under it now, and those
+      // the previous corpus had there and that are gone. Costs that subtree, not the tree.
+      if (!hidden_component(rel)) {
+        for (auto& st : scan(prev.dir_, rel)) {
+          std::string file = st.rel;
+          named.insert_or_assign(std::move(file), std::move(st));
+        }
+      }
+      auto it = std::lower_bound(prev.files_.begin(), prev.files_.end(), rel,
+                                 [](const auto& f, const std::string& p) { return f->file < p; });
+      for (; it != prev.files_.end() && (*it)->file.compare(0, rel.size(), rel) == 0; ++it)
+        named.try_emplace((*it)->file, std::nullopt);
     }
+    for (auto& [rel, st] : named) seen.emplace_back(rel, std::move(st));
   } else {
     for (auto& st : scan(prev.dir_)) {
       std::string rel = st.rel;

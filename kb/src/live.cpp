@@ -44,6 +44,18 @@ Linted evidence_only(std::shared_ptr<const Corpus> corpus) {
 
 }  // namespace
 
+std::string_view to_string(ReloadState s) {
+  switch (s) {
+    case ReloadState::idle:
+      return "idle";
+    case ReloadState::running:
+      return "running";
+    case ReloadState::failing:
+      return "failing";
+  }
+  return "idle";
+}
+
 struct LiveKb::Impl {
   LiveOptions options;
   fs::path temp_dir;
@@ -57,8 +69,12 @@ struct LiveKb::Impl {
   std::atomic<bool> inotify{false};
   std::unique_ptr<DirWatcher> watcher;
   std::thread thread;
-  std::string last_error;  // of the watcher thread's last failed reload
   bool rescan_next = false;  // a failed reload may have missed the files it was told about
+  std::optional<std::chrono::system_clock::time_point> failing_since;  // under reload_mu
+
+  // What /healthz reports; written by whichever thread reloads.
+  mutable std::mutex status_mu;
+  ReloadStatus status;
 
   SnapshotOptions snapshot_options() const { return {options.query_budget, options.lint}; }
 
@@ -103,22 +119,64 @@ struct LiveKb::Impl {
 
   // A tree that stays unreadable would otherwise log the same line on every poll.
   void reload_logged(const std::vector<std::string>* only = nullptr) {
+    const std::string before = reload_status().last_error;
     try {
-      reload_now(only);
-      last_error.clear();
+      reload_tracked(only);
       rescan_next = false;
     } catch (const std::exception& e) {
-      ++failures;
       rescan_next = true;
-      if (last_error != e.what())
+      if (before != e.what())
         log(std::string("reload failed, still serving the previous snapshot: ") + e.what());
-      last_error = e.what();
     }
   }
 
-  // `only`: the files a watcher saw change; null rescans the whole tree.
-  bool reload_now(const std::vector<std::string>* only = nullptr) {
-    std::lock_guard<std::mutex> lock(reload_mu);
+  ReloadStatus reload_status() const {
+    std::lock_guard<std::mutex> lock(status_mu);
+    ReloadStatus out = status;
+    out.failures = failures;
+    return out;
+  }
+
+  // reload_now with its state kept for /healthz: running from start to end, then idle or
+  // failing (since the first failure of a streak).
+  bool reload_tracked(const std::vector<std::string>* only = nullptr) {
+    std::lock_guard<std::mutex> one_at_a_time(reload_mu);
+    set_status([](ReloadStatus& st, auto now) {
+      st.state = ReloadState::running;
+      st.since = now;
+    });
+    try {
+      if (options.on_reload) options.on_reload();
+      const bool swapped = reload_now(only);
+      failing_since.reset();
+      set_status([](ReloadStatus& st, auto now) {
+        st.state = ReloadState::idle;
+        st.since = st.last_success = now;
+        st.last_error.clear();
+      });
+      return swapped;
+    } catch (const std::exception& e) {
+      ++failures;
+      if (!failing_since) failing_since = std::chrono::system_clock::now();
+      set_status([&](ReloadStatus& st, auto) {
+        st.state = ReloadState::failing;
+        st.since = *failing_since;
+        st.last_error = e.what();
+      });
+      throw;
+    }
+  }
+
+  template <class Change>
+  void set_status(Change change) {
+    const auto now = std::chrono::system_clock::now();
+    std::lock_guard<std::mutex> lock(status_mu);
+    change(status, now);
+  }
+
+  // `only`: the files a watcher saw change; null rescans the whole tree. Called with
+  // reload_mu held.
+  bool reload_now(const std::vector<std::string>* only) {
     auto prev = get();
     auto corpus = Corpus::reload(prev->corpus(), options.lint.load, only);
     if (corpus->content_hash() == prev->etag()) return false;
@@ -142,6 +200,7 @@ struct LiveKb::Impl {
 
 LiveKb::LiveKb(LiveOptions options) : impl_(std::make_unique<Impl>()) {
   impl_->options = std::move(options);
+  impl_->status.since = impl_->status.last_success = std::chrono::system_clock::now();
   auto& o = impl_->options;
   if (!o.db.empty()) {
     auto store = std::make_shared<Store>(Store::open_readonly(o.db));
@@ -183,12 +242,7 @@ std::shared_ptr<const Snapshot> LiveKb::current() const {
 
 bool LiveKb::reload() {
   if (read_only()) return false;
-  try {
-    return impl_->reload_now();
-  } catch (...) {
-    ++impl_->failures;
-    throw;
-  }
+  return impl_->reload_tracked();
 }
 
 void LiveKb::start_watching() {
@@ -218,6 +272,9 @@ std::uint64_t LiveKb::reloads() const {
 }
 std::uint64_t LiveKb::reload_failures() const {
   return impl_->failures;
+}
+ReloadStatus LiveKb::reload_status() const {
+  return impl_->reload_status();
 }
 bool LiveKb::read_only() const {
   return !impl_->options.db.empty();

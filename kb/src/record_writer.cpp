@@ -1,6 +1,8 @@
 #include "record_writer.h"
 
-#include "atomic_write.h"
+#include "kb/atomic_write.h"
+#include "kb/corpus.h"
+#include "kb/file_read.h"
 #include "kb/import_text.h"
 
 namespace kb {
@@ -139,8 +141,23 @@ void append_text(std::string& out, std::string_view key, std::string_view text, 
 
 }  // namespace yaml_out
 
+WriteOutcome write_record_file(const std::filesystem::path& path, std::string_view text,
+                               const std::optional<std::string>& replacing) {
+  if (!replacing) {
+    return write_atomic(path, text, IfExists::keep) ? WriteOutcome::written : WriteOutcome::exists;
+  }
+  return replace_if_unchanged(path, text, *replacing) == ReplaceResult::replaced
+             ? WriteOutcome::written
+             : WriteOutcome::changed;
+}
+
 bool write_file_atomic(const std::filesystem::path& path, std::string_view text, bool overwrite) {
-  return write_atomic(path, text, overwrite ? IfExists::replace : IfExists::keep);
+  std::optional<std::string> now;
+  if (overwrite) {
+    FileRead read = read_file(path, record_file_policy(LoadOptions{}.max_file_bytes));
+    if (!read.failure) now = std::move(read.bytes);
+  }
+  return write_record_file(path, text, now) == WriteOutcome::written;
 }
 
 }  // namespace kb

@@ -3,12 +3,11 @@
 #include "kb/repair.h"
 
 #include <algorithm>
-#include <fstream>
 #include <map>
-#include <sstream>
 
-#include "atomic_write.h"
+#include "kb/atomic_write.h"
 #include "kb/error.h"
+#include "kb/file_read.h"
 #include "resolver_internal.h"
 
 namespace kb {
@@ -20,14 +19,6 @@ std::string replacement(std::string_view raw, const std::string& target) {
   if (namespace_prefix(raw)) return target;
   const auto slash = target.find('/');
   return slash == std::string::npos ? target : target.substr(slash + 1);
-}
-
-std::string read_file(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error(Errc::io, "cannot read " + path.string());
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
 }
 
 // Why the edited text must not be written, or empty when it is sound: it loads without
@@ -105,7 +96,14 @@ ApplyResult apply_repairs(const Corpus& corpus, RepairPlan& plan, std::string_vi
       continue;
     }
     const std::filesystem::path path = corpus.dir() / record->file;
-    if (read_file(path) != record->source_text) {
+    const std::size_t limit = corpus.options().max_file_bytes;
+    const FileRead now = read_file(path, record_file_policy(limit));
+    if (now.failure) {
+      refuse("repair.stale",
+             "cannot read the file again (" + read_failure_text(now, limit) + "); nothing written");
+      continue;
+    }
+    if (now.bytes != record->source_text) {
       refuse("repair.stale", "the file changed since it was read; nothing written");
       continue;
     }
@@ -121,7 +119,12 @@ ApplyResult apply_repairs(const Corpus& corpus, RepairPlan& plan, std::string_vi
       refuse("repair.unsound", why + "; nothing written");
       continue;
     }
-    write_atomic(path, *text, IfExists::replace);
+    // An editor may save between the read above and the write: the write goes ahead only
+    // if the file in place is still the one read, and never over a save.
+    if (replace_if_unchanged(path, *text, record->source_text) == ReplaceResult::changed) {
+      refuse("repair.stale", "the file was saved while it was being repaired; nothing written");
+      continue;
+    }
     for (auto* r : pending) r->applied = true;
     result.files_written.push_back(record->file);
   }

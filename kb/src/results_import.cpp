@@ -1,24 +1,23 @@
 #include "kb/results_import.h"
 
-#include <pugixml.hpp>
-
 #include <cctype>
 #include <charconv>
 #include <initializer_list>
 #include <string>
 
-#include "evidence_internal.h"
+#include "results_internal.h"
 #include "yaml_tree.h"
 
 namespace kb {
+
+namespace results_detail {
+
 namespace {
-
-using evidence_detail::offset_to_pos;
-
 constexpr std::size_t kMaxFailingNames = 1000;
+}  // namespace
 
 Diagnostic report_diag(Severity sev, std::string code, const std::string& file, Pos pos,
-                       std::string message, std::string hint = {}) {
+                       std::string message, std::string hint) {
   Diagnostic d;
   d.severity = sev;
   d.code = std::move(code);
@@ -50,133 +49,39 @@ void finish(ReportParse& out, const std::string& file) {
   sort_diagnostics(out.diagnostics);
 }
 
-// ---- JUnit XML ---------------------------------------------------------------------
+bool size_ok(std::string_view text, const std::string& file, const ReportLimits& limits,
+             ReportParse& out) {
+  if (text.size() <= limits.max_bytes) return true;
+  out.diagnostics.push_back(report_diag(
+      Severity::error, "limits.file-size", file, Pos{},
+      "the report is larger than the limit of " + std::to_string(limits.max_bytes) + " bytes",
+      "split the report, or raise --max-report-bytes if it is genuine"));
+  return false;
+}
 
-class JunitReader {
- public:
-  JunitReader(std::string_view text, const std::string& file) : text_(text), file_(file) {}
+}  // namespace results_detail
 
-  ReportParse read() {
-    ReportParse out;
-    out.format = ReportFormat::junit;
-    pugi::xml_document doc;
-    auto parsed =
-        doc.load_buffer(text_.data(), text_.size(), pugi::parse_default, pugi::encoding_utf8);
-    if (!parsed) {
-      out.diagnostics.push_back(
-          report_diag(Severity::error, "results.malformed", file_,
-                      offset_to_pos(text_, static_cast<std::size_t>(parsed.offset)),
-                      std::string("malformed XML: ") + parsed.description()));
-      return out;
-    }
-    pugi::xml_node root = doc.document_element();
-    const std::string name = root.name();
-    if (name != "testsuites" && name != "testsuite") {
-      out.diagnostics.push_back(
-          report_diag(Severity::error, "results.bad-shape", file_, pos(root),
-                      "root element is <" + name + ">, not <testsuites> or <testsuite>",
-                      "is this a JUnit XML report?"));
-      return out;
-    }
-    TestCounts counts;
-    count(root, counts, out.diagnostics);
-    out.counts = std::move(counts);
-    finish(out, file_);
-    return out;
-  }
+namespace {
 
- private:
-  Pos pos(const pugi::xml_node& node) const {
-    // pugixml points at an element's name; the element starts at its '<'.
-    auto at = node.offset_debug();
-    if (at < 0) return Pos{};
-    if (at > 0 && static_cast<std::size_t>(at) <= text_.size() && text_[at - 1] == '<') --at;
-    return offset_to_pos(text_, static_cast<std::size_t>(at));
-  }
-
-  // Counts the cases under `node` into `total`, then holds the node's attributes to them.
-  void count(const pugi::xml_node& node, TestCounts& total, std::vector<Diagnostic>& diags) {
-    TestCounts mine;
-    for (pugi::xml_node child : node.children()) {
-      const std::string_view kind = child.name();
-      if (kind == "testsuite") {
-        count(child, mine, diags);
-      } else if (kind == "testcase") {
-        add_case(child, mine);
-      }
-    }
-    cross_check(node, mine, diags);
-    total.passed += mine.passed;
-    total.failed += mine.failed;
-    total.errors += mine.errors;
-    total.skipped += mine.skipped;
-    for (auto& n : mine.failing) note_failing(total, std::move(n));
-  }
-
-  static void add_case(const pugi::xml_node& tc, TestCounts& c) {
-    std::string name = tc.attribute("name").as_string();
-    const std::string cls = tc.attribute("classname").as_string();
-    if (!cls.empty()) name = cls + "." + name;
-    if (tc.child("failure")) {
-      ++c.failed;
-      note_failing(c, std::move(name));
-    } else if (tc.child("error")) {
-      ++c.errors;
-      note_failing(c, std::move(name));
-    } else if (tc.child("skipped")) {
-      ++c.skipped;
-    } else {
-      ++c.passed;
-    }
-  }
-
-  void cross_check(const pugi::xml_node& node, const TestCounts& c,
-                   std::vector<Diagnostic>& diags) const {
-    struct Check {
-      const char* attr;
-      std::int64_t counted;
-    };
-    const pugi::xml_attribute skipped_attr =
-        node.attribute("skipped") ? node.attribute("skipped") : node.attribute("skip");
-    const Check checks[] = {{"tests", c.total()},
-                            {"failures", c.failed},
-                            {"errors", c.errors},
-                            {skipped_attr.name(), c.skipped}};
-    std::string said, found;
-    for (const auto& check : checks) {
-      pugi::xml_attribute a = node.attribute(check.attr);
-      if (!a || *check.attr == '\0') continue;
-      std::int64_t value = 0;
-      const std::string_view v = a.value();
-      auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), value);
-      if (ec != std::errc() || end != v.data() + v.size() || value == check.counted) continue;
-      said += std::string(said.empty() ? "" : ", ") + check.attr + "=" + std::string(v);
-      found +=
-          std::string(found.empty() ? "" : ", ") + check.attr + "=" + std::to_string(check.counted);
-    }
-    if (said.empty()) return;
-    std::string label = node.name();
-    if (node.attribute("name")) label += " '" + std::string(node.attribute("name").value()) + "'";
-    diags.push_back(report_diag(
-        Severity::warning, "results.count-mismatch", file_, pos(node),
-        label + " says " + said + " but its test cases give " + found + "; using the test cases"));
-  }
-
-  std::string_view text_;
-  const std::string& file_;
-};
+using results_detail::finish;
+using results_detail::note_failing;
+using results_detail::report_diag;
 
 // ---- JSON summary (read with the YAML tree: JSON is YAML) ---------------------------
 
 class JsonReader {
  public:
-  explicit JsonReader(const std::string& file) : file_(file) {}
+  JsonReader(const std::string& file, const ReportLimits& limits) : file_(file), limits_(limits) {}
 
   ReportParse read(std::string_view text) {
     ReportParse out;
     out.format = ReportFormat::json;
+    if (!results_detail::size_ok(text, file_, limits_, out)) return out;
+    yaml::Limits yaml_limits;
+    yaml_limits.max_bytes = limits_.max_bytes;
+    yaml_limits.max_depth = limits_.max_depth;
     yaml::Node root;
-    if (!yaml::parse(text, file_, yaml::Limits{}, root, out.diagnostics)) return out;
+    if (!yaml::parse(text, file_, yaml_limits, root, out.diagnostics)) return out;
     TestCounts counts;
     bool ok = false;
     if (root.is_seq()) {
@@ -315,6 +220,7 @@ class JsonReader {
   }
 
   const std::string& file_;
+  const ReportLimits& limits_;
 };
 
 }  // namespace
@@ -338,15 +244,13 @@ std::optional<ReportFormat> parse_report_format(std::string_view s) {
   return std::nullopt;
 }
 
-ReportParse parse_junit(std::string_view text, const std::string& file) {
-  return JunitReader(text, file).read();
+ReportParse parse_json_summary(std::string_view text, const std::string& file,
+                               const ReportLimits& limits) {
+  return JsonReader(file, limits).read(text);
 }
 
-ReportParse parse_json_summary(std::string_view text, const std::string& file) {
-  return JsonReader(file).read(text);
-}
-
-ReportParse parse_report(std::string_view text, const std::string& file, ReportFormat format) {
+ReportParse parse_report(std::string_view text, const std::string& file, ReportFormat format,
+                         const ReportLimits& limits) {
   if (format == ReportFormat::detect) {
     std::string_view rest = text;
     if (rest.substr(0, 3) == "\xEF\xBB\xBF") rest.remove_prefix(3);
@@ -355,7 +259,8 @@ ReportParse parse_report(std::string_view text, const std::string& file, ReportF
     }
     format = !rest.empty() && rest.front() == '<' ? ReportFormat::junit : ReportFormat::json;
   }
-  return format == ReportFormat::junit ? parse_junit(text, file) : parse_json_summary(text, file);
+  return format == ReportFormat::junit ? parse_junit(text, file, limits)
+                                       : parse_json_summary(text, file, limits);
 }
 
 }  // namespace kb

@@ -7,7 +7,7 @@
 #include <set>
 #include <string>
 
-#include "atomic_write.h"
+#include "kb/atomic_write.h"
 #include "kb/corpus.h"
 #include "kb/error.h"
 #include "kb/evidence.h"
@@ -122,6 +122,16 @@ std::string citation_yaml(const Citation& c) {
   if (c.number > 0) out += ", number: " + std::to_string(c.number);
   if (!c.ref.empty()) out += ", ref: " + scalar(c.ref);
   if (!c.url.empty()) out += ", url: " + scalar(c.url);
+  return out + "}";
+}
+
+std::string failure_yaml(const Failure& f) {
+  std::string out = "{prompt: " + std::to_string(f.prompt);
+  if (f.trial > 0) out += ", trial: " + std::to_string(f.trial);
+  if (f.run > 0) out += ", run: " + std::to_string(f.run);
+  out += ", position: " + std::to_string(f.position);
+  if (!f.compared.empty()) out += ", compared: " + scalar(f.compared);
+  out += ", expected: " + scalar(f.expected) + ", got: " + scalar(f.got);
   return out + "}";
 }
 
@@ -280,12 +290,13 @@ std::string result_record_yaml(const ResultSpec& spec) {
   if (!spec.title.empty()) y += "title: " + scalar(spec.title) + "\n";
   y += "oracle: " + scalar(spec.oracle) + "\n";
   y += "date: " + scalar(spec.date) + "\n";
-  y += "subject:\n  engines:\n";
+  y += spec.subject.engines.empty() ? "subject:\n  engines: []\n" : "subject:\n  engines:\n";
   for (const auto& e : spec.subject.engines) {
     y += "    - {engine: " + scalar(e.raw);
     if (!e.versions.empty()) y += ", version: " + scalar(e.versions);
     y += "}\n";
   }
+  if (!spec.subject.model.empty()) y += "  model: " + scalar(spec.subject.model) + "\n";
   if (!spec.subject.config.empty()) {
     y += "  config:\n";
     for (const auto& [k, v] : spec.subject.config)
@@ -300,6 +311,11 @@ std::string result_record_yaml(const ResultSpec& spec) {
     for (const auto& g : spec.evidence_for) y += "  - " + scalar(g) + "\n";
   }
   if (spec.source) y += "source: " + citation_yaml(*spec.source) + "\n";
+  if (spec.incomplete) y += "incomplete: true\n";
+  if (!spec.failures.empty()) {
+    y += "failures:\n";
+    for (const auto& f : spec.failures) y += "  - " + failure_yaml(f) + "\n";
+  }
   const std::string notes = import_notes(spec);
   if (!notes.empty()) y += "notes: " + text_block(notes);
   return y;

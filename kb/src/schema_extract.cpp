@@ -32,6 +32,12 @@ std::string scalar(const Node& v) {
   return v.is_scalar() ? v.value : std::string();
 }
 
+// A checked core-schema boolean.
+bool truth(const Node& v) {
+  const std::string s = scalar(v);
+  return s == "true" || s == "True" || s == "TRUE";
+}
+
 std::vector<std::string> strings(const Node& v) {
   std::vector<std::string> out;
   for (const Node& item : v.items) {
@@ -120,6 +126,15 @@ std::vector<Citation> citations(const Node& v, const char* default_type = nullpt
   for (const Node& item : v.items) {
     out.push_back(citation(item));
     if (default_type && out.back().type.empty()) out.back().type = default_type;
+  }
+  return out;
+}
+
+// A scalar mapping as written: `{a: 1, b: x}`.
+std::vector<ConfigEntry> pairs(const Node& v) {
+  std::vector<ConfigEntry> out;
+  for (const auto& [k, val] : v.entries) {
+    if (!val.is_null()) out.emplace_back(k.value, scalar(val));
   }
   return out;
 }
@@ -218,7 +233,7 @@ Detection detection(const Node& v, const std::string& path) {
   Detection d;
   d.pos = v.pos;
   entries(v, [&](const std::string& k, const Node& val) {
-    if (k == "silent") d.silent = scalar(val) == "true" || scalar(val) == "True" || scalar(val) == "TRUE";
+    if (k == "silent") d.silent = truth(val);
     else if (k == "lying_signals") d.lying_signals = strings(val);
     else if (k == "oracles") d.oracles = refs(val, path + ".oracles");
     else if (k == "canary") d.canary = scalar(val);
@@ -233,9 +248,21 @@ void subject(Record& r, const Node& v) {
         r.subject.engines.push_back(engine_ref(val.items[i], item_path("subject.engines", i), "version"));
       }
     } else if (k == "config") {
-      for (const auto& [ck, cv] : val.entries) r.subject.config.emplace_back(ck.value, scalar(cv));
+      r.subject.config = pairs(val);
+    } else if (k == "model") {
+      r.subject.model = scalar(val);
     }
   });
+}
+
+RunnerDecl runner(const Node& v) {
+  RunnerDecl d;
+  d.pos = v.pos;
+  entries(v, [&](const std::string& k, const Node& val) {
+    if (k == "kind") d.kind = scalar(val);
+    else if (k == "params") d.params = pairs(val);
+  });
+  return d;
 }
 
 std::vector<RepairEntry> repairs(const Node& v) {
@@ -331,9 +358,10 @@ const std::vector<std::pair<std::string_view, Setter>>& own_setters(Kind k) {
          });
        }},
       {"probe", [](Record& r, const Node& v, const std::string&) {
-         r.probe = objects<ProbeSpec>(v, "path", [](ProbeSpec& x, const std::string& k, const Node& val) {
+         r.probe = objects<ProbeRoute>(v, "path", [](ProbeRoute& x, const std::string& k, const Node& val) {
            if (k == "path") x.path = scalar(val);
            else if (k == "version") x.version = scalar(val);
+           else if (k == "expect") x.expect = pairs(val);
          });
        }},
       {"releases", [](Record& r, const Node& v, const std::string& p) {
@@ -355,7 +383,8 @@ const std::vector<std::pair<std::string_view, Setter>>& own_setters(Kind k) {
          }
        }}};
   static const std::vector<std::pair<std::string_view, Setter>> oracle = {
-      TEXT("method", method), TEXT("pass_criterion", pass_criterion)};
+      TEXT("method", method), TEXT("pass_criterion", pass_criterion),
+      {"runner", [](Record& r, const Node& v, const std::string&) { r.runner = runner(v); }}};
   static const std::vector<std::pair<std::string_view, Setter>> result = {
       {"oracle", [](Record& r, const Node& v, const std::string& p) { r.oracle = ref(v, p); }},
       TEXT("date", date),
@@ -365,7 +394,19 @@ const std::vector<std::pair<std::string_view, Setter>>& own_setters(Kind k) {
       {"errors", [](Record& r, const Node& v, const std::string&) { r.errors = integer(scalar(v)); }},
       {"skipped", [](Record& r, const Node& v, const std::string&) { r.skipped = integer(scalar(v)); }},
       {"evidence_for", [](Record& r, const Node& v, const std::string& p) { r.evidence_for = refs(v, p); }},
-      {"source", [](Record& r, const Node& v, const std::string&) { r.source = citation(v); }}};
+      {"source", [](Record& r, const Node& v, const std::string&) { r.source = citation(v); }},
+      {"failures", [](Record& r, const Node& v, const std::string&) {
+         r.failures = objects<Failure>(v, "prompt", [](Failure& x, const std::string& k, const Node& val) {
+           if (k == "prompt") x.prompt = integer(scalar(val));
+           else if (k == "position") x.position = integer(scalar(val));
+           else if (k == "trial") x.trial = integer(scalar(val));
+           else if (k == "run") x.run = integer(scalar(val));
+           else if (k == "compared") x.compared = scalar(val);
+           else if (k == "expected") x.expected = scalar(val);
+           else if (k == "got") x.got = scalar(val);
+         });
+       }},
+      {"incomplete", [](Record& r, const Node& v, const std::string&) { r.incomplete = truth(v); }}};
   static const std::vector<std::pair<std::string_view, Setter>> setting = {
       TEXT("key", setting.key), TEXT("type", setting.type), TEXT("scope", setting.scope),
       {"synonyms", [](Record& r, const Node& v, const std::string&) { r.setting.synonyms = strings(v); }},

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "kb/schema.h"
+#include "oracle/runner_table.h"
 
 namespace kb::schema {
 namespace {
@@ -90,7 +91,8 @@ const Struct kSubject = {
     "subject",
     "What an oracle result was run on.",
     {list(obj("engines", kSubjectEngine, "engines with their exact versions", "engine")),
-     of("config", T::scalar_map, "the configuration, key: value", "{kv_transfer: pd}")},
+     of("config", T::scalar_map, "the configuration, key: value", "{kv_transfer: pd}"),
+     text("model", "the served model", "Qwen/Qwen3-8B")},
     {}};
 
 const Struct kRepair = {
@@ -176,9 +178,39 @@ const Struct kEntrypoint = {
 
 const Struct kProbe = {
     "probe",
-    "How a live server of this engine says what it is: a GET path answering JSON.",
-    {required(text("path", "the path to GET", "/version")),
-     text("version", "the JSON field holding the version (dotted path)", "version")},
+    "How a live server of this engine says what it is: a GET path answering JSON, where "
+    "its version is and which fields tell it apart from other engines.",
+    {required(of("path", T::path, "the path to GET, from the server's root", "/version")),
+     text("version", "the JSON field holding the version (dotted path)", "version"),
+     of("expect", T::scalar_map, "JSON fields (dotted paths) that must hold these values",
+        "{model_type: sglang}")},
+    {"version", "expect"}};
+
+// The runner kinds come from the runner table, which `kb oracle run` reads too.
+const std::vector<std::string_view>& runner_kinds() {
+  static const std::vector<std::string> names = oracle::kind_names();
+  static const std::vector<std::string_view> views(names.begin(), names.end());
+  return views;
+}
+
+const Struct kRunner = {
+    "runner",
+    "How `kb oracle run` runs this oracle: a built-in procedure and its parameters.",
+    {required(one_of("kind", runner_kinds(), "the procedure")),
+     of("params", T::scalar_map, "the kind's parameters (see `kb oracle run --help`)",
+        "{trials: 3}")},
+    {}};
+
+const Struct kFailure = {
+    "failure",
+    "One divergence an oracle run observed: where the outputs first differ.",
+    {required(of("prompt", T::integer, "0-based index of the prompt in the prompt set", "3")),
+     required(of("position", T::integer, "0-based index of the first diverging token", "17")),
+     of("trial", T::integer, "1-based trial; absent: not recorded"),
+     of("run", T::integer, "1-based warm run (cold-vs-warm); absent: not recorded"),
+     one_of("compared", {"tokens", "text"}, "what was compared; default tokens"),
+     text("expected", "a short excerpt of the reference output at the divergence"),
+     text("got", "the same excerpt of the output under test")},
     {}};
 
 const Struct kRelease = {
@@ -315,7 +347,8 @@ const Struct kOracle = {
     "oracle",
     "A test that decides whether a gotcha happens.",
     common(true, {md("method", "how to run it"),
-                  text("pass_criterion", "what passing means")}),
+                  text("pass_criterion", "what passing means"),
+                  obj("runner", kRunner, "how `kb oracle run` runs it; absent: by hand only")}),
     {}};
 
 const Struct kResult = {
@@ -330,7 +363,10 @@ const Struct kResult = {
             of("errors", T::integer, "test cases that errored (neither passed nor failed)"),
             of("skipped", T::integer, "test cases skipped"),
             list(ref("evidence_for", Kind::gotcha, "gotchas a failure here reproduces")),
-            obj("source", kCitation, "where the figures come from")}),
+            obj("source", kCitation, "where the figures come from"),
+            list(obj("failures", kFailure, "the failed comparisons, at most `failed` of them")),
+            of("incomplete", T::boolean, "the run was interrupted: the counts cover part of it",
+               "true")}),
     {}};
 
 const Struct kSetting = {
@@ -374,6 +410,7 @@ std::string_view to_string(ValueType t) {
     case T::version: return "version";
     case T::version_range: return "version range";
     case T::url: return "URL";
+    case T::path: return "path";
     case T::object: return "mapping";
     case T::predicate: return "predicate";
     case T::scalar_map: return "mapping of keys to values";
@@ -401,7 +438,7 @@ const std::vector<const Struct*>& nested_structs() {
       &kCitation,     &kEngineRange,   &kFixChain,    &kDetection,       &kImpact,
       &kRepair,       &kRelation,      &kPackage,     &kImage,           &kEntrypoint,
       &kRelease,      &kProbe,         &kIssueCitation, &kPrCitation,  &kSettingValue,  &kEngineSpelling, &kFlagSpelling, &kEnvSpelling,
-      &kJsonSpelling, &kKeySpelling,   &kSettingDefault, &kSubject,      &kSubjectEngine};
+      &kJsonSpelling, &kKeySpelling,   &kSettingDefault, &kSubject,      &kSubjectEngine, &kRunner, &kFailure};
   return all;
 }
 

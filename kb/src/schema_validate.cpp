@@ -35,6 +35,7 @@ std::string expected(const Field& f) {
     case ValueType::version: return "a version";
     case ValueType::version_range: return "a version range";
     case ValueType::url: return "an http(s) URL";
+    case ValueType::path: return "a path such as /version";
     case ValueType::object: return "a mapping";
     case ValueType::scalar_map:
     case ValueType::setting_map:
@@ -110,8 +111,12 @@ void Validator::object(const Node& v, const Struct& s, const std::string& path) 
       return x && !blank(*x);
     });
     if (!any) {
+      const Field* first = find_field(s, s.one_of.front());
       error("schema.missing-field", v.pos,
-            (path.empty() ? "" : path + ": ") + "needs one of " + join(s.one_of, ", "));
+            (path.empty() ? "" : path + ": ") + "needs one of " + join(s.one_of, ", "),
+            first && !first->example.empty()
+                ? "add e.g. `" + std::string(first->name) + ": " + std::string(first->example) + "`"
+                : "");
     }
   }
 }
@@ -240,6 +245,13 @@ void Validator::scalar(const Field& f, const Node& v, const std::string& path) {
     case ValueType::url:
       if (ct != CoreType::string || (s.rfind("http://", 0) != 0 && s.rfind("https://", 0) != 0)) {
         error("schema.url", v.pos, path + ": only http(s) URLs are allowed");
+      }
+      return;
+    case ValueType::path:
+      if (ct != CoreType::string || s.empty() || s.front() != '/' ||
+          s.find_first_of(" \t?#") != std::string::npos) {
+        error("schema.type", v.pos, path + ": expected a path such as /version",
+              "the path is relative to the server's root URL, without a query");
       }
       return;
     default:

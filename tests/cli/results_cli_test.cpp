@@ -170,3 +170,31 @@ TEST_CASE("kb show carries the shipped seed's evidence summary", "[cli][results]
   CHECK(evidence["controls"][1]["subject"] == "nixl + vllm");
   fs::remove_all(dir);
 }
+
+TEST_CASE("hostile reports are refused at a limit: no crash, nothing written",
+          "[cli][results][limits]") {
+  // Before: 10,000 nested <testsuite> elements (230 KB) crashed kb with SIGSEGV.
+  auto dir = scratch("results_hostile");
+  auto records = fixture_tree(dir);
+  std::string deep = "<?xml version=\"1.0\"?>\n";
+  for (int i = 0; i < 10000; ++i) deep += "<testsuite>\n";
+  deep += "<testcase name=\"t\"/>\n";
+  for (int i = 0; i < 10000; ++i) deep += "</testsuite>\n";
+  spit(dir / "deep.xml", deep);
+  const std::string rest =
+      "' --oracle monolithic-equivalence --subject vllm --records '" + records.string() + "'";
+  auto r = kb(dir, "results import '" + (dir / "deep.xml").string() + rest);
+  CHECK(r.code == 2);
+  CHECK(r.err.find("deep.xml:66:1: error[limits.depth]: elements nested deeper than 64 levels") !=
+        std::string::npos);
+
+  spit(dir / "big.json", std::string(2000, ' ') + "{\"passed\": 1}");
+  auto big =
+      kb(dir, "results import '" + (dir / "big.json").string() + rest + " --max-report-bytes 1000");
+  CHECK(big.code == 2);
+  CHECK(big.err.find("error[limits.file-size]: file is 2013 bytes; the limit is 1000") !=
+        std::string::npos);
+  CHECK(big.err.find("hint: split the report, or raise --max-report-bytes") != std::string::npos);
+  CHECK_FALSE(fs::exists(records / "results"));
+  fs::remove_all(dir);
+}

@@ -162,4 +162,10 @@ TEST_CASE("kb serve refuses bad usage with exit 2") {
   CHECK(run("--records a --db b") == 2);
   CHECK(run("--db /nonexistent/kb.db --port 0") == 2);
   CHECK(run("--port 70000") == 2);
+  CHECK(run("--request-timeout 0 --port 0") == 2);
+  CHECK(run("--idle-timeout -1 --port 0") == 2);
+  CHECK(run("--write-timeout 4000 --port 0") == 2);
+  CHECK(run("--max-connections-per-peer 0 --port 0") == 2);
+  CHECK(run("--max-connections 2000000 --port 0") == 2);
+  CHECK(run("--threads 0 --port 0") == 2);
 }

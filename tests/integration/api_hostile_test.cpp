@@ -116,13 +116,15 @@ TEST_CASE("unknown methods get 405 with Allow, and OPTIONS lists them", "[server
                     "OPTIONS /api/v1/gotchas/x HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
   CHECK(raw_status(raw) == 204);
   CHECK(raw.find("Allow: GET, HEAD, OPTIONS") != std::string::npos);
-  for (std::string line : {"PROPFIND /api/v1/gotchas HTTP/1.1", "GET /api/v1/gotchas HTTP/9.9",
-                           "GARBAGE", "GET  HTTP/1.1", "get /healthz HTTP/1.1"}) {
+  for (std::string line :
+       {"PROPFIND /api/v1/gotchas HTTP/1.1", "GARBAGE", "GET  HTTP/1.1", "get /healthz HTTP/1.1"}) {
     raw = raw_request(s.port(), line + "\r\nHost: x\r\nConnection: close\r\n\r\n");
     INFO(line << " -> " << raw.substr(0, 200));
     CHECK(raw_status(raw) >= 400);
     CHECK(raw_status(raw) < 500);
   }
+  raw = raw_request(s.port(), "GET /api/v1/gotchas HTTP/9.9\r\nHost: x\r\n\r\n");
+  CHECK(raw_status(raw) == 505);
   raw = raw_request(s.port(),
                     "HEAD /api/v1/gotchas HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
   CHECK(raw_status(raw) == 200);
@@ -134,7 +136,7 @@ TEST_CASE("bodies: wrong type 415, too large 413, truncated or malformed 4xx, ba
   kb::http::ServeConfig cfg;
   cfg.max_body_bytes = 64 * 1024;
   cfg.max_batch = 3;
-  cfg.read_timeout = std::chrono::seconds(1);
+  cfg.request_timeout = std::chrono::seconds(1);
   TestServer s(cfg);
   CHECK(post(s, "/api/v1/check", "engines=vllm", "application/x-www-form-urlencoded")->status ==
         415);

@@ -1,9 +1,11 @@
-// `kb site`: every page written, every relative link landing on a file of the site,
-// and the directory replaced atomically (never a half-written or foreign directory).
+// `kb site`: every page written, every relative link landing on a file of the site, and
+// a rebuild that replaces or removes only what kb wrote (listed in `.kb-site`), never a
+// half-written site, never a file of someone else's.
 
 #include <catch2/catch.hpp>
 
 #include <unistd.h>
+#include <fstream>
 #include <set>
 
 #include "kb/error.h"
@@ -118,36 +120,123 @@ TEST_CASE("every link of the static site is relative and lands on one of its fil
   fs::remove_all(out.parent_path());
 }
 
-TEST_CASE("kb site swaps the new site in and removes the old one", "[pages]") {
+// Every file under `dir`, relative, '/'-separated.
+std::set<std::string> files_under(const fs::path& dir) {
+  std::set<std::string> out;
+  for (const auto& e : fs::recursive_directory_iterator(dir)) {
+    if (!e.is_directory()) out.insert(fs::relative(e.path(), dir).generic_string());
+  }
+  return out;
+}
+
+void spit(const fs::path& p, const std::string& text) {
+  fs::create_directories(p.parent_path());
+  std::ofstream(p, std::ios::binary) << text;
+}
+
+TEST_CASE("a rebuild removes the pages it no longer writes, and only those", "[pages][site]") {
+  // Before: a rebuild replaced the whole directory, so a gh-pages .git/, a CNAME or notes
+  // put beside the site were deleted without a word.
   const fs::path out = temp_dir("swap");
   kb::site::write_site(tree().linted, {out, {}});
-  { std::ofstream(out / "left-over.html") << "old"; }
+  spit(out / "left-over.html", "mine");
+  spit(out / "CNAME", "kb.example.org\n");
+  spit(out / ".git/HEAD", "ref: refs/heads/gh-pages\n");
+  spit(out / "gotchas/my-notes.txt", "notes in a directory kb made");
   auto small = kb::test::make_tree({{"engines/vllm.yaml", "name: vLLM\n"}});
   kb::site::write_site(small.linted, {out, {}});
-  CHECK(!fs::exists(out / "left-over.html"));
+  CHECK(kb::test::read_text(out / "left-over.html") == "mine");
+  CHECK(kb::test::read_text(out / "CNAME") == "kb.example.org\n");
+  CHECK(kb::test::read_text(out / ".git/HEAD") == "ref: refs/heads/gh-pages\n");
+  CHECK(kb::test::read_text(out / "gotchas/my-notes.txt") == "notes in a directory kb made");
   CHECK(!fs::exists(out / "gotchas/pd-cache-hit.html"));
+  CHECK(!fs::exists(out / "oracles"));  // kb made it, and nothing else is in it now
   CHECK(fs::exists(out / "engines/vllm.html"));
+  const std::set<std::string> left = files_under(out);
+  const std::set<std::string> expected = {".git/HEAD",          ".kb-site",
+                                          "404.html",           "CNAME",
+                                          "diagnostics.html",   "engines/vllm.html",
+                                          "engines/vllm.json",  "engines/vllm.yaml",
+                                          "feed.xml",           "gotchas/my-notes.txt",
+                                          "index.html",         "left-over.html",
+                                          "search-index.js",    "search.html",
+                                          "static/favicon.svg", "static/kb.css",
+                                          "static/search.js"};
+  CHECK(left == expected);
   std::size_t siblings = 0;
   for (const auto& e : fs::directory_iterator(out.parent_path())) {
     (void)e;
     ++siblings;
   }
-  CHECK(siblings == 1);  // no temporary or old directory left beside it
+  CHECK(siblings == 1);  // nothing written beside it
   fs::remove_all(out.parent_path());
 }
 
-TEST_CASE("kb site refuses to replace a directory it did not write", "[pages]") {
+TEST_CASE("the manifest lists what kb wrote and the directories it made", "[pages][site]") {
+  const fs::path out = temp_dir("manifest");
+  fs::create_directories(out / "engines");  // the user's: never kb's to remove
+  auto small = kb::test::make_tree({{"engines/vllm.yaml", "name: vLLM\n"}});
+  kb::site::write_site(small.linted, {out, {}});
+  const std::string manifest = kb::test::read_text(out / ".kb-site");
+  CHECK(manifest.rfind("# kb site manifest", 0) == 0);
+  CHECK(manifest.find("\nstatic/\n") != std::string::npos);
+  CHECK(manifest.find("\nengines/\n") == std::string::npos);
+  CHECK(manifest.find("\nengines/vllm.html\n") != std::string::npos);
+  CHECK(manifest.find("\nindex.html\n") != std::string::npos);
+  auto none =
+      kb::test::make_tree({{"gotchas/g.yaml", "title: G\nseverity: minor\nstatus: open\n"}});
+  kb::site::write_site(none.linted, {out, {}});
+  CHECK(fs::is_directory(out / "engines"));  // emptied, but not made by kb
+  CHECK(fs::is_empty(out / "engines"));
+  fs::remove_all(out.parent_path());
+}
+
+TEST_CASE("kb site refuses to overwrite a file it did not write, unless forced", "[pages][site]") {
   const fs::path out = temp_dir("foreign");
-  fs::create_directories(out);
-  { std::ofstream(out / "thesis.tex") << "precious"; }
-  CHECK_THROWS_AS(kb::site::write_site(tree().linted, {out, {}}), kb::Error);
-  CHECK(kb::test::read_text(out / "thesis.tex") == "precious");
-  std::size_t siblings = 0;
-  for (const auto& e : fs::directory_iterator(out.parent_path())) {
-    (void)e;
-    ++siblings;
+  spit(out / "thesis.tex", "precious");
+  spit(out / "index.html", "my own home page");
+  try {
+    kb::site::write_site(tree().linted, {out, {}});
+    FAIL("no error");
+  } catch (const kb::Error& e) {
+    CHECK(e.code() == kb::Errc::invalid_argument);
+    CHECK(std::string(e.what()) == "kb site did not write " + (out / "index.html").string() +
+                                       "; refusing to overwrite (pass --force to replace it)");
   }
-  CHECK(siblings == 1);
+  CHECK(files_under(out) == std::set<std::string>{"index.html", "thesis.tex"});
+  CHECK(kb::test::read_text(out / "index.html") == "my own home page");
+
+  kb::site::write_site(tree().linted, {out, {}, true});
+  CHECK(kb::test::read_text(out / "index.html") != "my own home page");
+  CHECK(kb::test::read_text(out / "thesis.tex") == "precious");
+  // From now on index.html is kb's: a rebuild needs no --force.
+  kb::site::write_site(tree().linted, {out, {}});
+  fs::remove_all(out.parent_path());
+}
+
+TEST_CASE("an edited manifest cannot make kb remove anything outside the site", "[pages][site]") {
+  const fs::path out = temp_dir("hostile");
+  const fs::path outside = out.parent_path() / "outside.txt";
+  spit(outside, "keep me");
+  spit(out / "sub/kept.txt", "keep me too");
+  fs::create_symlink(out / "sub", out / "link");
+  spit(out / ".kb-site",
+       "# kb site manifest\n../outside.txt\n" + outside.string() + "\nlink/kept.txt\n./x\nsub/\n");
+  kb::site::write_site(tree().linted, {out, {}});
+  CHECK(kb::test::read_text(outside) == "keep me");
+  CHECK(kb::test::read_text(out / "sub/kept.txt") == "keep me too");
+  fs::remove_all(out.parent_path());
+}
+
+TEST_CASE("a site written by an older kb is rebuilt in place, nothing removed", "[pages][site]") {
+  const fs::path out = temp_dir("legacy");
+  spit(out / ".kb-site", "written by kb site; the whole directory is replaced on the next run\n");
+  spit(out / "index.html", "old kb's page");
+  spit(out / "CNAME", "kb.example.org\n");
+  kb::site::write_site(tree().linted, {out, {}});
+  CHECK(kb::test::read_text(out / "index.html") != "old kb's page");
+  CHECK(kb::test::read_text(out / "CNAME") == "kb.example.org\n");
+  CHECK(kb::test::read_text(out / ".kb-site").rfind("# kb site manifest", 0) == 0);
   fs::remove_all(out.parent_path());
 }
 
@@ -157,8 +246,12 @@ TEST_CASE("a failed template leaves the old site in place", "[pages]") {
   const fs::path web = out.parent_path() / "web";
   fs::create_directories(web / "templates");
   { std::ofstream(web / "templates" / "oracle.mustache") << "{{#unclosed}}"; }
+  const std::string manifest = kb::test::read_text(out / ".kb-site");
+  const std::set<std::string> before = files_under(out);
   CHECK_THROWS_AS(kb::site::write_site(tree().linted, {out, web}), kb::Error);
   CHECK(fs::exists(out / "oracles/monolithic-equivalence.html"));
+  CHECK(files_under(out) == before);  // no staged file left behind
+  CHECK(kb::test::read_text(out / ".kb-site") == manifest);
   std::size_t siblings = 0;
   for (const auto& e : fs::directory_iterator(out.parent_path())) {
     (void)e;

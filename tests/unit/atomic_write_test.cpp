@@ -3,10 +3,11 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <filesystem>
+#include <fstream>
 #include <string>
 #include <vector>
 
-#include "atomic_write.h"
+#include "kb/atomic_write.h"
 #include "kb/error.h"
 #include "test_files.h"
 
@@ -78,4 +79,36 @@ TEST_CASE("write_atomic removes its temporary file when the rename fails", "[ato
   }
   CHECK(t.names() == std::vector<std::string>{"x.yaml"});
   CHECK(fs::is_directory(path / "inner"));
+}
+
+TEST_CASE("replace_if_unchanged replaces the file read, keeping its permissions",
+          "[atomic_write]") {
+  TempDir t;
+  const fs::path path = t.dir / "x.yaml";
+  REQUIRE(kb::write_atomic(path, "one\n", kb::IfExists::keep));
+  REQUIRE(::chmod(path.c_str(), 0600) == 0);
+  CHECK(kb::replace_if_unchanged(path, "two\n", "one\n") == kb::ReplaceResult::replaced);
+  CHECK(kb::test::read_file(path) == "two\n");
+  CHECK(mode_of(path) == 0600);
+  CHECK(t.names() == std::vector<std::string>{"x.yaml"});
+}
+
+TEST_CASE("replace_if_unchanged never overwrites a save made after the read", "[atomic_write]") {
+  TempDir t;
+  const fs::path path = t.dir / "x.yaml";
+  REQUIRE(kb::write_atomic(path, "one\n", kb::IfExists::keep));
+  // An editor's atomic save, of the same size: a new file renamed over the one read.
+  REQUIRE(kb::write_atomic(t.dir / "editor.tmp", "uno\n", kb::IfExists::keep));
+  fs::rename(t.dir / "editor.tmp", path);
+  CHECK(kb::replace_if_unchanged(path, "two\n", "one\n") == kb::ReplaceResult::changed);
+  CHECK(kb::test::read_file(path) == "uno\n");
+  CHECK(t.names() == std::vector<std::string>{"x.yaml"});
+  // A link put in the file's place is not the file read either.
+  fs::remove(path);
+  fs::create_symlink(t.dir / "elsewhere", path);
+  CHECK(kb::replace_if_unchanged(path, "two\n", "uno\n") == kb::ReplaceResult::changed);
+  CHECK(fs::is_symlink(path));
+  fs::remove(path);
+  CHECK(kb::replace_if_unchanged(path, "two\n", "uno\n") == kb::ReplaceResult::changed);
+  CHECK_FALSE(fs::exists(path));
 }

@@ -171,7 +171,8 @@ TEST_CASE("the watcher names the record files that changed, or asks for a rescan
 
   fs::create_directory(t.dir / "gotchas" / "more");
   REQUIRE(settle() == kb::WatchEvent::changed);
-  CHECK_FALSE(w.take_changes());  // a new directory: only a scan can tell what it holds
+  // A new directory is named, for the reload to look under it (and nowhere else).
+  CHECK(w.take_changes() == std::vector<std::string>{"gotchas/more/"});
   t.write("gotchas/more/x.yaml", "id: gotchas/more/x\n");
   fs::rename(t.dir / "engines/nixl.yaml", t.dir / "engines/nixl2.yaml");
   REQUIRE(settle() == kb::WatchEvent::changed);
@@ -179,4 +180,26 @@ TEST_CASE("the watcher names the record files that changed, or asks for a rescan
   REQUIRE(changes);
   CHECK(*changes == std::vector<std::string>{"engines/nixl.yaml", "engines/nixl2.yaml",
                                              "gotchas/more/x.yaml"});
+}
+
+TEST_CASE("a named directory reloads what was and is under it, nothing else", "[corpus][reload]") {
+  Tree t;
+  auto prev = kb::Corpus::load(t.dir);
+  const fs::path away = t.dir.string() + "-away";
+  fs::rename(t.dir / "gotchas", away);
+  const std::vector<std::string> only{"gotchas/"};
+  auto gone = kb::Corpus::reload(*prev, {}, &only);
+  CHECK(gone->find("gotchas/beta-major") == nullptr);
+  CHECK(gone->find("engines/vllm") == prev->find("engines/vllm"));
+  require_same_as_fresh(*gone);
+
+  fs::rename(away, t.dir / "gotchas");
+  auto back = kb::Corpus::reload(*gone, {}, &only);
+  CHECK(back->find("gotchas/beta-major") != nullptr);
+  CHECK(back->content_hash() == prev->content_hash());
+  require_same_as_fresh(*back);
+  // A hidden directory is never loaded, named or not.
+  t.write(".drafts/gotchas/x.yaml", "id: gotchas/x\n");
+  const std::vector<std::string> hidden{".drafts/"};
+  CHECK(kb::Corpus::reload(*back, {}, &hidden)->content_hash() == back->content_hash());
 }

@@ -44,21 +44,22 @@ TEST_CASE("every invalid fixture reports its code at its line and column", "[loa
   int checked = 0;
   for (const auto& entry : fs::directory_iterator(fs::path(KB_TEST_DATA) / "invalid")) {
     const std::string bytes = read_file(entry.path());
-    // First line: "# expect: CODE LINE:COL"
+    // First line: "# expect: CODE LINE:COL [in NAMESPACE]" (gotchas unless named)
     auto eol = bytes.find('\n');
     std::istringstream head(bytes.substr(0, eol));
-    std::string hash, expect, code, pos;
-    head >> hash >> expect >> code >> pos;
+    std::string hash, expect, code, pos, in, ns = "gotchas";
+    head >> hash >> expect >> code >> pos >> in >> ns;
     REQUIRE(expect == "expect:");
     int line = std::stoi(pos.substr(0, pos.find(':')));
     int column = std::stoi(pos.substr(pos.find(':') + 1));
     const std::string stem = entry.path().stem().string();
-    auto result = load_record_text("gotchas/" + stem + ".yaml", bytes);
+    const std::string file = ns + "/" + stem + ".yaml";
+    auto result = load_record_text(file, bytes);
     INFO(entry.path().filename().string() << "\n" << dump(result.diagnostics));
     CHECK(code == stem);
     CHECK(has(result.diagnostics, code, line, column));
     CHECK_FALSE(result.record);
-    for (const auto& d : result.diagnostics) CHECK(d.file == "gotchas/" + stem + ".yaml");
+    for (const auto& d : result.diagnostics) CHECK(d.file == file);
     ++checked;
   }
   CHECK(checked >= 20);

@@ -46,8 +46,9 @@ class Corpus {
                                             const LoadOptions& options = {});
   /// Loads only files whose size or mtime differ from `prev`'s; a file that no longer
   /// loads keeps `prev`'s record, marked stale; a deleted file drops its record. With
-  /// `only` (relative paths a watcher saw change) nothing else is even looked at; without
-  /// it the whole tree is scanned. When no record appeared, vanished or changed a name,
+  /// `only` (relative paths a watcher saw change; one ending in '/' names a directory,
+  /// i.e. every file under it then and now) nothing else is even looked at; without it
+  /// the whole tree is scanned. When no record appeared, vanished or changed a name,
   /// the name index and the reference checks of unchanged records are reused.
   static std::shared_ptr<const Corpus> reload(const Corpus& prev, const LoadOptions& options = {},
                                               const std::vector<std::string>* only = nullptr);

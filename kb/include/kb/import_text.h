@@ -44,9 +44,22 @@ std::filesystem::path record_relative_path(std::string_view id);
 /// Required fields of `r`'s namespace that `r` leaves empty, e.g. {"title", "severity"}.
 std::vector<std::string> missing_required_fields(const Record& r);
 
-/// Writes `text` to `path` atomically (temp file in the same directory, fsync, rename),
-/// creating parent directories. Returns false, writing nothing, when `path` exists and
-/// `overwrite` is false; throws Error{Errc::io} when writing fails.
+/// What write_record_file did.
+enum class WriteOutcome {
+  written,  ///< `path` holds the new text
+  exists,   ///< a file appeared at `path` meanwhile; nothing written
+  changed,  ///< the file to replace is no longer the one seen (an editor saved); kept
+};
+
+/// Writes `text` to `path` atomically (temp file in the same directory, fsync, then link
+/// or exchange), creating parent directories. Without `replacing` no file may be at
+/// `path`; with it, the file there is replaced only while it still holds exactly those
+/// bytes, never over a save made since. Throws Error{Errc::io} when writing fails.
+WriteOutcome write_record_file(const std::filesystem::path& path, std::string_view text,
+                               const std::optional<std::string>& replacing);
+
+/// write_record_file of a new file, or, with `overwrite`, of the file at `path` now.
+/// Returns false, writing nothing, when the file exists and `overwrite` is false.
 bool write_file_atomic(const std::filesystem::path& path, std::string_view text, bool overwrite);
 
 }  // namespace kb

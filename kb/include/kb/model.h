@@ -163,12 +163,6 @@ struct Entrypoint {
 
 /// How a live server of an engine says what it is: GET `path`, read `version` from the
 /// JSON answer.
-struct ProbeSpec {
-  std::string path;
-  std::string version;  ///< dotted path of the JSON field holding the version
-  Pos pos;
-};
-
 /// A known release of an engine, with the versions of the components it ships or pins.
 struct Release {
   std::string version;
@@ -242,6 +236,34 @@ struct RepairEntry {
 struct Subject {
   std::vector<RefValue> engines;  ///< `versions` holds the exact version, when given
   std::vector<ConfigEntry> config;
+  std::string model;  ///< the served model, when the result names it
+};
+
+/// How `kb oracle run` runs an oracle: a built-in procedure and its parameters.
+struct RunnerDecl {
+  std::string kind;                 ///< monolithic-equivalence | cold-vs-warm
+  std::vector<ConfigEntry> params;  ///< as written, checked against the kind's parameters
+  Pos pos;
+};
+
+/// One route an engine's server answers that identifies it, and where its version is.
+struct ProbeRoute {
+  std::string path;                 ///< e.g. "/version", relative to the server root
+  std::string version;              ///< the JSON field holding the version (dots for nesting)
+  std::vector<ConfigEntry> expect;  ///< JSON fields that must hold these values
+  Pos pos;
+};
+
+/// One divergence an oracle run observed: where the outputs first differ.
+struct Failure {
+  std::int64_t prompt = 0;    ///< 0-based index of the prompt in the prompt set
+  std::int64_t position = 0;  ///< 0-based index of the first diverging generated token
+  std::int64_t trial = 0;     ///< 1-based trial, 0 when not recorded
+  std::int64_t run = 0;       ///< 1-based warm run (cold-vs-warm), 0 when not recorded
+  std::string compared;       ///< "tokens" (token ids) or "text" (characters); empty: tokens
+  std::string expected;       ///< a short excerpt of the reference output at the divergence
+  std::string got;            ///< the same excerpt of the output under test
+  Pos pos;
 };
 
 /// One record, whatever its namespace; fields of other namespaces stay empty.
@@ -285,7 +307,7 @@ struct Record {
   std::vector<Package> packages;
   std::vector<Image> images;
   std::vector<Entrypoint> entrypoints;
-  std::vector<ProbeSpec> probe;
+  std::vector<ProbeRoute> probe;  ///< how `kb oracle run` and `kb check --endpoint` recognise its server
   std::vector<Release> releases;
 
   // settings
@@ -298,6 +320,7 @@ struct Record {
   // oracles
   std::string method;
   std::string pass_criterion;
+  std::optional<RunnerDecl> runner;
 
   // results
   RefValue oracle;
@@ -309,6 +332,8 @@ struct Record {
   std::int64_t skipped = 0;
   std::vector<RefValue> evidence_for;
   std::optional<Citation> source;
+  std::vector<Failure> failures;
+  bool incomplete = false;  ///< the run was interrupted: the counts cover part of it
 
   std::string content_hash;  ///< FNV-1a 64 of the file bytes, hex
   std::string source_text;   ///< the file's bytes exactly as read (a BOM kept), for in-place repair

@@ -41,17 +41,26 @@ std::optional<ReportFormat> parse_report_format(std::string_view s);
 struct ReportParse {
   std::optional<TestCounts> counts;            ///< empty when the report was unusable
   ReportFormat format = ReportFormat::detect;  ///< the format it was read as
-  std::vector<Diagnostic> diagnostics;         ///< codes `results.*` (and `yaml.*` for JSON syntax)
+  std::vector<Diagnostic> diagnostics;  ///< codes `results.*`, `limits.*`, `yaml.*` (JSON syntax)
+};
+
+/// Bounds on a report, so hostile input is reported (`limits.*`), not obeyed.
+struct ReportLimits {
+  std::size_t max_bytes = 32u << 20;  ///< larger reports are refused (limits.file-size)
+  int max_depth = 64;                 ///< XML elements / JSON collections nested (limits.depth)
 };
 
 /// Counts the test cases of a JUnit XML report and cross-checks the suites' totals.
-ReportParse parse_junit(std::string_view text, const std::string& file);
+ReportParse parse_junit(std::string_view text, const std::string& file,
+                        const ReportLimits& limits = {});
 /// Reads a JSON summary: counts, a pytest-json-report `summary`, or a list of
 /// `{name, outcome}` (also under `tests`).
-ReportParse parse_json_summary(std::string_view text, const std::string& file);
+ReportParse parse_json_summary(std::string_view text, const std::string& file,
+                               const ReportLimits& limits = {});
 /// Reads a report in `format`, detecting it from the first character when asked.
 ReportParse parse_report(std::string_view text, const std::string& file,
-                         ReportFormat format = ReportFormat::detect);
+                         ReportFormat format = ReportFormat::detect,
+                         const ReportLimits& limits = {});
 
 /// A result record about to be written.
 struct ResultSpec {
@@ -59,11 +68,13 @@ struct ResultSpec {
   std::string title;
   std::string oracle;  ///< oracle reference
   std::string date;    ///< YYYY-MM-DD
-  Subject subject;     ///< engines (RefValue::versions holds the exact version) and config
+  Subject subject;     ///< engines (RefValue::versions holds the exact version), config, model
   std::vector<std::string> evidence_for;  ///< gotcha references
   std::optional<Citation> source;
   TestCounts counts;
   std::string notes;
+  std::vector<Failure> failures;  ///< divergences observed, as `kb oracle run` records them
+  bool incomplete = false;        ///< the run was stopped before it finished
 };
 
 /// Parses a subject spec: comma-separated engines, each `NAME` or `NAME@VERSION`

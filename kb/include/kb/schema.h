@@ -29,6 +29,7 @@ enum class ValueType {
   version,        ///< an exact version: 0.26.0, 0.27.1rc2, v1.0
   version_range,  ///< comma-separated comparisons: ">=0.26, <0.28"
   url,            ///< an http(s) URL
+  path,           ///< a URL path from a server's root: starts with '/', no spaces, ? or #
   object,         ///< a mapping with the fields of `Field::object`
   predicate,      ///< an applies_when predicate
   scalar_map,     ///< a mapping of names to scalar values

@@ -145,6 +145,35 @@ struct LiveOptions {
   bool force_polling = false;                    ///< do not use inotify (tests)
   /// Receives one line per reload problem or watcher fallback; may be empty.
   std::function<void(const std::string&)> log;
+  /// Called at the start of every reload, on the thread doing it; may be empty (tests
+  /// hold a reload here to see it running).
+  std::function<void()> on_reload;
+};
+
+/// What the reloading side of a LiveKb is doing.
+enum class ReloadState {
+  idle,     ///< waiting for changes; the last reload (if any) succeeded
+  running,  ///< a reload is reading the tree now
+  failing,  ///< the last reload failed; the last good snapshot is served
+};
+
+/// "idle", "running", "failing".
+std::string_view to_string(ReloadState s);
+
+/// The reload state with its times, for /healthz and /metrics.
+struct ReloadStatus {
+  ReloadState state = ReloadState::idle;
+  /// When the state began: the running reload's start, the first failure of a failing
+  /// streak, or the last success.
+  std::chrono::system_clock::time_point since;
+  /// The end of the last reload that succeeded (the first load counts).
+  std::chrono::system_clock::time_point last_success;
+  std::string last_error;      ///< why the last reload failed; empty once one succeeds
+  std::uint64_t failures = 0;  ///< reloads that failed since start
+  /// Seconds the running reload has taken so far; 0 unless running.
+  double running_seconds(std::chrono::system_clock::time_point now) const {
+    return state == ReloadState::running ? std::chrono::duration<double>(now - since).count() : 0;
+  }
 };
 
 /// Holds the current snapshot and replaces it atomically when files change.
@@ -169,6 +198,8 @@ class LiveKb {
   std::uint64_t reloads() const;
   /// Number of reloads that failed (the tree could not be read) since start.
   std::uint64_t reload_failures() const;
+  /// Whether a reload is running, has failed, or all is well, and since when.
+  ReloadStatus reload_status() const;
   /// Whether this serves a prebuilt database (read-only, never reloads).
   bool read_only() const;
   /// Whether the watcher uses inotify (false: polling, or not watching).

@@ -1,0 +1,205 @@
+// The runner kinds, their parameters and defaults, and reading an oracle record's
+// `runner:` (already checked by lint) into a RunnerSpec.
+
+#include <cctype>
+#include <charconv>
+
+#include "kb/error.h"
+#include "runner_table.h"
+#include "similarity.h"
+
+namespace kb::oracle {
+namespace {
+
+ParamInfo count_param(std::string_view name, int min, int max) {
+  return {name, ParamType::count, {}, min, max};
+}
+
+bool is_none(std::string_view v) {
+  return v.empty() || v == "none";
+}
+
+int to_int(std::string_view v) {
+  int out = 0;
+  std::from_chars(v.data(), v.data() + v.size(), out);
+  return out;
+}
+
+// Stores a value check_value() accepted.
+void apply(RunnerSpec& spec, const ParamInfo& p, std::string_view v) {
+  const std::string_view n = p.name;
+  if (n == "max_tokens")
+    spec.max_tokens = to_int(v);
+  else if (n == "trials")
+    spec.trials = to_int(v);
+  else if (n == "warm_runs")
+    spec.warm_runs = to_int(v);
+  else if (n == "token_ids_field")
+    spec.token_ids_field = is_none(v) ? "" : std::string(v);
+  else if (n == "determinism_check")
+    spec.determinism_check = v == "true";
+  else if (n == "isolation") {
+    spec.isolation = v == "cache_salt" ? Isolation::cache_salt
+                     : v == "nonce"    ? Isolation::nonce
+                                       : Isolation::none;
+  }
+}
+
+RunnerSpec defaults(RunnerKind kind) {
+  RunnerSpec s;
+  s.kind = kind;
+  // A nonce works on every server; the record can ask for the server's own field.
+  s.isolation = kind == RunnerKind::cold_vs_warm ? Isolation::nonce : Isolation::none;
+  return s;
+}
+
+}  // namespace
+
+const std::vector<KindInfo>& runner_kinds() {
+  static const std::vector<KindInfo> kinds = {
+      {"monolithic-equivalence",
+       RunnerKind::monolithic_equivalence,
+       {count_param("max_tokens", 1, 100000),
+        count_param("trials", 1, 10000),
+        {"token_ids_field", ParamType::name, {}, 0, 0},
+        {"determinism_check", ParamType::flag, {"true", "false"}, 0, 0},
+        {"isolation", ParamType::choice, {"none", "cache_salt"}, 0, 0}}},
+      {"cold-vs-warm",
+       RunnerKind::cold_vs_warm,
+       {count_param("max_tokens", 1, 100000),
+        count_param("trials", 1, 10000),
+        count_param("warm_runs", 1, 1000),
+        {"token_ids_field", ParamType::name, {}, 0, 0},
+        {"determinism_check", ParamType::flag, {"true", "false"}, 0, 0},
+        {"isolation", ParamType::choice, {"cache_salt", "nonce"}, 0, 0}}},
+  };
+  return kinds;
+}
+
+const KindInfo* find_kind(std::string_view name) {
+  for (const auto& k : runner_kinds()) {
+    if (k.name == name) return &k;
+  }
+  return nullptr;
+}
+
+const ParamInfo* find_param(const KindInfo& kind, std::string_view name) {
+  for (const auto& p : kind.params) {
+    if (p.name == name) return &p;
+  }
+  return nullptr;
+}
+
+std::vector<std::string> kind_names() {
+  std::vector<std::string> out;
+  for (const auto& k : runner_kinds()) out.emplace_back(k.name);
+  return out;
+}
+
+std::vector<std::string> param_names(const KindInfo& kind) {
+  std::vector<std::string> out;
+  for (const auto& p : kind.params) out.emplace_back(p.name);
+  return out;
+}
+
+std::string check_value(const ParamInfo& p, std::string_view v) {
+  switch (p.type) {
+    case ParamType::count: {
+      long long n = 0;
+      auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
+      if (ec != std::errc() || end != v.data() + v.size() || n < p.min || n > p.max) {
+        return "expected a whole number from " + std::to_string(p.min) + " to " +
+               std::to_string(p.max) + ", found '" + std::string(v) + "'";
+      }
+      return {};
+    }
+    case ParamType::flag:
+    case ParamType::choice: {
+      for (const auto& c : p.choices) {
+        if (c == v) return {};
+      }
+      std::string list;
+      for (const auto& c : p.choices) list += (list.empty() ? "" : " | ") + c;
+      auto guess = did_you_mean(v, p.choices);
+      return "unknown value '" + std::string(v) + "' (" +
+             (guess ? "did you mean '" + *guess + "'? " : std::string()) + "one of " + list + ")";
+    }
+    case ParamType::name: {
+      bool ok = !v.empty() && (std::isalpha(static_cast<unsigned char>(v.front())) || v[0] == '_');
+      for (char c : v) {
+        if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') ok = false;
+      }
+      if (ok || is_none(v)) return {};
+      return "expected a request field name (letters, digits, '_') or none, found '" +
+             std::string(v) + "'";
+    }
+  }
+  return {};
+}
+
+std::string_view to_string(RunnerKind k) {
+  return k == RunnerKind::cold_vs_warm ? "cold-vs-warm" : "monolithic-equivalence";
+}
+
+std::string_view to_string(Isolation i) {
+  switch (i) {
+    case Isolation::cache_salt:
+      return "cache_salt";
+    case Isolation::nonce:
+      return "nonce";
+    case Isolation::none:
+      break;
+  }
+  return "none";
+}
+
+std::string RunnerSpec::describe() const {
+  std::string s = std::string(to_string(kind)) + ": max_tokens=" + std::to_string(max_tokens) +
+                  ", trials=" + std::to_string(trials);
+  if (kind == RunnerKind::cold_vs_warm) s += ", warm_runs=" + std::to_string(warm_runs);
+  s += ", isolation=" + std::string(to_string(isolation));
+  s += ", token_ids_field=" + (token_ids_field.empty() ? std::string("none") : token_ids_field);
+  s += std::string(", determinism_check=") + (determinism_check ? "true" : "false");
+  return s;
+}
+
+RunnerSpec runner_spec(const Record& oracle) {
+  if (!oracle.runner) {
+    throw Error(Errc::invalid_argument,
+                oracle.id + " has no runner: kb cannot run it (add `runner: {kind: " +
+                    kind_names().front() + "}` to its record, or run it by hand and use " +
+                    "`kb results import`)");
+  }
+  const KindInfo* kind = find_kind(oracle.runner->kind);
+  if (kind == nullptr) {
+    throw Error(Errc::invalid_argument,
+                oracle.id + ": unknown runner kind '" + oracle.runner->kind + "' (run `kb lint`)");
+  }
+  RunnerSpec spec = defaults(kind->kind);
+  for (const auto& [name, value] : oracle.runner->params) {
+    try {
+      set_param(spec, name, value);
+    } catch (const Error& e) {
+      throw Error(Errc::invalid_argument, oracle.id + ": " + e.what() + " (run `kb lint`)");
+    }
+  }
+  return spec;
+}
+
+void set_param(RunnerSpec& spec, std::string_view name, std::string_view value) {
+  const KindInfo* kind = find_kind(to_string(spec.kind));
+  const ParamInfo* p = kind != nullptr ? find_param(*kind, name) : nullptr;
+  if (p == nullptr) {
+    std::string msg = "runner " + std::string(to_string(spec.kind)) + " has no parameter '" +
+                      std::string(name) + "'";
+    auto names = kind != nullptr ? param_names(*kind) : std::vector<std::string>{};
+    if (auto guess = did_you_mean(name, names)) msg += "; did you mean '" + *guess + "'?";
+    throw Error(Errc::invalid_argument, msg);
+  }
+  if (std::string problem = check_value(*p, value); !problem.empty()) {
+    throw Error(Errc::invalid_argument, std::string(name) + ": " + problem);
+  }
+  apply(spec, *p, value);
+}
+
+}  // namespace kb::oracle

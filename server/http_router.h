@@ -1,0 +1,46 @@
+#pragma once
+
+// The dispatcher: what every route shares, wrapped around the handlers of the route
+// table (routes.cpp). The front end (server/net/) hands it parsed requests.
+
+#include <httplib.h>
+
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <string_view>
+
+#include "routes.h"
+
+namespace kb::http {
+
+/// Called once per answer: the route's name (the metrics label) and the time taken.
+using OnResponse = std::function<void(const httplib::Request&, const httplib::Response&,
+                                      std::string_view route, std::chrono::microseconds)>;
+
+/// Answers requests from the route table: pre-routing checks (path length, UTF-8, known
+/// methods), the first route whose pattern matches the decoded path (setting
+/// Request::matches), one snapshot per request with ETag and 304, 405 with Allow and
+/// OPTIONS on known paths, the JSON error shape for every 4xx/5xx, a generic logged 500
+/// for exceptions, Cache-Control/nosniff/CORS headers, and `on_response`.
+class Router {
+ public:
+  Router(const Services& services, OnResponse on_response);
+  ~Router();
+  Router(const Router&) = delete;
+  Router& operator=(const Router&) = delete;
+
+  /// Fills `res` for `req`. Thread-safe; never throws.
+  void handle(httplib::Request& req, httplib::Response& res) const;
+
+  /// Fills `res` for a request the front end refused before routing (framing errors,
+  /// 408, 503 over the connection limits): the JSON error shape with `status`.
+  void refuse(const httplib::Request& req, int status, std::string_view message,
+              httplib::Response& res) const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<const Impl> impl_;
+};
+
+}  // namespace kb::http
