@@ -40,6 +40,7 @@ void add_serve(CLI::App& app, Action& run);
 void add_site(CLI::App& app, Action& run);
 void add_results(CLI::App& app, Action& run);
 void add_repair(CLI::App& app, Action& run);
+void add_schema(CLI::App& app, Action& run);
 void add_oracle(CLI::App& app, Action& run);
 
 }  // namespace kb::cli

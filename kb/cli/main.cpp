@@ -40,6 +40,7 @@ int main(int argc, char** argv) {
   add_site(app, run);
   add_results(app, run);
   add_repair(app, run);
+  add_schema(app, run);
   add_oracle(app, run);
   try {
     app.parse(argc, argv);

@@ -76,23 +76,23 @@ TEST_CASE("a runner's unknown kind, parameter or value is a diagnostic with a gu
   auto param = load_record_text(
       "oracles/x.yaml", oracle_with("runner:\n  kind: cold-vs-warm\n  params:\n    warm_run: 3\n"));
   INFO(dump(param.diagnostics));
-  CHECK(has(param.diagnostics, "schema.unknown-field", 5, 5, "did you mean 'warm_runs'?"));
+  CHECK(has(param.diagnostics, "runner.unknown-param", 5, 5, "did you mean 'warm_runs'?"));
 
   // warm_runs belongs to cold-vs-warm only.
   auto other = load_record_text(
       "oracles/x.yaml",
       oracle_with("runner:\n  kind: monolithic-equivalence\n  params: {warm_runs: 3}\n"));
-  CHECK(has(other.diagnostics, "schema.unknown-field", 4, 12));
+  CHECK(has(other.diagnostics, "runner.unknown-param", 4, 12));
 
   auto value = load_record_text(
       "oracles/x.yaml",
       oracle_with("runner:\n  kind: cold-vs-warm\n  params: {warm_runs: 0, isolation: cache-salt,"
                   " determinism_check: yes, token_ids_field: \"a b\"}\n"));
   INFO(dump(value.diagnostics));
-  CHECK(has(value.diagnostics, "schema.type", 4, 23));
-  CHECK(has(value.diagnostics, "schema.enum", 4, 37));
-  CHECK(has(value.diagnostics, "schema.enum", 4, 68));
-  CHECK(has(value.diagnostics, "schema.type", 4, 90));
+  CHECK(has(value.diagnostics, "runner.bad-param", 4, 23));
+  CHECK(has(value.diagnostics, "runner.bad-param", 4, 37));
+  CHECK(has(value.diagnostics, "runner.bad-param", 4, 68));
+  CHECK(has(value.diagnostics, "runner.bad-param", 4, 90));
   bool guessed = false;
   for (const auto& d : value.diagnostics) {
     if (d.message.find("did you mean 'cache_salt'?") != std::string::npos) guessed = true;
@@ -154,7 +154,7 @@ TEST_CASE("an engine's probe routes load and are checked", "[oracle][schema]") {
   INFO(dump(bad.diagnostics));
   CHECK(has(bad.diagnostics, "schema.type", 3, 12, "relative to the server's root URL"));
   CHECK(has(bad.diagnostics, "schema.missing-field", 4, 5));
-  CHECK(has(bad.diagnostics, "schema.missing-field", 5, 5, "does not tell engines apart"));
+  CHECK(has(bad.diagnostics, "schema.missing-field", 5, 5, "add e.g. `version: version`"));
   CHECK(has(bad.diagnostics, "schema.unknown-field", 6, 16, "did you mean 'version'?"));
   CHECK_FALSE(bad.record);
 }

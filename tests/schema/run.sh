@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# The JSON Schema test as ctest runs it: installs ajv and yaml (pinned in
+# package-lock.json) into WORK_DIR, outside the source tree, then runs validate.mjs there.
+# usage: run.sh KB_BINARY SOURCE_DIR WORK_DIR
+set -euo pipefail
+kb=$(realpath "$1") source=$(realpath "$2") work=$(realpath -m "$3")
+here=$(cd "$(dirname "$0")" && pwd)
+for tool in node npm; do
+  command -v "$tool" >/dev/null || { echo "schema test: $tool is missing" >&2; exit 1; }
+done
+mkdir -p "$work"
+if ! cmp -s "$here/package-lock.json" "$work/package-lock.json" || [ ! -d "$work/node_modules/ajv" ]; then
+  cp "$here/package.json" "$here/package-lock.json" "$work/"
+  (cd "$work" && npm ci --no-audit --no-fund --loglevel=error)
+fi
+cp "$here/validate.mjs" "$work/validate.mjs"
+cd "$work"
+exec node validate.mjs "$kb" "$source" "$work"
