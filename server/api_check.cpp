@@ -50,26 +50,69 @@ std::optional<ApiError> unusable(const std::vector<Diagnostic>& diags) {
                   json{{"diagnostics", diagnostics_json(diags)}});
 }
 
-// Runs one parsed deployment; `diags` holds what parsing it said (warnings only).
-json run_check(const Ctx& c, const Deployment& d, std::vector<Diagnostic> diags) {
-  CheckReport report = c.snap.checks().run(d);
-  if (std::size_t errors = count_severity(c.snap.corpus().diagnostics(), Severity::error)) {
-    diags.push_back({Severity::warning, "check.records-invalid", "", 0, 0,
-                     "the records have " + std::to_string(errors) +
-                         " lint errors; gotchas in broken files may be missing",
-                     "see /api/v1/diagnostics", ""});
-  }
-  diags.insert(diags.end(), report.diagnostics.begin(), report.diagnostics.end());
-  report.diagnostics = std::move(diags);
-  json out = kb::json::findings_json(report);
-  const std::string fail_on = param(c.req, "fail_on");
+struct CheckParams {
+  CheckOptions options;
+  bool allow_invalid_records = false;
+  std::optional<GotchaSeverity> fail_on;
+};
+
+bool flag_param(const httplib::Request& req, const char* name) {
+  const std::string v = param(req, name);
+  if (v.empty() || v == "false" || v == "0") return false;
+  if (v == "true" || v == "1") return true;
+  throw ApiError(Problem::bad_request, problem_code(Problem::bad_request),
+                 std::string(name) + " must be true or false");
+}
+
+CheckParams check_params(const httplib::Request& req) {
+  CheckParams p;
+  p.options.allow_unknown = flag_param(req, "allow_unknown");
+  p.allow_invalid_records = flag_param(req, "allow_invalid_records");
+  const std::string fail_on = param(req, "fail_on");
   if (!fail_on.empty()) {
-    auto threshold = parse_gotcha_severity(fail_on);
-    if (!threshold) {
+    p.fail_on = parse_gotcha_severity(fail_on);
+    if (!p.fail_on) {
       throw ApiError(Problem::bad_request, problem_code(Problem::bad_request),
                      "fail_on must be one of blocker, major, minor, info");
     }
-    out["fails"] = fails(report, *threshold);
+  }
+  return p;
+}
+
+// Runs one parsed deployment; `diags` holds what parsing it said (warnings only). The gate
+// fails closed: an unknown engine or setting, a value that does not normalise, or a
+// knowledge base that did not load whole is an error, answered 422 (in a batch: that
+// item's error), never "0 findings".
+json run_check(const Ctx& c, const Deployment& d, std::vector<Diagnostic> diags,
+               const CheckParams& p, std::optional<ApiError>& failure) {
+  if (std::size_t errors = count_severity(c.snap.corpus().diagnostics(), Severity::error)) {
+    diags.push_back({p.allow_invalid_records ? Severity::warning : Severity::error,
+                     "check.records-invalid", "", 0, 0,
+                     "the knowledge base has " + std::to_string(errors) +
+                         " lint errors; gotchas in broken files are missing or stale",
+                     "see /api/v1/diagnostics; allow_invalid_records=true checks against what "
+                     "loaded",
+                     ""});
+  }
+  if (c.snap.checks().size() == 0) {
+    diags.push_back({Severity::error, "check.empty-knowledge-base", "", 0, 0,
+                     "the knowledge base holds no gotchas", "", ""});
+  }
+  CheckReport report = c.snap.checks().run(d, p.options);
+  diags.insert(diags.end(), report.diagnostics.begin(), report.diagnostics.end());
+  report.diagnostics = std::move(diags);
+  json out = kb::json::findings_json(report);
+  if (p.fail_on) out["fails"] = fails(report, *p.fail_on);
+  if (count_severity(report.diagnostics, Severity::error) > 0) {
+    std::string first;
+    for (const auto& diag : report.diagnostics) {
+      if (diag.severity == Severity::error) {
+        first = diag.message;
+        break;
+      }
+    }
+    failure.emplace(Problem::unprocessable, "check-incomplete",
+                    "the deployment cannot be checked whole: " + first, out);
   }
   return out;
 }
@@ -79,9 +122,12 @@ json run_check(const Ctx& c, const Deployment& d, std::vector<Diagnostic> diags)
 void check(const Ctx& c) {
   check_body(c.req, kMaxDeploymentBytes);
   std::vector<Diagnostic> diags;
+  const CheckParams params = check_params(c.req);
   Deployment d = kb::json::deployment_from_body(c.req.body, diags);
   if (auto err = unusable(diags)) throw *err;
-  json out = run_check(c, d, std::move(diags));
+  std::optional<ApiError> failure;
+  json out = run_check(c, d, std::move(diags), params, failure);
+  if (failure) throw *failure;
   out["snapshot"] = c.snap.etag();
   send_json(c.res, out);
 }
@@ -103,6 +149,7 @@ void check_batch(const Ctx& c) {
     throw ApiError(Problem::payload_too_large, problem_code(Problem::payload_too_large),
                    "at most " + std::to_string(c.svc.config.max_batch) + " deployments per batch");
   }
+  const CheckParams params = check_params(c.req);
   json results = json::array();
   for (std::size_t i = 0; i < list->size(); ++i) {
     const std::string file = "deployments[" + std::to_string(i) + "]";
@@ -115,7 +162,14 @@ void check_batch(const Ctx& c) {
                 {"message", err->what()},
                 {"diagnostics", diagnostics_json(diags)}}}};
     } else {
-      item = run_check(c, d, std::move(diags));
+      std::optional<ApiError> failure;
+      item = run_check(c, d, std::move(diags), params, failure);
+      if (failure) {
+        item = {{"error",
+                 {{"code", failure->code()},
+                  {"message", failure->what()},
+                  {"diagnostics", item["diagnostics"]}}}};
+      }
     }
     item["index"] = i;
     results.push_back(std::move(item));

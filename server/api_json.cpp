@@ -84,6 +84,8 @@ json record_detail(const Snapshot& snap, const Record& r) {
       j["results"] = std::move(results);
       break;
     case Kind::result:
+    case Kind::setting:
+    case Kind::model:
       break;
   }
   return j;

@@ -23,6 +23,12 @@ json finding(const Finding& f, bool ignored) {
             {"why", f.why},
             {"possible", f.possible}};
   if (f.pos.line > 0) j["line"] = f.pos.line;
+  json locations = json::array();
+  for (const auto& l : f.locations) {
+    locations.push_back({{"file", l.file}, {"line", l.pos.line}, {"column", l.pos.column}});
+  }
+  j["locations"] = std::move(locations);
+  if (!f.service.empty()) j["service"] = f.service;
   if (ignored) {
     j["reason"] = f.ignore_reason;
     j["expires"] = f.ignore_expires.empty() ? json(nullptr) : json(f.ignore_expires);
@@ -30,16 +36,67 @@ json finding(const Finding& f, bool ignored) {
   return j;
 }
 
-json deployment(const Deployment& d) {
+json engines_json(const std::vector<DeployedEngine>& list) {
   json engines = json::array();
-  for (const auto& e : d.engines) {
-    engines.push_back({{"engine", e.name},
-                       {"version", e.version.empty() ? json(nullptr) : json(e.version)},
-                       {"id", e.id.empty() ? json(nullptr) : json(e.id)}});
+  for (const auto& e : list) {
+    json x = {{"engine", e.name},
+              {"version", e.version.empty() ? json(nullptr) : json(e.version)},
+              {"id", e.id.empty() ? json(nullptr) : json(e.id)}};
+    if (e.pos.line > 0) x["line"] = e.pos.line;
+    if (!e.file.empty()) x["file"] = e.file;
+    if (!e.via.empty()) x["via"] = e.via;
+    engines.push_back(std::move(x));
   }
+  return engines;
+}
+
+json settings_json(const std::vector<Setting>& list) {
   json config = json::object();
-  for (const auto& s : d.config) config[s.key] = s.value;
-  return {{"file", d.file}, {"engines", std::move(engines)}, {"config", std::move(config)}};
+  for (const auto& s : list) config[s.key] = s.value;
+  return config;
+}
+
+json facts_json(const std::vector<Setting>& list) {
+  json facts = json::array();
+  for (const auto& s : list) {
+    json x = {{"key", s.key}, {"value", s.value}};
+    if (!s.setting.empty()) x["setting"] = s.setting;
+    if (s.raw_key != s.key || s.raw_value != s.value) {
+      x["written"] = {{"key", s.raw_key}, {"value", s.raw_value}};
+    }
+    if (s.pos.line > 0) x["line"] = s.pos.line;
+    if (!s.file.empty()) x["file"] = s.file;
+    if (!s.via.empty()) x["via"] = s.via;
+    if (s.derived) x["derived"] = true;
+    facts.push_back(std::move(x));
+  }
+  return facts;
+}
+
+json deployment(const Deployment& d) {
+  json services = json::array();
+  for (const auto& s : d.services) {
+    json x = {{"name", s.name},
+              {"role", s.role},
+              {"engines", engines_json(s.engines)},
+              {"config", settings_json(s.config)},
+              {"facts", facts_json(s.config)}};
+    x["model"] = s.model.empty() ? json(nullptr) : json(s.model);
+    if (!s.file.empty()) x["file"] = s.file;
+    if (s.pos.line > 0) x["line"] = s.pos.line;
+    services.push_back(std::move(x));
+  }
+  json unread = json::array();
+  for (const auto& u : d.not_understood) {
+    json x = {{"text", u.text}, {"why", u.why}, {"file", u.file}};
+    if (u.pos.line > 0) x["line"] = u.pos.line;
+    unread.push_back(std::move(x));
+  }
+  return {{"file", d.file},
+          {"engines", engines_json(d.engines)},
+          {"config", settings_json(d.config)},
+          {"services", std::move(services)},
+          {"not_understood", std::move(unread)}};
 }
 
 // SARIF levels: a blocker fails the scan, a major is worth a look, the rest inform.
@@ -133,7 +190,10 @@ json sarif_json(const CheckReport& report, const std::string& tool_version) {
               {"kind", "fail"},
               {"message", {{"text", message_text(f)}}},
               {"properties", {{"why", f.why}, {"severity", f.severity}, {"possible", f.possible}}}};
-    if (!file.empty()) r["locations"] = json::array({location(file, f.pos)});
+    json locs = json::array();
+    for (const auto& l : f.locations) locs.push_back(location(l.file.empty() ? file : l.file, l.pos));
+    if (locs.empty() && !file.empty()) locs.push_back(location(file, f.pos));
+    if (!locs.empty()) r["locations"] = std::move(locs);
     if (ignored) {
       r["suppressions"] = json::array(
           {{{"kind", "external"}, {"status", "accepted"}, {"justification", f.ignore_reason}}});

@@ -1,6 +1,7 @@
 #include "json.h"
 
 #include "evidence_json.h"
+#include "kb/schema.h"
 
 namespace kb::json {
 
@@ -64,10 +65,40 @@ json citation(const Citation& c) {
 
 namespace {
 
+using kb::schema::Field;
+
 json refs(const Corpus& corpus, const std::vector<RefValue>& list, Kind ns) {
   json a = json::array();
   for (const auto& r : list) a.push_back(reference(corpus, r, ns));
   return a;
+}
+
+json cites(const std::vector<Citation>& list) {
+  json a = json::array();
+  for (const auto& c : list) a.push_back(citation(c));
+  return a;
+}
+
+json key_values(const Corpus& corpus, const std::vector<KeyValue>& list) {
+  json m = json::object();
+  for (const auto& kv : list) {
+    auto id = corpus.target(Kind::setting, kv.key.raw);
+    const Record* rec = id ? corpus.find(*id) : nullptr;
+    m[rec ? rec->setting.key : kv.key.raw] = kv.value;
+  }
+  return m;
+}
+
+std::string setting_key(const Corpus& corpus, const RefValue& key) {
+  auto id = corpus.target(Kind::setting, key.raw);
+  const Record* rec = id ? corpus.find(*id) : nullptr;
+  return rec ? rec->setting.key : key.raw;
+}
+
+json operand(const Corpus& corpus, const Operand& o) {
+  if (o.is_literal) return {{"value", o.literal}};
+  const std::string key = setting_key(corpus, o.key);
+  return o.role.empty() ? json(key) : json(o.role + "." + key);
 }
 
 json predicate(const Corpus& corpus, const Predicate& p) {
@@ -88,79 +119,238 @@ json predicate(const Corpus& corpus, const Predicate& p) {
     }
     case Predicate::Op::config: {
       json m = json::object();
-      for (const auto& [k, v] : p.config) m[k] = v;
-      return {{"config", m}};
+      for (const auto& t : p.config) {
+        const std::string key = setting_key(corpus, t.key);
+        if (t.op == "eq" && t.values.size() == 1)
+          m[key] = t.values.front();
+        else if (t.op == "in" || t.op == "not_in")
+          m[key] = {{t.op, t.values}};
+        else
+          m[key] = {{t.op, t.values.empty() ? std::string() : t.values.front()}};
+      }
+      return {{p.scope.empty() ? std::string("config") : p.scope, m}};
     }
-    case Predicate::Op::config_set: return {{"config_set", p.keys}};
+    case Predicate::Op::config_set: {
+      json keys = json::array();
+      for (const auto& k : p.keys) keys.push_back(setting_key(corpus, k));
+      return {{"config_set", keys}};
+    }
+    case Predicate::Op::role:
+      return {{"role", p.roles}};
+    case Predicate::Op::differs: {
+      if (!p.engine.raw.empty()) {
+        json e = {{"engine", p.engine.raw}};
+        if (auto t = corpus.target(Kind::engine, p.engine.raw)) e["id"] = *t;
+        return {{"differs", e}};
+      }
+      json keys = json::array();
+      for (const auto& k : p.keys) keys.push_back(setting_key(corpus, k));
+      return {{"differs", keys}};
+    }
+    case Predicate::Op::compare:
+      return {{"compare", json::array({operand(corpus, p.left), p.cmp, operand(corpus, p.right)})}};
+  }
+  return nullptr;
+}
+
+json spellings(const std::vector<Spelling>& list, const char* name_key) {
+  json a = json::array();
+  for (const auto& s : list) {
+    json x = {{name_key, s.name}};
+    if (!s.field.empty()) x["field"] = s.field;
+    if (s.has_value) x["value"] = s.value;
+    if (s.invert) x["invert"] = true;
+    a.push_back(std::move(x));
+  }
+  return a;
+}
+
+using Put = void (*)(const Corpus&, const Record&, json&);
+
+void put_text(json& j, std::string_view k, const std::string& v) {
+  if (!v.empty()) j[std::string(k)] = v;
+}
+
+#define TEXT(name, member) {name, [](const Corpus&, const Record& r, json& j) { put_text(j, name, r.member); }}
+
+const std::vector<std::pair<std::string_view, Put>>& encoders() {
+  static const std::vector<std::pair<std::string_view, Put>> all = {
+      {"id", [](const Corpus&, const Record&, json&) {}},
+      TEXT("title", title),
+      {"aliases", [](const Corpus&, const Record& r, json& j) { j["aliases"] = r.aliases; }},
+      {"references", [](const Corpus&, const Record& r, json& j) { j["references"] = cites(r.references); }},
+      TEXT("notes", notes),
+      TEXT("severity", severity), TEXT("status", status), TEXT("kind", category),
+      TEXT("family", family), TEXT("created", created), TEXT("updated", updated),
+      TEXT("as_of", as_of), TEXT("confidence", confidence),
+      {"tags", [](const Corpus&, const Record& r, json& j) { j["tags"] = r.tags; }},
+      {"affects", [](const Corpus& c, const Record& r, json& j) { j["affects"] = refs(c, r.affects, Kind::engine); }},
+      {"applies_when", [](const Corpus& c, const Record& r, json& j) {
+         if (r.applies_when) j["applies_when"] = predicate(c, *r.applies_when);
+       }},
+      TEXT("symptom", symptom), TEXT("root_cause", root_cause), TEXT("workaround", workaround),
+      {"related", [](const Corpus& c, const Record& r, json& j) { j["related"] = refs(c, r.related, Kind::gotcha); }},
+      {"oracles", [](const Corpus& c, const Record& r, json& j) { j["oracles"] = refs(c, r.oracles, Kind::oracle); }},
+      {"fixes", [](const Corpus& c, const Record& r, json& j) {
+         json a = json::array();
+         for (const auto& f : r.fixes) {
+           json x = {{"engine", reference(c, f.engine, Kind::engine)},
+                     {"issues", cites(f.issues)},
+                     {"prs", cites(f.prs)},
+                     {"fixed_in", f.fixed_in.empty() ? json(nullptr) : json(f.fixed_in)},
+                     {"resolution", f.resolution.empty() ? std::string("none") : f.resolution}};
+           if (!f.note.empty()) x["note"] = f.note;
+           a.push_back(std::move(x));
+         }
+         j["fixes"] = a;
+       }},
+      {"detection", [](const Corpus& c, const Record& r, json& j) {
+         if (!r.detection) return;
+         const Detection& d = *r.detection;
+         json x = {{"lying_signals", d.lying_signals}, {"oracles", refs(c, d.oracles, Kind::oracle)}};
+         x["silent"] = d.silent ? json(*d.silent) : json(nullptr);
+         if (!d.canary.empty()) x["canary"] = d.canary;
+         j["detection"] = std::move(x);
+       }},
+      {"impact", [](const Corpus&, const Record& r, json& j) {
+         json a = json::array();
+         for (const auto& i : r.impact) {
+           json x = {{"metric", i.metric}};
+           if (!i.change.empty()) x["change"] = i.change;
+           if (!i.note.empty()) x["note"] = i.note;
+           a.push_back(std::move(x));
+         }
+         j["impact"] = a;
+       }},
+      {"repairs", [](const Corpus&, const Record& r, json& j) {
+         json log = json::array();
+         for (const auto& e : r.repairs) {
+           json x = {{"date", e.date}, {"field", e.field}, {"from", e.from}, {"to", e.to}};
+           if (!e.reason.empty()) x["reason"] = e.reason;
+           if (e.confidence > 0) x["confidence"] = e.confidence;
+           log.push_back(x);
+         }
+         j["repairs"] = log;
+       }},
+      TEXT("name", name), TEXT("repo", repo), TEXT("url", url), TEXT("description", description),
+      {"relations", [](const Corpus& c, const Record& r, json& j) {
+         json a = json::array();
+         for (const auto& rel : r.relations) a.push_back({{"type", rel.type}, {"engine", reference(c, rel.engine, Kind::engine)}});
+         j["relations"] = a;
+       }},
+      {"packages", [](const Corpus&, const Record& r, json& j) {
+         json a = json::array();
+         for (const auto& p : r.packages) a.push_back({{"name", p.name}, {"ecosystem", p.ecosystem}});
+         j["packages"] = a;
+       }},
+      {"images", [](const Corpus& c, const Record& r, json& j) {
+         json a = json::array();
+         for (const auto& i : r.images) a.push_back({{"image", i.image}, {"engines", refs(c, i.engines, Kind::engine)}});
+         j["images"] = a;
+       }},
+      {"entrypoints", [](const Corpus&, const Record& r, json& j) {
+         json a = json::array();
+         for (const auto& e : r.entrypoints) {
+           json x = json::object();
+           put_text(x, "command", e.command);
+           put_text(x, "module", e.module);
+           put_text(x, "role", e.role);
+           a.push_back(std::move(x));
+         }
+         j["entrypoints"] = a;
+       }},
+      {"releases", [](const Corpus& c, const Record& r, json& j) {
+         json a = json::array();
+         for (const auto& rel : r.releases) {
+           json x = {{"version", rel.version}, {"bundles", refs(c, rel.bundles, Kind::engine)}};
+           put_text(x, "date", rel.date);
+           a.push_back(std::move(x));
+         }
+         j["releases"] = a;
+       }},
+      TEXT("method", method), TEXT("pass_criterion", pass_criterion),
+      {"oracle", [](const Corpus& c, const Record& r, json& j) { j["oracle"] = reference(c, r.oracle, Kind::oracle); }},
+      TEXT("date", date),
+      {"subject", [](const Corpus& c, const Record& r, json& j) {
+         json cfg = json::object();
+         for (const auto& [k, v] : r.subject.config) cfg[k] = v;
+         j["subject"] = {{"engines", refs(c, r.subject.engines, Kind::engine)}, {"config", cfg}};
+       }},
+      {"passed", [](const Corpus&, const Record& r, json& j) { j["passed"] = r.passed; }},
+      {"failed", [](const Corpus&, const Record& r, json& j) { j["failed"] = r.failed; }},
+      {"errors", [](const Corpus&, const Record& r, json& j) { if (r.errors) j["errors"] = r.errors; }},
+      {"skipped", [](const Corpus&, const Record& r, json& j) { if (r.skipped) j["skipped"] = r.skipped; }},
+      {"evidence_for", [](const Corpus& c, const Record& r, json& j) { j["evidence_for"] = refs(c, r.evidence_for, Kind::gotcha); }},
+      {"source", [](const Corpus&, const Record& r, json& j) { if (r.source) j["source"] = citation(*r.source); }},
+      {"key", [](const Corpus&, const Record& r, json& j) { j["key"] = r.setting.key; }},
+      {"type", [](const Corpus&, const Record& r, json& j) { j["value_type"] = r.setting.type; }},
+      {"scope", [](const Corpus&, const Record& r, json& j) { j["scope"] = r.setting.scope; }},
+      {"synonyms", [](const Corpus&, const Record& r, json& j) { j["synonyms"] = r.setting.synonyms; }},
+      {"values", [](const Corpus& c, const Record& r, json& j) {
+         json a = json::array();
+         for (const auto& v : r.setting.values) {
+           json x = {{"value", v.value}, {"synonyms", v.synonyms}};
+           put_text(x, "description", v.description);
+           if (!v.engines.empty()) x["engines"] = refs(c, v.engines, Kind::engine);
+           if (!v.implies.empty()) x["implies"] = key_values(c, v.implies);
+           a.push_back(std::move(x));
+         }
+         j["values"] = a;
+       }},
+      {"engines", [](const Corpus& c, const Record& r, json& j) {
+         json a = json::array();
+         for (const auto& e : r.setting.engines) {
+           json x = {{"engine", reference(c, e.engine, Kind::engine)},
+                     {"flags", spellings(e.flags, "flag")},
+                     {"env", spellings(e.env, "name")},
+                     {"json", spellings(e.json, "flag")},
+                     {"keys", spellings(e.keys, "key")}};
+           put_text(x, "versions", e.versions);
+           json d = json::array();
+           for (const auto& def : e.defaults) {
+             json y = {{"value", def.value}};
+             put_text(y, "versions", def.versions);
+             d.push_back(std::move(y));
+           }
+           x["defaults"] = d;
+           a.push_back(std::move(x));
+         }
+         j["engines"] = a;
+       }},
+      {"match", [](const Corpus&, const Record& r, json& j) { j["match"] = r.match; }},
+      {"traits", [](const Corpus& c, const Record& r, json& j) { j["traits"] = key_values(c, r.traits); }},
+  };
+  return all;
+}
+
+#undef TEXT
+
+Put encoder(std::string_view name) {
+  for (const auto& [n, put] : encoders()) {
+    if (n == name) return put;
   }
   return nullptr;
 }
 
 }  // namespace
 
+std::vector<std::string_view> encoded_fields() {
+  std::vector<std::string_view> out;
+  for (const auto& [n, put] : encoders()) out.push_back(n);
+  return out;
+}
+
 json record(const Corpus& corpus, const Record& r, const EvidenceIndex& evidence) {
   json j = {{"id", r.id}, {"type", kind_name(r.kind)}, {"file", r.file}};
-  auto put = [&](const char* k, const std::string& v) {
-    if (!v.empty()) j[k] = v;
-  };
-  put("title", r.title);
-  j["aliases"] = r.aliases;
   if (corpus.is_stale(r.id)) j["stale"] = true;
-  json cites = json::array();
-  for (const auto& c : r.references) cites.push_back(citation(c));
-  j["references"] = cites;
-  json log = json::array();
-  for (const auto& e : r.repairs) {
-    json x = {{"date", e.date}, {"field", e.field}, {"from", e.from}, {"to", e.to}};
-    if (!e.reason.empty()) x["reason"] = e.reason;
-    if (e.confidence > 0) x["confidence"] = e.confidence;
-    log.push_back(x);
+  for (const Field& f : kb::schema::record_struct(r.kind).fields) {
+    if (Put put = encoder(f.name)) put(corpus, r, j);
   }
-  j["repairs"] = log;
-  put("notes", r.notes);
-  switch (r.kind) {
-    case Kind::gotcha:
-      put("severity", r.severity);
-      put("status", r.status);
-      put("kind", r.category);
-      put("family", r.family);
-      put("created", r.created);
-      put("updated", r.updated);
-      j["affects"] = refs(corpus, r.affects, Kind::engine);
-      if (r.applies_when) j["applies_when"] = predicate(corpus, *r.applies_when);
-      put("symptom", r.symptom);
-      put("root_cause", r.root_cause);
-      put("workaround", r.workaround);
-      j["related"] = refs(corpus, r.related, Kind::gotcha);
-      j["oracles"] = refs(corpus, r.oracles, Kind::oracle);
-      j["evidence"] = evidence_summary(evidence.for_gotcha(r.id));
-      break;
-    case Kind::engine:
-      put("name", r.name);
-      put("repo", r.repo);
-      put("url", r.url);
-      put("description", r.description);
-      put("kind", r.category);
-      break;
-    case Kind::oracle:
-      put("method", r.method);
-      put("pass_criterion", r.pass_criterion);
-      break;
-    case Kind::result: {
-      j["oracle"] = reference(corpus, r.oracle, Kind::oracle);
-      put("date", r.date);
-      json cfg = json::object();
-      for (const auto& [k, v] : r.subject.config) cfg[k] = v;
-      j["subject"] = {{"engines", refs(corpus, r.subject.engines, Kind::engine)}, {"config", cfg}};
-      j["passed"] = r.passed;
-      j["failed"] = r.failed;
-      if (r.errors) j["errors"] = r.errors;
-      if (r.skipped) j["skipped"] = r.skipped;
-      j["evidence_for"] = refs(corpus, r.evidence_for, Kind::gotcha);
-      if (r.source) j["source"] = citation(*r.source);
-      break;
-    }
+  // Lists are always present, even when empty, so clients need not test for them.
+  for (const char* k : {"aliases", "references", "repairs"}) {
+    if (!j.contains(k)) j[k] = json::array();
   }
+  if (r.kind == Kind::gotcha) j["evidence"] = evidence_summary(evidence.for_gotcha(r.id));
   return j;
 }
 

@@ -28,6 +28,9 @@ nlohmann::json citation(const Citation& c);
 /// The GitHub URL of a citation when one can be derived, else its `url`.
 std::string citation_url(const Citation& c);
 
+/// The field names the record encoder knows (tested against the schema table).
+std::vector<std::string_view> encoded_fields();
+
 /// One record, resolved: every field of its namespace, references with their targets,
 /// the repair log, and for gotchas the evidence summary.
 nlohmann::json record(const Corpus& corpus, const Record& r, const EvidenceIndex& evidence);

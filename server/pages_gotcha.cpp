@@ -34,14 +34,33 @@ std::string predicate_text(const View& v, const Predicate& p, bool nested) {
     }
     case Op::config:
       for (std::size_t i = 0; i < p.config.size(); ++i) {
-        out += (i > 0 ? " and " : "") + p.config[i].first + " = " + p.config[i].second;
+        const ConfigTest& t = p.config[i];
+        std::string values;
+        for (const auto& x : t.values) values += (values.empty() ? "" : ", ") + x;
+        const std::string op = t.op == "eq" ? "=" : t.op == "in" ? "in" : t.op;
+        out += (i > 0 ? " and " : "") + (p.scope.empty() ? "" : p.scope + " ") + t.key.raw + " " + op + " " +
+               (t.values.size() > 1 ? "[" + values + "]" : values);
       }
       return nested && p.config.size() > 1 ? "(" + out + ")" : out;
     case Op::config_set:
       for (std::size_t i = 0; i < p.keys.size(); ++i) {
-        out += (i > 0 ? " and " : "") + p.keys[i] + " is set";
+        out += (i > 0 ? " and " : "") + p.keys[i].raw + " is set";
       }
       return out;
+    case Op::role:
+      for (std::size_t i = 0; i < p.roles.size(); ++i) out += (i > 0 ? " or " : "") + p.roles[i];
+      return "role " + out;
+    case Op::differs:
+      if (!p.engine.raw.empty()) return "prefill and decode run different " + p.engine.raw + " versions";
+      for (std::size_t i = 0; i < p.keys.size(); ++i) out += (i > 0 ? ", " : "") + p.keys[i].raw;
+      return "prefill and decode differ in " + out;
+    case Op::compare: {
+      auto side = [](const Operand& o) {
+        if (o.is_literal) return o.literal;
+        return o.role.empty() ? o.key.raw : o.role + "." + o.key.raw;
+      };
+      return side(p.left) + " " + p.cmp + " " + side(p.right);
+    }
   }
   return out;
 }

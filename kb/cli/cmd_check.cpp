@@ -18,6 +18,8 @@ struct CheckConfig {
   std::string fail_on = "blocker";
   std::string ignore;
   std::string today;
+  bool allow_unknown = false;
+  bool allow_invalid_records = false;
 };
 
 // Reads an input file of at most kMaxDeploymentBytes; a diagnostic when it cannot.
@@ -42,8 +44,14 @@ void print_finding(std::ostream& out, const Finding& f, const std::string& label
       << (f.possible ? "  (possible)" : "") << "\n";
   out << "         " << f.title << "\n";
   out << "         status " << f.status << ", evidence " << f.evidence << "\n";
+  if (!f.service.empty()) out << "         service: " << f.service << "\n";
   for (std::size_t i = 0; i < f.why.size(); ++i) {
     out << (i == 0 ? "         why: " : "              ") << f.why[i] << "\n";
+  }
+  for (std::size_t i = 0; i < f.locations.size(); ++i) {
+    const Location& l = f.locations[i];
+    out << (i == 0 ? "         at:  " : "              ") << l.file << ":" << l.pos.line << ":"
+        << l.pos.column << "\n";
   }
   if (!f.ignore_reason.empty()) {
     out << "         ignored: " << f.ignore_reason
@@ -113,17 +121,26 @@ int run_check(const CheckConfig& cfg) {
   auto corpus = Corpus::load(cfg.records);
   EvidenceIndex evidence = EvidenceIndex::build(*corpus);
   CheckIndex index = CheckIndex::build(*corpus, evidence);
-  CheckReport checked = index.run(deployment);
-  index.apply_ignores(checked, ignores, cfg.today);
+  // The gate fails closed: a knowledge base that did not load whole, or holds no gotchas,
+  // cannot say "0 findings".
   if (std::size_t errors = count_severity(corpus->diagnostics(), Severity::error)) {
-    diags.push_back({Severity::warning, "check.records-invalid", cfg.records, 0, 0,
-                     "the records have " + std::to_string(errors) +
-                         " lint errors; gotchas in broken files may be missing",
-                     "run `kb lint`", ""});
+    diags.push_back({cfg.allow_invalid_records ? Severity::warning : Severity::error,
+                     "check.records-invalid", cfg.records, 0, 0,
+                     "the knowledge base has " + std::to_string(errors) +
+                         " lint errors; gotchas in broken files are missing",
+                     "run `kb lint`; --allow-invalid-records checks against what loaded", ""});
   }
+  if (index.size() == 0) {
+    diags.push_back({Severity::error, "check.empty-knowledge-base", cfg.records, 0, 0,
+                     "the knowledge base holds no gotchas", "point --records at the records/ tree",
+                     ""});
+  }
+  CheckReport checked = index.run(deployment, {cfg.allow_unknown});
+  index.apply_ignores(checked, ignores, cfg.today);
   diags.insert(diags.end(), checked.diagnostics.begin(), checked.diagnostics.end());
   checked.diagnostics = std::move(diags);
   print(checked, cfg.format);
+  if (count_severity(checked.diagnostics, Severity::error) > 0) return kExitUsage;
   return fails(checked, *parse_gotcha_severity(cfg.fail_on)) ? kExitProblems : kExitOk;
 }
 
@@ -139,6 +156,12 @@ void add_check(CLI::App& app, Action& run) {
       ->check(CLI::IsMember({"blocker", "major", "minor", "info"}))
       ->capture_default_str();
   sub->add_option("--ignore", cfg->ignore, "Ignore file: ignore: [{id, reason, expires}]");
+  sub->add_flag("--allow-unknown", cfg->allow_unknown,
+                "Unknown engines and settings, and values that do not normalise, are warnings "
+                "instead of errors (exit 2)");
+  sub->add_flag("--allow-invalid-records", cfg->allow_invalid_records,
+                "Check against what loaded when the knowledge base has lint errors, instead of "
+                "failing (exit 2)");
   add_date_option(sub, "--today", cfg->today,
                   "Date ignore expiries are measured against (YYYY-MM-DD; default today, UTC)");
   sub->callback([&run, cfg] { run = [cfg] { return run_check(*cfg); }; });

@@ -1,5 +1,6 @@
 // Reading the two inputs of `kb check` a user writes: the deployment and the ignore file.
 
+#include <algorithm>
 #include <string>
 #include <unordered_set>
 #include <vector>
@@ -14,7 +15,10 @@ namespace {
 
 using yaml::Node;
 
-const std::vector<std::string> kDeploymentKeys = {"engines", "config", "name", "description"};
+const std::vector<std::string> kDeploymentKeys = {"engines",  "config",   "model",      "hardware",
+                                                  "services", "name",     "description"};
+const std::vector<std::string> kServiceKeys = {"name",  "role",     "engines",    "config",
+                                               "model", "hardware", "description"};
 const std::vector<std::string> kEngineKeys = {"engine", "version"};
 const std::vector<std::string> kIgnoreKeys = {"id", "reason", "expires"};
 
@@ -26,20 +30,21 @@ class DeploymentReader {
     if (!out_.expect_map(root, "the deployment", "engines: [{engine: vllm, version: 0.26.0}]")) {
       return;
     }
-    const Node* engines = nullptr;
-    const Node* config = nullptr;
+    Part shared;
+    const Node* services = nullptr;
     for (const auto& [k, v] : root.entries) {
       if (!out_.expect_key(k)) continue;
-      if (k.value == "engines")
-        engines = &v;
-      else if (k.value == "config")
-        config = &v;
-      else if (k.value != "name" && k.value != "description")
+      if (k.value == "services")
+        services = &v;
+      else if (!read_part(k, v, "", shared) && k.value != "name" && k.value != "description")
         out_.unknown_key(k, "", kDeploymentKeys);
     }
-    if (engines) read_engines(*engines);
-    if (config) read_config(*config);
-    if (d_.engines.empty() && d_.config.empty() && out_.error_count() == 0) {
+    d_.engines = std::move(shared.engines);
+    d_.config = std::move(shared.config);
+    d_.model = shared.model;
+    d_.model_pos = shared.model_pos;
+    if (services) read_services(*services);
+    if (d_.engines.empty() && d_.config.empty() && d_.services.empty() && out_.error_count() == 0) {
       out_.add(Severity::warning, "check.empty-deployment", root.pos,
                "the deployment names no engines and no configuration, so nothing can apply",
                "engines: [{engine: vllm, version: 0.26.0}]");
@@ -47,20 +52,110 @@ class DeploymentReader {
   }
 
  private:
-  void read_engines(const Node& v) {
+  // What a deployment and a service both hold.
+  struct Part {
+    std::vector<DeployedEngine> engines;
+    std::vector<Setting> config;
+    std::string model;
+    Pos model_pos;
+  };
+
+  // Reads `k: v` into `part` when `k` is one of engines, config, model, hardware.
+  bool read_part(const Node& k, const Node& v, const std::string& prefix, Part& part) {
+    if (k.value == "engines")
+      read_engines(v, prefix, part.engines);
+    else if (k.value == "config")
+      read_config(v, prefix + "config", part.config);
+    else if (k.value == "hardware")
+      read_config(v, prefix + "hardware", part.config);
+    else if (k.value == "model")
+      read_model(v, prefix, part);
+    else
+      return false;
+    return true;
+  }
+
+  void read_model(const Node& v, const std::string& prefix, Part& part) {
+    if (v.is_null()) return;
+    if (v.is_scalar()) {
+      part.model = std::string(text::trim(v.value));
+      part.model_pos = v.pos;
+      return;
+    }
+    if (!v.is_map()) {
+      out_.add(Severity::error, "check.type", v.pos,
+               prefix + "model: expected a model id or {id: ..., TRAIT: VALUE}, found " +
+                   std::string(yaml::type_name(v)),
+               "model: {id: Qwen/Qwen3-8B}");
+      return;
+    }
+    Node traits = v;
+    traits.entries.clear();
+    for (const auto& [k, val] : v.entries) {
+      if (k.is_scalar() && k.value == "id") {
+        if (out_.expect_scalar(val, prefix + "model.id")) {
+          part.model = std::string(text::trim(val.value));
+          part.model_pos = val.pos;
+        }
+      } else {
+        traits.entries.emplace_back(k, val);
+      }
+    }
+    read_config(traits, prefix + "model", part.config);
+  }
+
+  void read_services(const Node& v) {
     if (v.is_null()) return;
     if (!v.is_seq()) {
       out_.add(Severity::error, "check.type", v.pos,
-               "engines: expected a list, found " + std::string(yaml::type_name(v)),
+               "services: expected a list, found " + std::string(yaml::type_name(v)),
+               "services: [{name: prefill, role: prefill, config: {...}}]");
+      return;
+    }
+    for (std::size_t i = 0; i < v.items.size(); ++i) {
+      const Node& item = v.items[i];
+      const std::string field = "services[" + std::to_string(i) + "]";
+      if (!out_.expect_map(item, field, "{name: decode, role: decode}")) continue;
+      Service svc;
+      svc.pos = item.pos;
+      svc.file = d_.file;
+      svc.name = std::to_string(i);
+      Part part;
+      for (const auto& [k, val] : item.entries) {
+        if (!out_.expect_key(k)) continue;
+        if (k.value == "name") {
+          if (out_.expect_scalar(val, field + ".name")) svc.name = std::string(text::trim(val.value));
+        } else if (k.value == "role") {
+          if (out_.expect_scalar(val, field + ".role")) {
+            Setting role{"role", std::string(text::trim(val.value)), k.pos};
+            part.config.push_back(std::move(role));
+          }
+        } else if (!read_part(k, val, field + ".", part) && k.value != "description") {
+          out_.unknown_key(k, field + ".", kServiceKeys);
+        }
+      }
+      svc.engines = std::move(part.engines);
+      svc.config = std::move(part.config);
+      svc.model = part.model;
+      svc.model_pos = part.model_pos;
+      d_.services.push_back(std::move(svc));
+    }
+  }
+
+  void read_engines(const Node& v, const std::string& prefix, std::vector<DeployedEngine>& out) {
+    if (v.is_null()) return;
+    if (!v.is_seq()) {
+      out_.add(Severity::error, "check.type", v.pos,
+               prefix + "engines: expected a list, found " + std::string(yaml::type_name(v)),
                "engines: [{engine: vllm, version: 0.26.0}, {engine: lmcache}]");
       return;
     }
     for (std::size_t i = 0; i < v.items.size(); ++i) {
-      read_engine(v.items[i], "engines[" + std::to_string(i) + "]");
+      read_engine(v.items[i], prefix + "engines[" + std::to_string(i) + "]", out);
     }
   }
 
-  void read_engine(const Node& v, const std::string& field) {
+  void read_engine(const Node& v, const std::string& field, std::vector<DeployedEngine>& out) {
     DeployedEngine e;
     e.pos = v.pos;
     if (v.is_scalar()) {
@@ -96,7 +191,7 @@ class DeploymentReader {
                "write {engine: vllm, version: 0.26.0}");
       return;
     }
-    d_.engines.push_back(std::move(e));
+    out.push_back(std::move(e));
   }
 
   void read_version(const Node& v, const std::string& field, DeployedEngine& e) {
@@ -109,13 +204,13 @@ class DeploymentReader {
     }
   }
 
-  void read_config(const Node& v) {
+  void read_config(const Node& v, const std::string& field, std::vector<Setting>& out) {
     if (v.is_null()) return;
     if (!v.is_map()) {
       out_.add(
           Severity::error, "check.type", v.pos,
-          "config: expected a mapping of keys to values, found " + std::string(yaml::type_name(v)),
-          "config: {kv_transfer: pd, VLLM_BATCH_INVARIANT: 1}");
+          field + ": expected a mapping of keys to values, found " + std::string(yaml::type_name(v)),
+          field + ": {prefix_caching: true}");
       return;
     }
     std::unordered_set<std::string> seen;
@@ -123,7 +218,7 @@ class DeploymentReader {
       if (!out_.expect_key(k)) continue;
       if (val.is_seq() || val.is_map()) {
         out_.add(Severity::error, "check.nested-config", val.pos,
-                 "config." + k.value + ": expected a single value, found " +
+                 field + "." + k.value + ": expected a single value, found " +
                      std::string(yaml::type_name(val)),
                  "the configuration is flat: write each setting as its own key, such as "
                  "`" +
@@ -131,7 +226,10 @@ class DeploymentReader {
         continue;
       }
       if (!seen.insert(k.value).second) continue;  // yaml.duplicate-key reported it
-      d_.config.push_back({k.value, val.is_null() ? std::string() : val.value, k.pos});
+      Setting st{k.value, val.is_null() ? std::string() : val.value, k.pos};
+      st.raw_key = st.key;
+      st.raw_value = st.value;
+      out.push_back(std::move(st));
     }
   }
 
@@ -215,6 +313,38 @@ const Setting* Deployment::find(std::string_view key) const {
     if (s.key == key) return &s;
   }
   return nullptr;
+}
+
+const Setting* Service::find(std::string_view key) const {
+  for (const Setting& s : config) {
+    if (s.key == key) return &s;
+  }
+  return nullptr;
+}
+
+std::vector<Service> Deployment::effective_services() const {
+  std::vector<Service> out = services;
+  if (out.empty()) {
+    Service s;
+    s.file = file;
+    out.push_back(std::move(s));
+  }
+  for (Service& s : out) {
+    for (const DeployedEngine& e : engines) {
+      const bool has = std::any_of(s.engines.begin(), s.engines.end(), [&](const DeployedEngine& x) {
+        return !x.id.empty() && !e.id.empty() ? x.id == e.id : x.name == e.name;
+      });
+      if (!has) s.engines.push_back(e);
+    }
+    for (const Setting& c : config) {
+      if (!s.find(c.key)) s.config.push_back(c);
+    }
+    if (s.model.empty()) {
+      s.model = model;
+      s.model_pos = model_pos;
+    }
+  }
+  return out;
 }
 
 Deployment parse_deployment(std::string_view text, const std::string& file,

@@ -22,14 +22,18 @@ using check::Truth;
 
 // The atoms a deployment must touch (run an engine slot, set a config key) before a
 // predicate can differ from its value for an empty deployment: when it touches none of
-// them, every atom below keeps its empty value, or a necessary one does.
+// them, every atom below keeps its empty value, or a necessary one does. Atoms about roles
+// and comparisons across services are not indexed: a predicate that rests on them alone
+// is evaluated for every deployment.
 struct Trigger {
   std::vector<int> slots;
   std::vector<std::string> keys;
+  bool always = false;
   // Config keys are set by many deployments and named by many gotchas: an engine is the
   // more selective trigger.
-  std::size_t cost() const { return slots.size() + 8 * keys.size(); }
+  std::size_t cost() const { return always ? SIZE_MAX : slots.size() + 8 * keys.size(); }
   void add(const Trigger& o) {
+    always |= o.always;
     slots.insert(slots.end(), o.slots.begin(), o.slots.end());
     keys.insert(keys.end(), o.keys.begin(), o.keys.end());
   }
@@ -42,14 +46,24 @@ Trigger trigger(const Node& n, const check::Env& empty) {
       if (n.engine >= 0) t.slots.push_back(n.engine);
       return t;
     case Predicate::Op::config:
-      // Every key must be set for the atom to hold: any one of them is necessary.
-      if (!n.config.empty()) t.keys.push_back(n.config.front().first);
+      // Every test must hold: any one of them is necessary. It holds when its key is set,
+      // or when an engine that defaults it runs.
+      if (!n.tests.empty()) {
+        t.keys.push_back(n.tests.front().key);
+        t.slots = n.tests.front().default_slots;
+      }
       return t;
     case Predicate::Op::config_set:
-      if (!n.keys.empty()) t.keys.push_back(n.keys.front());
+      if (!n.keys.empty()) t.keys.push_back(n.keys.front().key);
+      return t;
+    case Predicate::Op::role:
+    case Predicate::Op::differs:
+    case Predicate::Op::compare:
+      t.always = true;
       return t;
     case Predicate::Op::negate:
-      return n.children.size() == 1 ? trigger(n.children.front(), empty) : t;
+      if (n.children.size() != 1) return t;
+      return trigger(n.children.front(), empty);
     case Predicate::Op::all:
     case Predicate::Op::any: {
       // all: a child that is `no` when empty keeps the whole `no` until it changes; any:
@@ -57,12 +71,14 @@ Trigger trigger(const Node& n, const check::Env& empty) {
       const Truth pinned = n.op == Predicate::Op::all ? Truth::no : Truth::yes;
       std::optional<Trigger> best;
       for (const Node& c : n.children) {
-        if (check::eval(c, empty) != pinned) continue;
+        if (check::eval(c, empty, empty.services.front()) != pinned) continue;
         Trigger ct = trigger(c, empty);
         if (!best || ct.cost() < best->cost()) best = std::move(ct);
       }
       if (best) return *best;
-      for (const Node& c : n.children) t.add(trigger(c, empty));
+      for (const Node& c : n.children) {
+        t.add(trigger(c, empty));
+      }
       return t;
     }
   }
@@ -78,8 +94,8 @@ bool live_gotcha(const Record& r) {
 // private copy, so the base index is never changed.
 class Compiler {
  public:
-  Compiler(const Corpus& corpus, std::shared_ptr<const SlotMap> base)
-      : corpus_(corpus), base_(std::move(base)) {
+  Compiler(const Corpus& corpus, const Vocabulary& vocab, std::shared_ptr<const SlotMap> base)
+      : corpus_(corpus), vocab_(vocab), base_(std::move(base)) {
     if (!base_) own_ = std::make_shared<SlotMap>();
   }
 
@@ -88,15 +104,18 @@ class Compiler {
     c->record = &r;
     c->rank = severity_rank(r.severity);
     c->root = r.applies_when ? compile(*r.applies_when) : implicit(r);
-    const check::Env empty;
-    c->always = check::eval(c->root, empty) != Truth::no;
+    const Service nothing;
+    check::Env empty;
+    empty.services.push_back({&nothing, {}, {}, {}});
+    c->always = check::eval(c->root, empty, empty.services.front()) != Truth::no;
     if (!c->always) {
       Trigger t = trigger(c->root, empty);
+      c->always = t.always;
       std::sort(t.slots.begin(), t.slots.end());
       t.slots.erase(std::unique(t.slots.begin(), t.slots.end()), t.slots.end());
       std::sort(t.keys.begin(), t.keys.end());
       t.keys.erase(std::unique(t.keys.begin(), t.keys.end()), t.keys.end());
-      c->trigger = {std::move(t.slots), std::move(t.keys)};
+      if (!c->always) c->trigger = {std::move(t.slots), std::move(t.keys)};
     }
     return c;
   }
@@ -132,12 +151,56 @@ class Compiler {
     return n;
   }
 
+  // A setting named in a predicate: its canonical key and record (the key as written
+  // when it names no setting; lint reports that).
+  check::Test test(const RefValue& key) {
+    check::Test t;
+    t.setting = vocab_.setting(key.raw);
+    t.key = t.setting ? t.setting->setting.key : key.raw;
+    if (t.setting) {
+      for (const auto& id : vocab_.engines_with_default(*t.setting)) t.default_slots.push_back(slot(id));
+    }
+    return t;
+  }
+
+  check::Side side(const Operand& o) {
+    check::Side s;
+    s.literal = o.is_literal;
+    s.value = o.literal;
+    s.role = o.role;
+    if (!o.is_literal) {
+      check::Test t = test(o.key);
+      s.key = t.key;
+      s.setting = t.setting;
+    }
+    return s;
+  }
+
   Node compile(const Predicate& p) {
     if (p.op == Predicate::Op::engine) return engine_atom(p.engine);
     Node n;
     n.op = p.op;
-    for (const auto& [k, v] : p.config) n.config.emplace_back(k, check::canonical_value(v));
-    n.keys = p.keys;
+    for (const ConfigTest& ct : p.config) {
+      check::Test t = test(ct.key);
+      t.op = ct.op;
+      for (const auto& v : ct.values) {
+        auto value = t.setting ? normalize_value(t.setting->setting, v) : std::nullopt;
+        t.values.push_back(value ? *value : std::string(text::trim(v)));
+      }
+      n.tests.push_back(std::move(t));
+    }
+    for (const RefValue& k : p.keys) n.keys.push_back(test(k));
+    n.roles = p.roles;
+    if (p.op == Predicate::Op::differs && !p.engine.raw.empty()) {
+      Node e = engine_atom(p.engine);
+      n.engine = e.engine;
+      n.engine_name = e.engine_name;
+    }
+    if (p.op == Predicate::Op::compare) {
+      n.left = side(p.left);
+      n.right = side(p.right);
+      n.cmp = p.cmp;
+    }
     for (const Predicate& c : p.children) n.children.push_back(compile(c));
     return n;
   }
@@ -151,6 +214,7 @@ class Compiler {
   }
 
   const Corpus& corpus_;
+  const Vocabulary& vocab_;
   std::shared_ptr<const SlotMap> base_;
   std::shared_ptr<SlotMap> own_;
 };
@@ -216,9 +280,10 @@ CheckIndex CheckIndex::build(const Corpus& corpus, const EvidenceIndex& evidence
   auto impl = std::make_shared<Impl>();
   impl->corpus = &corpus;
   impl->evidence = evidence;
+  impl->vocab = Vocabulary::build(corpus);
   const Impl* prev = previous ? previous->impl_.get() : nullptr;
   if (prev && !can_share(*prev, corpus)) prev = nullptr;
-  Compiler compiler(corpus, prev ? prev->slots : nullptr);
+  Compiler compiler(corpus, *impl->vocab, prev ? prev->slots : nullptr);
   const auto& recs = corpus.records();
   impl->compiled.resize(recs.size());
   bool same_tables = prev != nullptr;

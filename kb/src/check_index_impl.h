@@ -14,6 +14,7 @@
 #include "check_predicate.h"
 #include "kb/check.h"
 #include "kb/evidence.h"
+#include "vocab.h"
 
 namespace kb {
 
@@ -52,6 +53,7 @@ struct CheckTables {
 
 struct CheckIndex::Impl {
   const Corpus* corpus = nullptr;
+  std::shared_ptr<const Vocabulary> vocab;
   EvidenceIndex evidence;  ///< a copy: it shares its (immutable) state
   std::shared_ptr<const SlotMap> slots;
   /// By record index in `corpus`; null for records that are not live gotchas.

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "text_util.h"
+#include "vocab.h"
 
 namespace kb::check {
 namespace {
@@ -14,11 +14,11 @@ Truth negate(Truth t) {
 }
 
 // The best truth any deployed instance gives the engine atom, and that instance.
-Truth eval_engine(const Node& n, const Env& env, const Instance** which) {
+Truth eval_engine(const Node& n, const ServiceEnv& s, const Instance** which) {
   if (which) *which = nullptr;
-  if (n.engine < 0 || static_cast<std::size_t>(n.engine) >= env.by_slot.size()) return Truth::no;
+  if (n.engine < 0 || static_cast<std::size_t>(n.engine) >= s.by_slot.size()) return Truth::no;
   Truth best = Truth::no;
-  for (const Instance& inst : env.by_slot[static_cast<std::size_t>(n.engine)]) {
+  for (const Instance& inst : s.by_slot[static_cast<std::size_t>(n.engine)]) {
     Truth t = Truth::yes;
     if (n.bad_range || (n.range && !inst.version))
       t = Truth::maybe;
@@ -33,9 +33,127 @@ Truth eval_engine(const Node& n, const Env& env, const Instance** which) {
   return best;
 }
 
-const std::pair<const Setting*, std::string>* setting(const Env& env, const std::string& key) {
-  auto it = env.config.find(key);
-  return it == env.config.end() ? nullptr : &it->second;
+bool holds(const Test& t, const std::string& value) {
+  if (!t.setting) return false;
+  const SettingDef& def = t.setting->setting;
+  if (t.op == "eq" || t.op == "in") {
+    return std::any_of(t.values.begin(), t.values.end(),
+                       [&](const std::string& v) { return v == value; });
+  }
+  if (t.op == "ne" || t.op == "not_in") {
+    return std::none_of(t.values.begin(), t.values.end(),
+                        [&](const std::string& v) { return v == value; });
+  }
+  return !t.values.empty() && compare_values(def, value, t.op, t.values.front());
+}
+
+Truth eval_test(const Test& t, const Env& env, const ServiceEnv& s) {
+  Value v = effective(env, s, t.key, t.setting);
+  if (v.maybe) return Truth::maybe;
+  if (!v.value) return Truth::no;
+  return holds(t, *v.value) ? Truth::yes : Truth::no;
+}
+
+std::vector<const ServiceEnv*> with_role(const Env& env, std::string_view role) {
+  std::vector<const ServiceEnv*> out;
+  for (const auto& s : env.services) {
+    if (s.service->role == role) out.push_back(&s);
+  }
+  return out;
+}
+
+// prefill vs decode for one setting: yes when some pair differs (a value against no
+// value counts), maybe when a default is uncertain.
+Truth differs_key(const Test& k, const Env& env) {
+  Truth best = Truth::no;
+  for (const ServiceEnv* p : with_role(env, "prefill")) {
+    for (const ServiceEnv* d : with_role(env, "decode")) {
+      Value a = effective(env, *p, k.key, k.setting);
+      Value b = effective(env, *d, k.key, k.setting);
+      if (a.maybe || b.maybe) {
+        best = std::max(best, Truth::maybe);
+      } else if (a.value != b.value) {
+        return Truth::yes;
+      }
+    }
+  }
+  return best;
+}
+
+Truth differs_engine(const Node& n, const Env& env) {
+  if (n.engine < 0) return Truth::no;
+  const auto slot = static_cast<std::size_t>(n.engine);
+  Truth best = Truth::no;
+  for (const ServiceEnv* p : with_role(env, "prefill")) {
+    for (const ServiceEnv* d : with_role(env, "decode")) {
+      if (slot >= p->by_slot.size() || slot >= d->by_slot.size()) continue;
+      for (const Instance& a : p->by_slot[slot]) {
+        for (const Instance& b : d->by_slot[slot]) {
+          if (!a.version || !b.version) {
+            best = std::max(best, Truth::maybe);
+          } else if (!(*a.version == *b.version)) {
+            return Truth::yes;
+          }
+        }
+      }
+    }
+  }
+  return best;
+}
+
+// The values one side of a compare takes: a literal, this service's value, or the values
+// of every service of a role. `maybe` is set when one of them is uncertain.
+std::vector<std::string> side_values(const Side& side, const Env& env, const ServiceEnv& s, bool& maybe) {
+  if (side.literal) return {side.value};
+  std::vector<std::string> out;
+  auto add = [&](const ServiceEnv& x) {
+    Value v = effective(env, x, side.key, side.setting);
+    if (v.maybe) maybe = true;
+    if (v.value) out.push_back(*v.value);
+  };
+  if (side.role.empty()) {
+    add(s);
+  } else {
+    for (const ServiceEnv* x : with_role(env, side.role)) add(*x);
+  }
+  return out;
+}
+
+std::string compare_op(std::string_view cmp) {
+  if (cmp == "==") return "eq";
+  if (cmp == "!=") return "ne";
+  if (cmp == "<") return "lt";
+  if (cmp == "<=") return "lte";
+  if (cmp == ">") return "gt";
+  return "gte";
+}
+
+// The settings record that decides how the two sides compare.
+SettingDef compare_def(const Node& n) {
+  if (n.left.setting) return n.left.setting->setting;
+  if (n.right.setting) return n.right.setting->setting;
+  SettingDef def;
+  def.type = "number";
+  return def;
+}
+
+bool compare_pair(const Node& n, const std::string& a, const std::string& b) {
+  SettingDef def = compare_def(n);
+  const std::string op = compare_op(n.cmp);
+  if (!ordered_type(def) && op != "eq" && op != "ne") def.type = "number";
+  return compare_values(def, a, op, b);
+}
+
+Truth eval_compare(const Node& n, const Env& env, const ServiceEnv& s) {
+  bool maybe = false;
+  auto left = side_values(n.left, env, s, maybe);
+  auto right = side_values(n.right, env, s, maybe);
+  for (const auto& a : left) {
+    for (const auto& b : right) {
+      if (compare_pair(n, a, b)) return Truth::yes;
+    }
+  }
+  return maybe ? Truth::maybe : Truth::no;
 }
 
 std::string join(const std::vector<std::string>& parts, std::string_view sep) {
@@ -47,17 +165,96 @@ std::string join(const std::vector<std::string>& parts, std::string_view sep) {
   return out;
 }
 
-// A compact rendering of a predicate, for the `why` of a negation that held.
+std::string test_text(const Test& t) {
+  if (t.op == "eq") return t.key + " = " + (t.values.empty() ? "" : t.values.front());
+  if (t.op == "in" || t.op == "not_in") return t.key + " " + t.op + " [" + join(t.values, ", ") + "]";
+  static const std::pair<std::string_view, std::string_view> kSym[] = {
+      {"ne", "!="}, {"gt", ">"}, {"gte", ">="}, {"lt", "<"}, {"lte", "<="}};
+  std::string sym = t.op;
+  for (auto [op, s] : kSym) {
+    if (op == t.op) sym = std::string(s);
+  }
+  return t.key + " " + sym + " " + (t.values.empty() ? "" : t.values.front());
+}
+
+std::string side_text(const Side& s) {
+  if (s.literal) return s.value;
+  return s.role.empty() ? s.key : s.role + "." + s.key;
+}
+
+void push_unique(std::vector<Why>& out, Why w) {
+  auto same = [&](const Why& x) { return x.text == w.text && x.file == w.file && x.pos.line == w.pos.line; };
+  if (std::none_of(out.begin(), out.end(), same)) out.push_back(std::move(w));
+}
+
+const std::string& file_of(const ServiceEnv& s, const std::string& own) {
+  return own.empty() ? s.service->file : own;
+}
+
+// Where a setting's value came from, as a reason line.
+Why value_why(const ServiceEnv& s, const std::string& key, const Value& v) {
+  const std::string who = s.service->name.empty() ? "" : " on " + s.service->name;
+  if (v.from) {
+    std::string text = key + " = " + v.from->value + who;
+    if (!v.from->via.empty()) text += " (" + v.from->via + ")";
+    return {text, file_of(s, v.from->file), v.from->pos};
+  }
+  if (v.by_default) {
+    const DeployedEngine& e = *v.by_default->engine;
+    std::string text = key + " = " + v.value.value_or("?") + who + " (the default of " +
+                       e.id.substr(e.id.find('/') + 1) +
+                       (e.version.empty() ? "" : " " + e.version) + ")";
+    return {text, file_of(s, e.file), e.version_pos.line ? e.version_pos : e.pos};
+  }
+  return {key + " may be set by a default that depends on the version" + who, s.service->file, s.service->pos};
+}
+
+}  // namespace
+
+Value effective(const Env& env, const ServiceEnv& s, const std::string& key, const Record* setting) {
+  Value v;
+  auto it = s.config.find(key);
+  if (it != s.config.end()) {
+    v.value = it->second->value;
+    v.from = it->second;
+    return v;
+  }
+  if (!setting || !env.vocab) return v;
+  for (const Instance* inst : s.instances) {
+    DefaultValue d = env.vocab->default_for(*setting, inst->engine->id, inst->version);
+    if (d.value) {
+      v.value = d.value;
+      v.by_default = inst;
+      return v;
+    }
+    if (d.uncertain) {
+      v.maybe = true;
+      v.by_default = inst;
+      return v;
+    }
+  }
+  return v;
+}
+
 std::string describe(const Node& n) {
   std::vector<std::string> parts;
   switch (n.op) {
     case Op::engine:
       return "engine " + n.engine_name + (n.range_text.empty() ? "" : " " + n.range_text);
     case Op::config:
-      for (const auto& [k, v] : n.config) parts.push_back(k + " = " + v);
+      for (const auto& t : n.tests) parts.push_back(test_text(t));
       return "config " + join(parts, ", ");
     case Op::config_set:
-      return "config " + join(n.keys, ", ") + " set";
+      for (const auto& t : n.keys) parts.push_back(t.key);
+      return "config " + join(parts, ", ") + " set";
+    case Op::role:
+      return "role " + join(n.roles, " or ");
+    case Op::differs:
+      if (n.engine >= 0 || !n.engine_name.empty()) return "prefill and decode run different " + n.engine_name + " versions";
+      for (const auto& t : n.keys) parts.push_back(t.key);
+      return "prefill and decode differ in " + join(parts, ", ");
+    case Op::compare:
+      return side_text(n.left) + " " + n.cmp + " " + side_text(n.right);
     case Op::negate:
       return "not (" + (n.children.empty() ? std::string() : describe(n.children.front())) + ")";
     case Op::all:
@@ -68,23 +265,7 @@ std::string describe(const Node& n) {
   return {};
 }
 
-void note_pos(Pos& pos, Pos at) {
-  if (pos.line == 0) pos = at;
-}
-
-void push_unique(std::vector<std::string>& why, std::string line) {
-  if (std::find(why.begin(), why.end(), line) == why.end()) why.push_back(std::move(line));
-}
-
-}  // namespace
-
-std::string canonical_value(std::string_view v) {
-  std::string lowered = text::lower(v);
-  if (lowered == "true" || lowered == "false") return lowered;
-  return std::string(v);
-}
-
-Truth eval(const Node& n, const Env& env) {
+Truth eval(const Node& n, const Env& env, const ServiceEnv& s) {
   switch (n.op) {
     case Op::all: {
       // An empty conjunction only comes from a predicate lint already rejected; it must
@@ -92,7 +273,7 @@ Truth eval(const Node& n, const Env& env) {
       if (n.children.empty()) return Truth::no;
       Truth t = Truth::yes;
       for (const Node& c : n.children) {
-        t = std::min(t, eval(c, env));
+        t = std::min(t, eval(c, env, s));
         if (t == Truth::no) break;
       }
       return t;
@@ -100,51 +281,64 @@ Truth eval(const Node& n, const Env& env) {
     case Op::any: {
       Truth t = Truth::no;
       for (const Node& c : n.children) {
-        t = std::max(t, eval(c, env));
+        t = std::max(t, eval(c, env, s));
         if (t == Truth::yes) break;
       }
       return t;
     }
     case Op::negate:
-      return n.children.size() == 1 ? negate(eval(n.children.front(), env)) : Truth::no;
+      return n.children.size() == 1 ? negate(eval(n.children.front(), env, s)) : Truth::no;
     case Op::engine:
-      return eval_engine(n, env, nullptr);
-    case Op::config:
-      if (n.config.empty()) return Truth::no;
-      for (const auto& [key, value] : n.config) {
-        const auto* s = setting(env, key);
-        if (!s || s->second != value) return Truth::no;
+      return eval_engine(n, s, nullptr);
+    case Op::config: {
+      if (n.tests.empty()) return Truth::no;
+      Truth t = Truth::yes;
+      for (const Test& test : n.tests) {
+        t = std::min(t, eval_test(test, env, s));
+        if (t == Truth::no) break;
       }
-      return Truth::yes;
+      return t;
+    }
     case Op::config_set:
       if (n.keys.empty()) return Truth::no;
-      for (const auto& key : n.keys) {
-        if (!setting(env, key)) return Truth::no;
+      for (const auto& k : n.keys) {
+        if (!s.config.count(k.key)) return Truth::no;
       }
       return Truth::yes;
+    case Op::role:
+      return std::find(n.roles.begin(), n.roles.end(), s.service->role) != n.roles.end()
+                 ? Truth::yes
+                 : Truth::no;
+    case Op::differs: {
+      if (!n.engine_name.empty()) return differs_engine(n, env);
+      Truth t = Truth::no;
+      for (const Test& k : n.keys) t = std::max(t, differs_key(k, env));
+      return t;
+    }
+    case Op::compare:
+      return eval_compare(n, env, s);
   }
   return Truth::no;
 }
 
-void explain(const Node& n, const Env& env, std::vector<std::string>& why, Pos& pos) {
+void explain(const Node& n, const Env& env, const ServiceEnv& s, std::vector<Why>& out) {
   switch (n.op) {
     case Op::all:
-      for (const Node& c : n.children) explain(c, env, why, pos);
+      for (const Node& c : n.children) explain(c, env, s, out);
       return;
     case Op::any:
       for (const Node& c : n.children) {
-        if (eval(c, env) != Truth::no) explain(c, env, why, pos);
+        if (eval(c, env, s) != Truth::no) explain(c, env, s, out);
       }
       return;
     case Op::negate:
-      push_unique(why, "not (" + describe(n.children.front()) + ")");
+      push_unique(out, {"not (" + describe(n.children.front()) + ")", s.service->file, {}});
       return;
     case Op::engine: {
       const Instance* inst = nullptr;
-      eval_engine(n, env, &inst);
+      eval_engine(n, s, &inst);
       if (!inst) return;
       const DeployedEngine& e = *inst->engine;
-      note_pos(pos, e.pos);
       std::string line = "engine " + n.engine_name;
       if (n.bad_range) {
         line += (e.version.empty() ? "" : " " + e.version) + " (the record's range '" +
@@ -158,25 +352,77 @@ void explain(const Node& n, const Env& env, std::vector<std::string>& why, Pos& 
                                    : " (version '" + e.version + "' does not parse)") +
                 " may be in " + n.range_text;
       }
-      push_unique(why, std::move(line));
+      if (!e.via.empty()) line += " (" + e.via + ")";
+      push_unique(out, {line, file_of(s, e.file), e.pos});
       return;
     }
     case Op::config:
-      for (const auto& [key, value] : n.config) {
-        const auto* s = setting(env, key);
-        if (!s) continue;
-        note_pos(pos, s->first->pos);
-        push_unique(why, "config " + key + " = " + s->first->value);
+      for (const Test& t : n.tests) {
+        Value v = effective(env, s, t.key, t.setting);
+        if (!v.value && !v.maybe) continue;
+        push_unique(out, value_why(s, t.key, v));
       }
       return;
     case Op::config_set:
-      for (const auto& key : n.keys) {
-        const auto* s = setting(env, key);
-        if (!s) continue;
-        note_pos(pos, s->first->pos);
-        push_unique(why, "config " + key + " is set");
+      for (const auto& k : n.keys) {
+        auto it = s.config.find(k.key);
+        if (it == s.config.end()) continue;
+        Value v;
+        v.value = it->second->value;
+        v.from = it->second;
+        push_unique(out, value_why(s, k.key, v));
       }
       return;
+    case Op::role:
+      push_unique(out, {"service " + (s.service->name.empty() ? std::string("(the deployment)") : "'" + s.service->name + "'") +
+                            " has role " + s.service->role,
+                        s.service->file, s.service->pos});
+      return;
+    case Op::differs:
+    case Op::compare: {
+      push_unique(out, {describe(n), s.service->file, {}});
+      // The facts on each side, with their lines.
+      std::vector<std::pair<std::string, Test>> sides;
+      if (n.op == Op::compare) {
+        for (const Side* side : {&n.left, &n.right}) {
+          if (side->literal) continue;
+          Test t;
+          t.key = side->key;
+          t.setting = side->setting;
+          sides.emplace_back(side->role, t);
+        }
+      } else {
+        for (const auto& k : n.keys) {
+          sides.emplace_back("prefill", k);
+          sides.emplace_back("decode", k);
+        }
+      }
+      for (const auto& [role, t] : sides) {
+        std::vector<const ServiceEnv*> where;
+        if (role.empty())
+          where.push_back(&s);
+        else
+          where = with_role(env, role);
+        for (const ServiceEnv* x : where) {
+          Value v = effective(env, *x, t.key, t.setting);
+          if (v.value || v.maybe) push_unique(out, value_why(*x, t.key, v));
+        }
+      }
+      if (n.op == Op::differs && !n.engine_name.empty()) {
+        for (const char* role : {"prefill", "decode"}) {
+          for (const ServiceEnv* x : with_role(env, role)) {
+            if (n.engine < 0 || static_cast<std::size_t>(n.engine) >= x->by_slot.size()) continue;
+            for (const Instance& inst : x->by_slot[static_cast<std::size_t>(n.engine)]) {
+              const DeployedEngine& e = *inst.engine;
+              push_unique(out, {std::string(role) + " runs " + n.engine_name + " " +
+                                    (e.version.empty() ? "(version not given)" : e.version),
+                                file_of(*x, e.file), e.version_pos.line ? e.version_pos : e.pos});
+            }
+          }
+        }
+      }
+      return;
+    }
   }
 }
 

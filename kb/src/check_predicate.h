@@ -1,8 +1,9 @@
 #pragma once
 
-// The compiled form of a gotcha's applicability and its three-valued evaluation.
-// `maybe` arises only from an engine whose version the deployment does not give (or a
-// record range that does not parse): it cannot be ruled in or out, so it is reported.
+// The compiled form of a gotcha's applicability and its three-valued evaluation over one
+// service of a deployment. `maybe` arises from an engine whose version the deployment
+// does not give (or a record range that does not parse), and from an engine default that
+// depends on such a version: it cannot be ruled in or out, so it is reported.
 
 #include <cstdint>
 #include <optional>
@@ -16,9 +17,31 @@
 #include "kb/model.h"
 #include "kb/version.h"
 
+namespace kb {
+class Vocabulary;
+}
+
 namespace kb::check {
 
 enum class Truth : std::uint8_t { no = 0, maybe = 1, yes = 2 };
+
+/// A test of one setting: its canonical key and settings record, values normalised.
+struct Test {
+  std::string key;
+  const Record* setting = nullptr;  ///< null when the key names no setting (lint reports it)
+  std::string op = "eq";
+  std::vector<std::string> values;
+  std::vector<int> default_slots;  ///< slots of the engines that default it (trigger index)
+};
+
+/// One side of a compare.
+struct Side {
+  bool literal = false;
+  std::string value;  ///< the literal
+  std::string role;   ///< "" for this service
+  std::string key;
+  const Record* setting = nullptr;
+};
 
 /// One node of a compiled predicate; engine references are slots, ranges are parsed.
 struct Node {
@@ -29,8 +52,11 @@ struct Node {
   std::string range_text;   ///< as written; empty when any version matches
   std::optional<VersionRange> range;  ///< set when range_text parses and is not `*`
   bool bad_range = false;             ///< range_text does not parse
-  std::vector<std::pair<std::string, std::string>> config;  ///< key, canonical value
-  std::vector<std::string> keys;
+  std::vector<Test> tests;            ///< config
+  std::vector<Test> keys;             ///< config_set, differs (op unused)
+  std::vector<std::string> roles;     ///< role
+  Side left, right;                   ///< compare
+  std::string cmp;                    ///< compare: == != < <= > >=
 };
 
 /// One deployed engine as the evaluator sees it.
@@ -39,21 +65,46 @@ struct Instance {
   std::optional<Version> version;
 };
 
-/// A deployment prepared for evaluation: instances by engine slot, config by key.
-struct Env {
+/// One service prepared for evaluation: instances by engine slot, settings by key.
+struct ServiceEnv {
+  const Service* service = nullptr;
   std::vector<std::vector<Instance>> by_slot;
-  std::unordered_map<std::string_view, std::pair<const Setting*, std::string>> config;
+  std::unordered_map<std::string, const Setting*> config;  ///< by canonical key
+  std::vector<const Instance*> instances;                 ///< every resolved engine
 };
 
-/// Scalars compare as text, except that `True`/`TRUE` equal `true` (and so for false),
-/// as YAML and JSON both read them as the same boolean.
-std::string canonical_value(std::string_view v);
+/// A deployment prepared for evaluation.
+struct Env {
+  std::vector<ServiceEnv> services;
+  const Vocabulary* vocab = nullptr;
+};
 
-/// Evaluates `n` against `env`.
-Truth eval(const Node& n, const Env& env);
+/// A setting's value on a service: set, defaulted, uncertain, or not known at all.
+struct Value {
+  std::optional<std::string> value;
+  bool maybe = false;                 ///< a default that depends on an unknown version
+  const Setting* from = nullptr;      ///< the deployment fact, when set
+  const Instance* by_default = nullptr;  ///< the engine whose default it is
+};
 
-/// Appends to `why` a line for each part of `n` that held, and sets `pos` (when still
-/// unset) to the deployment position of the first one; `n` must not evaluate to `no`.
-void explain(const Node& n, const Env& env, std::vector<std::string>& why, Pos& pos);
+/// The effective value of `key` on service `s`.
+Value effective(const Env& env, const ServiceEnv& s, const std::string& key, const Record* setting);
+
+/// Evaluates `n` for service `s` of `env`.
+Truth eval(const Node& n, const Env& env, const ServiceEnv& s);
+
+/// A reason a finding holds and where in the inputs it comes from.
+struct Why {
+  std::string text;
+  std::string file;
+  Pos pos;
+};
+
+/// Appends a line for each part of `n` that held for service `s`; `n` must not evaluate
+/// to `no` there.
+void explain(const Node& n, const Env& env, const ServiceEnv& s, std::vector<Why>& out);
+
+/// A compact rendering of a predicate, e.g. "config prefix_caching = true".
+std::string describe(const Node& n);
 
 }  // namespace kb::check

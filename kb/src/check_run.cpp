@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "check_index_impl.h"
+#include "check_resolve.h"
 #include "kb/corpus.h"
 #include "kb/error.h"
 #include "kb/evidence.h"
@@ -16,54 +17,66 @@ namespace kb {
 
 using check::Truth;
 
-CheckReport CheckIndex::run(const Deployment& deployment) const {
+CheckReport CheckIndex::run(const Deployment& deployment, const CheckOptions& options) const {
   CheckReport report;
   report.deployment = deployment;
   if (!impl_) return report;
   const Corpus& corpus = *impl_->corpus;
   const CheckTables& tables = *impl_->tables;
+  resolve_deployment(report.deployment, corpus, *impl_->vocab, options.allow_unknown,
+                     report.diagnostics);
+  // `report.deployment` is not changed below, so pointers into it stay valid.
+  const auto& services = report.deployment.services;
   check::Env env;
-  env.by_slot.resize(impl_->slots->size());
-  // `report.deployment` is not resized below, so pointers into it stay valid.
-  for (DeployedEngine& e : report.deployment.engines) {
-    auto id = corpus.target(Kind::engine, e.name);
-    if (!id) {
-      auto candidates = corpus.names().candidates(Kind::engine, e.name, 1);
-      std::string hint =
-          candidates.empty()
-              ? "no engine record has this name; gotchas about it cannot match"
-              : "did you mean '" + std::string(without_namespace(candidates[0].id)) + "'?";
-      report.diagnostics.push_back(
-          {Severity::warning, "check.unknown-engine", deployment.file, e.pos.line, e.pos.column,
-           "engine '" + e.name + "' is not in the knowledge base", std::move(hint), ""});
-      continue;
-    }
-    e.id = *id;
-    auto slot = impl_->slots->find(e.id);
-    if (slot == impl_->slots->end()) continue;
-    env.by_slot[static_cast<std::size_t>(slot->second)].push_back(
-        {&e, e.version.empty() ? std::nullopt : Version::parse(e.version)});
-  }
+  env.vocab = impl_->vocab.get();
+  env.services.resize(services.size());
+  std::vector<std::vector<check::Instance>> storage;
   std::vector<std::uint32_t> candidates = tables.always;
   auto add = [&candidates](const std::vector<std::uint32_t>& more) {
     candidates.insert(candidates.end(), more.begin(), more.end());
   };
-  // Shared tables may predate the newest slots, which then trigger nothing.
-  for (std::size_t slot = 0; slot < std::min(env.by_slot.size(), tables.by_slot.size()); ++slot) {
-    if (!env.by_slot[slot].empty()) add(tables.by_slot[slot]);
-  }
-  for (const Setting& s : report.deployment.config) {
-    env.config.emplace(s.key, std::make_pair(&s, check::canonical_value(s.value)));
-    auto it = tables.by_key.find(s.key);
-    if (it != tables.by_key.end()) add(it->second);
+  for (std::size_t i = 0; i < services.size(); ++i) {
+    check::ServiceEnv& s = env.services[i];
+    s.service = &services[i];
+    s.by_slot.resize(impl_->slots->size());
+    for (const DeployedEngine& e : services[i].engines) {
+      if (e.id.empty()) continue;
+      auto slot = impl_->slots->find(e.id);
+      if (slot == impl_->slots->end()) continue;
+      s.by_slot[static_cast<std::size_t>(slot->second)].push_back(
+          {&e, e.version.empty() ? std::nullopt : Version::parse(e.version)});
+    }
+    for (const auto& list : s.by_slot) {
+      for (const auto& inst : list) s.instances.push_back(&inst);
+    }
+    for (const Setting& st : services[i].config) {
+      if (!st.setting.empty() || st.derived) s.config.emplace(st.key, &st);
+    }
+    // Shared tables may predate the newest slots, which then trigger nothing.
+    for (std::size_t slot = 0; slot < std::min(s.by_slot.size(), tables.by_slot.size()); ++slot) {
+      if (!s.by_slot[slot].empty()) add(tables.by_slot[slot]);
+    }
+    for (const auto& [key, st] : s.config) {
+      auto it = tables.by_key.find(key);
+      if (it != tables.by_key.end()) add(it->second);
+    }
   }
   // In table order, so findings come out worst severity first, then by id.
   std::sort(candidates.begin(), candidates.end());
   candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
   for (std::uint32_t pos : candidates) {
     const CompiledGotcha& g = *impl_->compiled[tables.order[pos]];
-    Truth t = check::eval(g.root, env);
-    if (t == Truth::no) continue;
+    Truth best = Truth::no;
+    const check::ServiceEnv* where = nullptr;
+    for (const auto& s : env.services) {
+      Truth t = check::eval(g.root, env, s);
+      if (t > best) {
+        best = t;
+        where = &s;
+        if (t == Truth::yes) break;
+      }
+    }
+    if (best == Truth::no) continue;
     const Record& r = *g.record;
     Finding f;
     f.id = r.id;
@@ -71,8 +84,19 @@ CheckReport CheckIndex::run(const Deployment& deployment) const {
     f.severity = r.severity;
     f.status = r.status;
     f.evidence = std::string(to_string(impl_->evidence.for_gotcha(r.id).state));
-    f.possible = t == Truth::maybe;
-    check::explain(g.root, env, f.why, f.pos);
+    f.possible = best == Truth::maybe;
+    f.service = services.size() > 1 ? where->service->name : std::string();
+    std::vector<check::Why> why;
+    check::explain(g.root, env, *where, why);
+    for (auto& w : why) {
+      f.why.push_back(std::move(w.text));
+      if (w.pos.line == 0) continue;
+      const bool seen = std::any_of(f.locations.begin(), f.locations.end(), [&](const Location& l) {
+        return l.file == w.file && l.pos.line == w.pos.line && l.pos.column == w.pos.column;
+      });
+      if (!seen) f.locations.push_back({w.file, w.pos});
+    }
+    if (!f.locations.empty()) f.pos = f.locations.front().pos;
     report.findings.push_back(std::move(f));
   }
   return report;

@@ -1,4 +1,5 @@
 #include "kb/corpus.h"
+#include "record_lint.h"
 
 #include <algorithm>
 #include <fstream>
@@ -271,6 +272,8 @@ bool Corpus::finish_incremental(const Corpus& prev, const std::vector<std::size_
     const auto& now = files_[i]->record;
     if (!before || !now || !same_names(*before, *now) || prev.duplicate_ids_.count(now->id))
       return false;
+    // A setting or a model decides how other records' values are read: recheck them all.
+    if (now->kind == Kind::setting || now->kind == Kind::model) return false;
     ids.insert(now->id);
   }
   names_ = prev.names_;
@@ -322,6 +325,7 @@ void Corpus::check_names(const Record& r, std::vector<Diagnostic>& out) const {
     }
     out.push_back(std::move(d));
   }
+  lint_record(*this, r, out);
 }
 
 // Every diagnostic in one sorted list, the stale ids and the content hash.

@@ -1,7 +1,7 @@
 #include <string>
 
 #include "kb/corpus.h"
-#include "schema.h"
+#include "schema_read.h"
 #include "text_util.h"
 #include "yaml_tree.h"
 
@@ -23,7 +23,7 @@ bool id_from_path(const std::string& file, Kind& kind, std::string& id, std::str
   auto slash = stem.find('/');
   auto k = slash == std::string::npos ? std::nullopt : parse_kind(stem.substr(0, slash));
   if (!k || stem.substr(0, slash) != kind_namespace(*k)) {
-    problem = "record files live in gotchas/, engines/, oracles/ or results/";
+    problem = "record files live in gotchas/, engines/, oracles/, results/, settings/ or models/";
     return false;
   }
   if (!text::valid_slug(stem)) {

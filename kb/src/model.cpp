@@ -10,6 +10,8 @@ std::string_view kind_namespace(Kind k) {
     case Kind::engine: return "engines";
     case Kind::oracle: return "oracles";
     case Kind::result: return "results";
+    case Kind::setting: return "settings";
+    case Kind::model: return "models";
   }
   return "gotchas";
 }
@@ -20,22 +22,50 @@ std::string_view kind_name(Kind k) {
     case Kind::engine: return "engine";
     case Kind::oracle: return "oracle";
     case Kind::result: return "result";
+    case Kind::setting: return "setting";
+    case Kind::model: return "model";
   }
   return "gotcha";
 }
 
 std::optional<Kind> parse_kind(std::string_view s) {
-  for (Kind k : {Kind::gotcha, Kind::engine, Kind::oracle, Kind::result}) {
+  for (Kind k : kAllKinds) {
     if (s == kind_namespace(k) || s == kind_name(k)) return k;
   }
   return std::nullopt;
 }
 
 namespace {
+
+void operand_slot(const Operand& o, std::vector<RefSlot>& out) {
+  if (!o.is_literal && !o.key.raw.empty()) out.push_back({&o.key, Kind::setting});
+}
+
 void predicate_slots(const Predicate& p, std::vector<RefSlot>& out) {
-  if (p.op == Predicate::Op::engine) out.push_back({&p.engine, Kind::engine});
+  switch (p.op) {
+    case Predicate::Op::engine:
+      out.push_back({&p.engine, Kind::engine});
+      break;
+    case Predicate::Op::config:
+      for (const auto& t : p.config) out.push_back({&t.key, Kind::setting});
+      break;
+    case Predicate::Op::config_set:
+      for (const auto& k : p.keys) out.push_back({&k, Kind::setting});
+      break;
+    case Predicate::Op::differs:
+      if (!p.engine.raw.empty()) out.push_back({&p.engine, Kind::engine});
+      for (const auto& k : p.keys) out.push_back({&k, Kind::setting});
+      break;
+    case Predicate::Op::compare:
+      operand_slot(p.left, out);
+      operand_slot(p.right, out);
+      break;
+    default:
+      break;
+  }
   for (const auto& c : p.children) predicate_slots(c, out);
 }
+
 }  // namespace
 
 std::vector<RefSlot> reference_slots(const Record& r) {
@@ -44,6 +74,25 @@ std::vector<RefSlot> reference_slots(const Record& r) {
   if (r.applies_when) predicate_slots(*r.applies_when, out);
   for (const auto& v : r.related) out.push_back({&v, Kind::gotcha});
   for (const auto& v : r.oracles) out.push_back({&v, Kind::oracle});
+  for (const auto& f : r.fixes) {
+    if (!f.engine.raw.empty()) out.push_back({&f.engine, Kind::engine});
+  }
+  if (r.detection) {
+    for (const auto& v : r.detection->oracles) out.push_back({&v, Kind::oracle});
+  }
+  for (const auto& rel : r.relations) out.push_back({&rel.engine, Kind::engine});
+  for (const auto& img : r.images) {
+    for (const auto& v : img.engines) out.push_back({&v, Kind::engine});
+  }
+  for (const auto& rel : r.releases) {
+    for (const auto& v : rel.bundles) out.push_back({&v, Kind::engine});
+  }
+  for (const auto& e : r.setting.engines) out.push_back({&e.engine, Kind::engine});
+  for (const auto& v : r.setting.values) {
+    for (const auto& e : v.engines) out.push_back({&e, Kind::engine});
+    for (const auto& kv : v.implies) out.push_back({&kv.key, Kind::setting});
+  }
+  for (const auto& kv : r.traits) out.push_back({&kv.key, Kind::setting});
   if (!r.oracle.raw.empty()) out.push_back({&r.oracle, Kind::oracle});
   for (const auto& v : r.subject.engines) out.push_back({&v, Kind::engine});
   for (const auto& v : r.evidence_for) out.push_back({&v, Kind::gotcha});

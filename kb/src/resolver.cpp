@@ -20,7 +20,7 @@ constexpr std::size_t kCandidates = 8;
 
 constexpr double kScoreTolerance = 1e-9;
 
-constexpr std::array<Kind, 4> kKinds = {Kind::gotcha, Kind::engine, Kind::oracle, Kind::result};
+constexpr auto& kKinds = kAllKinds;
 
 bool is_space(char c) {
   return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';

@@ -142,7 +142,7 @@ struct NameIndex::Impl {
       }
     }
   };
-  std::array<Space, 4> spaces;
+  std::array<Space, kKindCount> spaces;
 
   void add(Kind k, std::string_view raw, const std::string& id, MatchKind how) {
     std::string key = normalize_name(raw);
@@ -168,11 +168,16 @@ void NameIndex::add(const Record& r) {
   for (const auto& a : r.aliases) impl_->add(r.kind, a, r.id, alias_kind);
   if (!r.name.empty()) impl_->add(r.kind, r.name, r.id, MatchKind::name);
   if (!r.repo.empty()) impl_->add(r.kind, r.repo, r.id, MatchKind::repo);
+  if (r.kind == Kind::setting) {
+    impl_->add(r.kind, r.setting.key, r.id, MatchKind::name);
+    for (const auto& s : r.setting.synonyms) impl_->add(r.kind, s, r.id, MatchKind::alias);
+  }
 }
 
 bool same_names(const Record& a, const Record& b) {
   return a.kind == b.kind && a.id == b.id && a.aliases == b.aliases && a.name == b.name &&
-         a.repo == b.repo;
+         a.repo == b.repo && a.setting.key == b.setting.key &&
+         a.setting.synonyms == b.setting.synonyms;
 }
 
 void NameIndex::finish() {

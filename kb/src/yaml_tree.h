@@ -57,6 +57,16 @@ struct Limits {
 bool parse(std::string_view text, const std::string& file, const Limits& limits, Node& out,
            std::vector<Diagnostic>& diags);
 
+/// What a scalar is under YAML 1.2's core schema, as editors and JSON Schema validators
+/// read it: a plain `3` is an integer, `true` a boolean, a quoted "3" a string.
+enum class CoreType { null, boolean, integer, floating, string };
+
+/// The core-schema type of `n` (a null node is `null`; collections are `string`).
+CoreType core_type(const Node& n);
+
+/// "an integer", "a boolean", ... for messages.
+std::string_view core_type_name(CoreType t);
+
 /// Human-readable type of a node for "expected a list, found a mapping" messages.
 std::string_view type_name(const Node& n);
 

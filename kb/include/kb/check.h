@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "kb/deployment.h"
 #include "kb/diagnostic.h"
 #include "kb/model.h"
 
@@ -23,41 +24,6 @@ std::string_view to_string(GotchaSeverity s);
 /// Parses a severity name; nullopt for anything else.
 std::optional<GotchaSeverity> parse_gotcha_severity(std::string_view s);
 
-/// Largest deployment or ignore file accepted.
-inline constexpr std::size_t kMaxDeploymentBytes = 1u << 20;
-
-/// One engine a deployment runs.
-struct DeployedEngine {
-  std::string name;     ///< as written: "vLLM", "kvcache-ai/Mooncake", a GitHub URL
-  std::string version;  ///< as written; empty when not given
-  Pos pos;              ///< of the name
-  Pos version_pos;      ///< of the version, when given
-  std::string id;       ///< the engine record it resolves to; set by CheckIndex::run
-};
-
-/// One configuration key of a deployment; scalars keep their text (`true`, `1`).
-struct Setting {
-  std::string key;
-  std::string value;  ///< empty for a null value
-  Pos pos;            ///< of the key
-};
-
-/// What `kb check` is asked about: engines with versions and a flat configuration.
-struct Deployment {
-  std::string file;  ///< as given, for diagnostics
-  std::vector<DeployedEngine> engines;
-  std::vector<Setting> config;  ///< in file order, keys unique
-
-  /// The setting with this key, or nullptr.
-  const Setting* find(std::string_view key) const;
-};
-
-/// Parses a deployment written in YAML or JSON. Always returns what could be read;
-/// problems (not a mapping, engines not a list, a missing engine name, an unparseable
-/// version, nested config values, unknown keys) become diagnostics, errors among them
-/// meaning the input is unusable.
-Deployment parse_deployment(std::string_view text, const std::string& file,
-                            std::vector<Diagnostic>& diags);
 
 /// One entry of an ignore file: findings of gotcha `id` are reported as ignored.
 struct IgnoreEntry {
@@ -78,6 +44,12 @@ struct IgnoreList {
 IgnoreList parse_ignore_file(std::string_view text, const std::string& file,
                              std::vector<Diagnostic>& diags);
 
+/// A place in the inputs a finding rests on.
+struct Location {
+  std::string file;
+  Pos pos;
+};
+
 /// A gotcha that applies to a deployment.
 struct Finding {
   std::string id;
@@ -86,19 +58,30 @@ struct Finding {
   std::string status;    ///< open | mitigated | fixed
   std::string evidence;  ///< "reproduced", "not-reproduced" or "no-evidence"
   /// The predicate parts that held, e.g. "engine vllm 0.26.0 in >=0.26, <0.28",
-  /// "config kv_transfer = pd".
+  /// "prefix_caching = true (the default of vllm 0.26.0)".
   std::vector<std::string> why;
+  /// The lines of the inputs that made it true, first one first; unique.
+  std::vector<Location> locations;
   /// It holds only if an engine whose version was not given (or a range that does not
-  /// parse) is in range: it may apply, and is reported so it is not missed.
+  /// parse, or a default that depends on it) is in range: it may apply, and is reported
+  /// so it is not missed.
   bool possible = false;
-  Pos pos;                     ///< in the deployment, of the first part that held; 0 if none
+  Pos pos;                     ///< locations[0].pos, or 0 if none
+  std::string service;         ///< the service it hit; "" for a deployment of one service
   std::string ignore_reason;   ///< for ignored findings
   std::string ignore_expires;  ///< for ignored findings
 };
 
+/// How strictly a deployment is checked.
+struct CheckOptions {
+  /// Unknown engines, unknown settings and values that do not normalise become warnings
+  /// instead of errors (the gate then does not fail closed on them).
+  bool allow_unknown = false;
+};
+
 /// The answer of `kb check`.
 struct CheckReport {
-  Deployment deployment;                ///< engines with their resolved ids
+  Deployment deployment;  ///< resolved: engine ids, canonical keys, effective services
   std::vector<Finding> findings;        ///< worst severity first, then by id
   std::vector<Finding> ignored;         ///< findings an ignore entry matched
   std::vector<Diagnostic> diagnostics;  ///< about the deployment and the ignore file
@@ -117,9 +100,10 @@ class CheckIndex {
   /// an index after a one-file edit costs that file, not the corpus.
   static CheckIndex build(const Corpus& corpus, const EvidenceIndex& evidence,
                           const CheckIndex* previous = nullptr);
-  /// Resolves the deployment's engine names (unknown ones become `check.unknown-engine`
-  /// warnings) and returns every gotcha that applies.
-  CheckReport run(const Deployment& deployment) const;
+  /// Resolves the deployment's engines and settings against the knowledge base (an
+  /// unknown engine or setting, or a value that does not normalise, is an error unless
+  /// `options.allow_unknown`) and returns every gotcha that applies to some service.
+  CheckReport run(const Deployment& deployment, const CheckOptions& options = {}) const;
   /// Moves findings matched by an unexpired entry of `ignores` to `report.ignored`;
   /// warns about expired entries and entries that matched nothing. `today` is YYYY-MM-DD
   /// (empty: today, UTC); throws Error{invalid_argument} when it is not a date.

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -10,12 +11,18 @@
 
 namespace kb {
 
-/// The four record namespaces; the first path component of every id.
-enum class Kind { gotcha, engine, oracle, result };
+/// The record namespaces; the first path component of every id.
+enum class Kind { gotcha, engine, oracle, result, setting, model };
 
-/// "gotchas", "engines", "oracles" or "results".
+/// Every Kind, in declaration order.
+inline constexpr Kind kAllKinds[] = {Kind::gotcha, Kind::engine,  Kind::oracle,
+                                     Kind::result, Kind::setting, Kind::model};
+/// Number of namespaces.
+inline constexpr std::size_t kKindCount = 6;
+
+/// "gotchas", "engines", "oracles", "results", "settings" or "models".
 std::string_view kind_namespace(Kind k);
-/// "gotcha", "engine", "oracle" or "result".
+/// "gotcha", "engine", "oracle", "result", "setting" or "model".
 std::string_view kind_name(Kind k);
 /// Parses a namespace ("gotchas") or a singular name ("gotcha").
 std::optional<Kind> parse_kind(std::string_view s);
@@ -38,15 +45,46 @@ struct RefValue {
 /// A key/value pair of a configuration map; scalars keep their text.
 using ConfigEntry = std::pair<std::string, std::string>;
 
+/// A setting named by key with a value, both as written: a model's trait, a value's
+/// implication. The key is a reference into settings/.
+struct KeyValue {
+  RefValue key;
+  std::string value;
+  Pos value_pos;
+};
+
+/// One test of a setting in a predicate: `KEY: VALUE` or `KEY: {OP: VALUE}`.
+struct ConfigTest {
+  RefValue key;                     ///< the setting as written; a reference into settings/
+  std::string op = "eq";            ///< eq | ne | in | not_in | gt | gte | lt | lte
+  std::vector<std::string> values;  ///< one value, or several for in / not_in
+  std::vector<Pos> value_pos;       ///< of each value
+};
+
+/// One side of a `compare` predicate: a setting of this service, a setting of the
+/// services of one role (`decode.tensor_parallel_size`), or a literal.
+struct Operand {
+  std::string role;     ///< "" for this service
+  RefValue key;         ///< the setting, when not a literal
+  std::string literal;  ///< the literal's text
+  bool is_literal = false;
+  Pos pos;
+};
+
 /// The `applies_when` predicate tree.
 struct Predicate {
-  enum class Op { all, any, negate, engine, config, config_set };
+  enum class Op { all, any, negate, engine, config, config_set, role, differs, compare };
   Op op = Op::all;
   Pos pos;
-  std::vector<Predicate> children;   ///< all / any / negate (exactly one)
-  RefValue engine;                   ///< engine
-  std::vector<ConfigEntry> config;   ///< config
-  std::vector<std::string> keys;     ///< config_set
+  std::vector<Predicate> children;  ///< all / any / negate (exactly one)
+  RefValue engine;                  ///< engine; differs {engine: E}
+  std::vector<ConfigTest> config;   ///< config, model, hardware
+  std::string scope;                ///< config: "" (any), "model" or "hardware" as written
+  std::vector<RefValue> keys;       ///< config_set; differs
+  std::vector<std::string> roles;   ///< role
+  Operand left;                     ///< compare
+  std::string cmp;                  ///< compare: == != < <= > >=
+  Operand right;                    ///< compare
 };
 
 /// An upstream reference: an issue, a pull request, a commit, a document.
@@ -59,8 +97,126 @@ struct Citation {
   std::string title;
   std::string state;  ///< open | closed | merged ...
   std::string as_of;  ///< YYYY-MM-DD the state was observed
+  std::string date;   ///< YYYY-MM-DD the upstream item was filed or merged
   std::string note;
   Pos pos;
+};
+
+/// The fix chain of a gotcha in one engine or fork: issues, pull requests, the first
+/// fixed version and what kind of fix it was.
+struct FixChain {
+  RefValue engine;
+  std::vector<Citation> issues;
+  std::vector<Citation> prs;
+  std::string fixed_in;  ///< first fixed version; empty: not fixed or not known
+  Pos fixed_in_pos;
+  std::string resolution;  ///< fixed | disabled | warned | workaround | wontfix | none
+  std::string note;
+  Pos pos;
+};
+
+/// How a gotcha shows itself, or does not.
+struct Detection {
+  std::optional<bool> silent;               ///< every health signal says fine
+  std::vector<std::string> lying_signals;   ///< the signals that look fine meanwhile
+  std::vector<RefValue> oracles;            ///< oracles that catch it
+  std::string canary;                       ///< Markdown: a check that catches it in production
+  Pos pos;
+};
+
+/// What a performance gotcha degrades, and by how much.
+struct Impact {
+  std::string metric;  ///< throughput | ttft | itl | kv-capacity | hit-rate | ...
+  std::string change;  ///< "about -50%", "x4"
+  std::string note;
+  Pos pos;
+};
+
+/// How an engine derives from another: plugin-of, fork-of, platform-of, bundles, uses.
+struct EngineRelation {
+  std::string type;
+  RefValue engine;
+  Pos pos;
+};
+
+/// A distribution package that is an engine.
+struct Package {
+  std::string name;
+  std::string ecosystem = "pypi";  ///< pypi | conda | npm | deb
+  Pos pos;
+};
+
+/// A container image repository of an engine, and the other engines the image ships.
+struct Image {
+  std::string image;  ///< registry optional: "vllm/vllm-openai"
+  std::vector<RefValue> engines;
+  Pos pos;
+};
+
+/// How a process of an engine is started: an argv prefix or a Python module.
+struct Entrypoint {
+  std::string command;  ///< words, "vllm serve"
+  std::string module;   ///< `python -m MODULE`
+  std::string role;     ///< the role of such a service, when it implies one
+  Pos pos;
+};
+
+/// A known release of an engine, with the versions of the components it ships or pins.
+struct Release {
+  std::string version;
+  std::string date;
+  std::vector<RefValue> bundles;  ///< `versions` holds the exact version
+  Pos pos;
+};
+
+/// One spelling of a setting by an engine: a flag, an environment variable, a config key,
+/// or a field inside a JSON-valued flag.
+struct Spelling {
+  std::string name;         ///< "--enable-prefix-caching", "VLLM_BATCH_INVARIANT", "kv_role"
+  std::string field;        ///< json: dotted path inside the flag's JSON value
+  std::string value;        ///< a switch's fixed value, when `has_value`
+  bool has_value = false;
+  bool invert = false;  ///< bool keys: the value is negated (`disable_radix_cache`)
+  Pos pos;
+};
+
+/// A setting's default for the versions of an engine in `versions` (empty: all).
+struct SettingDefault {
+  std::string versions;
+  std::string value;
+  Pos pos;
+};
+
+/// How one engine spells a setting, and its defaults.
+struct EngineSpelling {
+  RefValue engine;
+  std::string versions;  ///< the spellings hold for these versions; empty: all
+  std::vector<Spelling> flags;
+  std::vector<Spelling> env;
+  std::vector<Spelling> json;
+  std::vector<Spelling> keys;
+  std::vector<SettingDefault> defaults;
+  Pos pos;
+};
+
+/// One allowed value of an enum setting.
+struct SettingValue {
+  std::string value;
+  std::vector<std::string> synonyms;
+  std::string description;
+  std::vector<RefValue> engines;  ///< a service with this value also runs these engines
+  std::vector<KeyValue> implies;  ///< ... and has these settings, unless it sets them
+  Pos pos;
+};
+
+/// What a settings record declares.
+struct SettingDef {
+  std::string key;      ///< canonical key; the slug with '-' -> '_' when not given
+  std::string type;     ///< bool | integer | number | enum | string | version
+  std::string scope = "service";  ///< service | model | hardware
+  std::vector<std::string> synonyms;
+  std::vector<SettingValue> values;
+  std::vector<EngineSpelling> engines;
 };
 
 /// One entry of a record's `repairs:` log.
@@ -105,12 +261,30 @@ struct Record {
   std::string workaround;
   std::vector<RefValue> related;
   std::vector<RefValue> oracles;
+  std::string as_of;       ///< YYYY-MM-DD status and fixes were last verified
+  std::string confidence;  ///< reproduced-upstream | maintainer-confirmed | ...
+  std::vector<std::string> tags;
+  std::vector<FixChain> fixes;
+  std::optional<Detection> detection;
+  std::vector<Impact> impact;
 
   // engines
   std::string name;
   std::string repo;
   std::string url;
   std::string description;
+  std::vector<EngineRelation> relations;
+  std::vector<Package> packages;
+  std::vector<Image> images;
+  std::vector<Entrypoint> entrypoints;
+  std::vector<Release> releases;
+
+  // settings
+  SettingDef setting;
+
+  // models
+  std::vector<std::string> match;  ///< model id globs
+  std::vector<KeyValue> traits;
 
   // oracles
   std::string method;
@@ -137,7 +311,9 @@ struct RefSlot {
   Kind target;
 };
 /// Every reference a record holds (affects, related, oracles, oracle, evidence_for,
-/// subject.engines and engines named in applies_when), in file order per field.
+/// subject.engines, engines and settings named in applies_when, fix chains, detection,
+/// relations, images, releases, settings' engines and models' traits), in file order per
+/// field.
 std::vector<RefSlot> reference_slots(const Record& r);
 
 /// Display name: engines' `name`, else `title`, else the id.

@@ -1,0 +1,194 @@
+// Resolving a deployment against the knowledge base before it is checked: engine names to
+// engine ids, keys to canonical settings keys, values normalised by the setting's type,
+// and what facts imply -- a connector's engine, a model's traits. Whatever cannot be
+// resolved is an error (the gate fails closed) unless the caller allows unknowns.
+
+#include <algorithm>
+
+#include "check_resolve.h"
+#include "kb/corpus.h"
+#include "kb/schema.h"
+#include "text_util.h"
+
+namespace kb {
+namespace {
+
+std::string slug(std::string_view id) {
+  auto slash = id.find('/');
+  return std::string(slash == std::string_view::npos ? id : id.substr(slash + 1));
+}
+
+class Resolver {
+ public:
+  Resolver(const Corpus& corpus, const Vocabulary& vocab, const std::string& file, bool allow,
+           std::vector<Diagnostic>& diags)
+      : corpus_(corpus), vocab_(vocab), file_(file), allow_(allow), diags_(diags) {}
+
+  void engines(std::vector<DeployedEngine>& list) {
+    for (DeployedEngine& e : list) {
+      auto id = corpus_.target(Kind::engine, e.name);
+      if (id) {
+        e.id = *id;
+        continue;
+      }
+      auto candidates = corpus_.names().candidates(Kind::engine, e.name, 1);
+      std::string hint = candidates.empty()
+                             ? "no engine record has this name: add one under records/engines/, "
+                               "or pass --allow-unknown to check without it"
+                             : "did you mean '" + slug(candidates[0].id) + "'?";
+      report("check.unknown-engine", e.file, e.pos,
+             "engine '" + e.name + "' is not in the knowledge base", std::move(hint));
+    }
+  }
+
+  void settings(std::vector<Setting>& list) {
+    std::vector<Setting> out;
+    for (Setting& s : list) {
+      if (s.raw_key.empty()) s.raw_key = s.key;
+      if (s.raw_value.empty()) s.raw_value = s.value;
+      const Record* rec = vocab_.setting(s.key);
+      if (!rec) {
+        auto candidates = corpus_.names().candidates(Kind::setting, s.key, 1);
+        std::string hint =
+            candidates.empty()
+                ? "no settings record declares this key: add one under records/settings/, or "
+                  "pass --allow-unknown to check without it"
+                : "did you mean '" + key_of(candidates[0].id) + "'?";
+        report("check.unknown-setting", s.file, s.pos,
+               "setting '" + s.key + "' is not in the knowledge base", std::move(hint));
+        continue;
+      }
+      const SettingDef& def = rec->setting;
+      std::string why;
+      auto value = normalize_value(def, s.value, &why);
+      if (value && def.key == "role") {
+        const auto& roles = schema::roles();
+        if (std::find(roles.begin(), roles.end(), *value) == roles.end()) {
+          value.reset();
+          why = "'" + s.value + "' is not a role kb knows";
+        }
+      }
+      if (!value) {
+        report("check.bad-value", s.file, s.pos, def.key + ": " + why,
+               "write a " + def.type + " value; see " + rec->id);
+        continue;
+      }
+      s.key = def.key;
+      s.value = *value;
+      s.setting = rec->id;
+      if (s.raw_key != s.key || s.raw_value != s.value) {
+        diags_.push_back({Severity::note, "check.normalized", file_of(s.file), s.pos.line,
+                          s.pos.column,
+                          s.raw_key + ": " + s.raw_value + " is read as " + s.key + ": " + s.value,
+                          "", ""});
+      }
+      auto dup = std::find_if(out.begin(), out.end(), [&](const Setting& x) { return x.key == s.key; });
+      if (dup != out.end()) {
+        if (dup->value != s.value) {
+          report("check.conflicting-setting", s.file, s.pos,
+                 s.key + " is set twice with different values (" + dup->raw_key + ": " +
+                     dup->raw_value + " and " + s.raw_key + ": " + s.raw_value + ")",
+                 "set it once", /*always_error=*/true);
+        }
+        continue;
+      }
+      out.push_back(std::move(s));
+    }
+    list = std::move(out);
+  }
+
+  // Engines and settings a service has because of another fact, and its model's traits.
+  void implications(Service& svc) {
+    for (std::size_t i = 0; i < svc.config.size(); ++i) {
+      const Setting s = svc.config[i];
+      const Record* rec = s.setting.empty() ? nullptr : corpus_.find(s.setting);
+      if (!rec || rec->setting.type != "enum") continue;
+      for (const SettingValue& v : rec->setting.values) {
+        if (v.value != s.value) continue;
+        for (const RefValue& e : v.engines) {
+          auto id = corpus_.target(Kind::engine, e.raw);
+          if (!id || has_engine(svc, *id)) continue;
+          DeployedEngine de;
+          de.name = slug(*id);
+          de.id = *id;
+          de.pos = s.pos;
+          de.file = s.file;
+          de.via = s.key + " = " + s.value;
+          svc.engines.push_back(std::move(de));
+        }
+        for (const KeyValue& kv : v.implies) derive(svc, kv, s.file, s.pos, s.key + " = " + s.value);
+      }
+    }
+    if (!svc.model.empty()) {
+      auto models = vocab_.models_for(svc.model);
+      if (!models.empty()) {
+        for (const KeyValue& kv : models.front()->traits) {
+          derive(svc, kv, svc.file, svc.model_pos, "model " + svc.model + " (" + models.front()->id + ")");
+        }
+      }
+    }
+    if (const Setting* role = svc.find("role")) svc.role = role->value;
+  }
+
+ private:
+  std::string key_of(const std::string& setting_id) const {
+    if (const Record* r = corpus_.find(setting_id)) return r->setting.key;
+    return slug(setting_id);
+  }
+
+  const std::string& file_of(const std::string& f) const { return f.empty() ? file_ : f; }
+
+  static bool has_engine(const Service& svc, const std::string& id) {
+    return std::any_of(svc.engines.begin(), svc.engines.end(),
+                       [&](const DeployedEngine& e) { return e.id == id; });
+  }
+
+  void derive(Service& svc, const KeyValue& kv, const std::string& file, Pos pos, const std::string& via) {
+    const Record* rec = vocab_.setting(kv.key.raw);
+    if (!rec) return;
+    if (svc.find(rec->setting.key)) return;
+    auto value = normalize_value(rec->setting, kv.value);
+    if (!value) return;
+    Setting s{rec->setting.key, *value, pos};
+    s.file = file;
+    s.via = via;
+    s.raw_key = kv.key.raw;
+    s.raw_value = kv.value;
+    s.setting = rec->id;
+    s.derived = true;
+    svc.config.push_back(std::move(s));
+  }
+
+  void report(const char* code, const std::string& file, Pos pos, std::string message,
+              std::string hint, bool always_error = false) {
+    diags_.push_back({allow_ && !always_error ? Severity::warning : Severity::error, code,
+                      file_of(file), pos.line, pos.column, std::move(message), std::move(hint), ""});
+  }
+
+  const Corpus& corpus_;
+  const Vocabulary& vocab_;
+  const std::string& file_;
+  bool allow_;
+  std::vector<Diagnostic>& diags_;
+};
+
+}  // namespace
+
+void resolve_deployment(Deployment& d, const Corpus& corpus, const Vocabulary& vocab,
+                        bool allow_unknown, std::vector<Diagnostic>& diags) {
+  Resolver r(corpus, vocab, d.file, allow_unknown, diags);
+  r.engines(d.engines);
+  r.settings(d.config);
+  for (Service& s : d.services) {
+    r.engines(s.engines);
+    r.settings(s.config);
+  }
+  std::vector<Service> services = d.effective_services();
+  for (Service& s : services) {
+    // Unresolved engines stay listed (for --print-deployment) but take no slot.
+    r.implications(s);
+  }
+  d.services = std::move(services);
+}
+
+}  // namespace kb

@@ -1,0 +1,287 @@
+// Checks of one record that need the rest of the corpus but not the evidence: settings and
+// their values in predicates, models' traits and settings' own definitions against the
+// vocabulary, and a gotcha's fix chain against its status and ranges.
+
+#include "record_lint.h"
+
+#include <algorithm>
+#include <set>
+
+#include "kb/corpus.h"
+#include "kb/version.h"
+#include "similarity.h"
+#include "text_util.h"
+#include "vocab.h"
+
+namespace kb {
+namespace {
+
+class Linter {
+ public:
+  Linter(const Corpus& corpus, const Record& r, std::vector<Diagnostic>& out)
+      : corpus_(corpus), r_(r), out_(out) {}
+
+  void run() {
+    switch (r_.kind) {
+      case Kind::gotcha:
+        if (r_.applies_when) predicate(*r_.applies_when);
+        fixes();
+        break;
+      case Kind::setting:
+        setting();
+        break;
+      case Kind::model:
+        for (const KeyValue& kv : r_.traits) key_value(kv, "model");
+        break;
+      default:
+        break;
+    }
+  }
+
+ private:
+  void add(Severity s, const std::string& code, Pos p, std::string msg, std::string hint = {}) {
+    out_.push_back({s, code, r_.file, p.line, p.column, std::move(msg), std::move(hint), r_.id});
+  }
+
+  const Record* setting_of(const RefValue& key) const {
+    auto id = corpus_.target(Kind::setting, key.raw);
+    const Record* rec = id ? corpus_.find(*id) : nullptr;
+    return rec && rec->kind == Kind::setting ? rec : nullptr;
+  }
+
+  // The choices of an enum setting, for did-you-mean.
+  static std::vector<std::string> choices(const SettingDef& def) {
+    std::vector<std::string> out;
+    for (const auto& v : def.values) {
+      out.push_back(text::lower(v.value));
+      for (const auto& s : v.synonyms) out.push_back(text::lower(s));
+    }
+    return out;
+  }
+
+  // Whether `raw` is a valid value of `rec`; reports it when not.
+  bool value(const Record& rec, const std::string& raw, Pos pos, const std::string& field,
+             const char* code) {
+    std::string why;
+    if (normalize_value(rec.setting, raw, &why)) return true;
+    std::string hint = "see " + rec.id;
+    if (rec.setting.type == "enum") {
+      if (auto guess = did_you_mean(raw, choices(rec.setting))) hint = "did you mean '" + *guess + "'?";
+    }
+    add(Severity::error, code, pos, field + ": " + why, hint);
+    return false;
+  }
+
+  void key_value(const KeyValue& kv, const char* scope) {
+    const Record* rec = setting_of(kv.key);
+    if (!rec) return;  // the reference check reports it
+    value(*rec, kv.value, kv.value_pos, kv.key.field, "setting.bad-value");
+    if (scope && rec->setting.scope != scope) {
+      add(Severity::error, "setting.wrong-scope", kv.key.pos,
+          kv.key.field + ": " + rec->setting.key + " is a " + rec->setting.scope + " setting",
+          std::string("only settings of scope ") + scope + " belong here");
+    }
+  }
+
+  void predicate(const Predicate& p) {
+    for (const auto& c : p.children) predicate(c);
+    if (p.op == Predicate::Op::config) {
+      for (const ConfigTest& t : p.config) test(t, p.scope);
+    } else if (p.op == Predicate::Op::compare) {
+      compare(p);
+    }
+  }
+
+  void test(const ConfigTest& t, const std::string& scope) {
+    const Record* rec = setting_of(t.key);
+    if (!rec) return;
+    const SettingDef& def = rec->setting;
+    if (!scope.empty() && def.scope != scope) {
+      add(Severity::error, "setting.wrong-scope", t.key.pos,
+          t.key.field + ": " + def.key + " is a " + def.scope + " setting, not a " + scope + " one",
+          def.scope == "service" ? "test it under config:" : "test it under " + def.scope + ":");
+    }
+    const bool ordered_op = t.op == "gt" || t.op == "gte" || t.op == "lt" || t.op == "lte";
+    if (ordered_op && !ordered_type(def)) {
+      add(Severity::error, "predicate.bad-operator", t.key.pos,
+          t.key.field + ": " + t.op + " compares numbers or versions; " + def.key + " is " + def.type,
+          "use eq, ne, in or not_in");
+    }
+    for (std::size_t i = 0; i < t.values.size(); ++i) {
+      const Pos pos = i < t.value_pos.size() ? t.value_pos[i] : t.key.pos;
+      const std::string& v = t.values[i];
+      if (def.type == "string" && v.find_first_of("*?[") != std::string::npos) {
+        add(Severity::error, "predicate.never-matches", pos,
+            t.key.field + ": '" + v + "' is compared as text; it is not a pattern",
+            "values match exactly; to test that the setting is set at all, use config_set");
+        continue;
+      }
+      value(*rec, v, pos, t.key.field, "predicate.bad-value");
+    }
+  }
+
+  void compare(const Predicate& p) {
+    if (p.left.is_literal && p.right.is_literal) {
+      add(Severity::error, "predicate.invalid", p.pos, "compare: both sides are literals",
+          "one side must be a setting");
+      return;
+    }
+    const bool ordered_op = p.cmp != "==" && p.cmp != "!=";
+    for (const Operand* o : {&p.left, &p.right}) {
+      if (o->is_literal) continue;
+      const Record* rec = setting_of(o->key);
+      if (rec && ordered_op && !ordered_type(rec->setting)) {
+        add(Severity::error, "predicate.bad-operator", o->pos,
+            "compare: " + p.cmp + " compares numbers or versions; " + rec->setting.key + " is " +
+                rec->setting.type,
+            "use == or !=");
+      }
+    }
+  }
+
+  void setting() {
+    const SettingDef& def = r_.setting;
+    if (!def.key.empty() && !valid_key(def.key)) {
+      add(Severity::error, "setting.bad-key", Pos{1, 1},
+          "key '" + def.key + "' must be lower-case letters, digits and '_'",
+          "a key is how predicates and deployments name the setting, e.g. prefix_caching");
+    }
+    for (const std::string& name : names()) {
+      auto ids = corpus_.names().exact(Kind::setting, name);
+      for (const auto& id : ids) {
+        if (id == r_.id) continue;
+        add(Severity::error, "setting.key-collision", Pos{1, 1},
+            "'" + name + "' also names " + id, "every key and synonym names one setting only");
+        break;
+      }
+    }
+    if (def.type == "enum" && def.values.empty()) {
+      add(Severity::error, "setting.no-values", Pos{1, 1}, "an enum setting lists its values",
+          "values: [a, b]");
+    }
+    if (def.type != "enum" && !def.values.empty()) {
+      add(Severity::error, "setting.values-not-enum", def.values.front().pos,
+          "values: only enum settings list values", "type: enum");
+    }
+    std::set<std::string> seen;
+    for (const SettingValue& v : def.values) {
+      for (const std::string* s : all_names(v)) {
+        std::string f = text::lower(*s);
+        std::replace(f.begin(), f.end(), '_', '-');
+        if (!seen.insert(f).second) {
+          add(Severity::error, "setting.duplicate-value", v.pos,
+              "value '" + *s + "' is given twice (values compare case- and '-'/'_'-insensitively)");
+        }
+      }
+      for (const KeyValue& kv : v.implies) key_value(kv, nullptr);
+    }
+    for (const EngineSpelling& e : def.engines) {
+      for (const SettingDefault& d : e.defaults) value(r_, d.value, d.pos, "defaults", "setting.bad-value");
+      for (const auto* list : {&e.flags, &e.env, &e.keys}) {
+        for (const Spelling& s : *list) {
+          if (s.has_value) value(r_, s.value, s.pos, s.name, "setting.bad-value");
+          if (s.invert && def.type != "bool") {
+            add(Severity::error, "setting.bad-invert", s.pos, s.name + ": invert is for bool settings");
+          }
+        }
+      }
+    }
+  }
+
+  std::vector<std::string> names() const {
+    std::vector<std::string> out = r_.setting.synonyms;
+    out.push_back(r_.setting.key);
+    return out;
+  }
+
+  static std::vector<const std::string*> all_names(const SettingValue& v) {
+    std::vector<const std::string*> out{&v.value};
+    for (const auto& s : v.synonyms) out.push_back(&s);
+    return out;
+  }
+
+  static bool valid_key(const std::string& k) {
+    return !k.empty() && std::all_of(k.begin(), k.end(), [](char c) {
+      return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
+    });
+  }
+
+  // Engine atoms of applies_when naming `engine_id`.
+  void engine_atoms(const Predicate& p, const std::string& engine_id,
+                    std::vector<const RefValue*>& out) const {
+    if (p.op == Predicate::Op::engine && corpus_.target(Kind::engine, p.engine.raw) == engine_id)
+      out.push_back(&p.engine);
+    for (const auto& c : p.children) engine_atoms(c, engine_id, out);
+  }
+
+  void range_excludes(const RefValue& ref, const Version& fixed, const FixChain& f) {
+    auto range = VersionRange::parse(ref.versions);
+    const bool all = text::trim(ref.versions).empty() || (range && range->is_any());
+    if (all || (range && range->contains(fixed))) {
+      add(Severity::error, "fixes.range-mismatch", ref.versions_pos.line ? ref.versions_pos : ref.pos,
+          ref.field + ": " + (all ? std::string("every version") : "'" + ref.versions + "'") +
+              " includes " + f.fixed_in + ", the first fixed version of its fix chain",
+          "end the range before the fix, e.g. \"<" + f.fixed_in + "\"");
+    }
+  }
+
+  void fixes() {
+    bool any_fixed = false;
+    bool all_fixed = !r_.fixes.empty();
+    for (const FixChain& f : r_.fixes) {
+      const bool fixed = !f.fixed_in.empty() && (f.resolution.empty() || f.resolution == "fixed");
+      if (!f.fixed_in.empty() && !f.resolution.empty() && f.resolution != "fixed" &&
+          f.resolution != "disabled" && f.resolution != "warned") {
+        add(Severity::error, "fixes.resolution", f.pos,
+            "fixes: fixed_in " + f.fixed_in + " with resolution " + f.resolution,
+            "a first fixed version goes with resolution fixed, disabled or warned");
+      }
+      any_fixed |= fixed;
+      all_fixed &= fixed;
+      if (!fixed) continue;
+      auto id = corpus_.target(Kind::engine, f.engine.raw);
+      auto version = Version::parse(f.fixed_in);
+      if (!id || !version) continue;
+      for (const RefValue& a : r_.affects) {
+        if (corpus_.target(Kind::engine, a.raw) == *id) range_excludes(a, *version, f);
+      }
+      if (r_.applies_when) {
+        std::vector<const RefValue*> atoms;
+        engine_atoms(*r_.applies_when, *id, atoms);
+        for (const RefValue* a : atoms) range_excludes(*a, *version, f);
+      }
+    }
+    if (r_.status == "fixed" && !any_fixed) {
+      const bool disabled = std::any_of(r_.fixes.begin(), r_.fixes.end(),
+                                        [](const FixChain& f) { return f.resolution == "disabled"; });
+      add(Severity::error, "fixes.status-mismatch", status_pos(),
+          disabled ? "status fixed, but the fix chain only disables the feature"
+                   : "status fixed, but no fix chain gives a first fixed version",
+          disabled ? "turning a feature off is not a fix: write status: mitigated"
+                   : "add fixes: [{engine: ..., fixed_in: ..., resolution: fixed}]");
+    }
+    if (r_.status == "open" && all_fixed) {
+      add(Severity::warning, "fixes.status-open", status_pos(),
+          "status open, but every fix chain gives a first fixed version",
+          "write status: fixed, or say in the fix chain what is still open");
+    }
+  }
+
+  Pos status_pos() const {
+    auto p = r_.source_text.find("\nstatus:");
+    if (p == std::string::npos) return Pos{1, 1};
+    return text::offset_to_pos(r_.source_text, p + 1);
+  }
+
+  const Corpus& corpus_;
+  const Record& r_;
+  std::vector<Diagnostic>& out_;
+};
+
+}  // namespace
+
+void lint_record(const Corpus& corpus, const Record& r, std::vector<Diagnostic>& out) {
+  Linter(corpus, r, out).run();
+}
+
+}  // namespace kb

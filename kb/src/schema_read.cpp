@@ -1,0 +1,16 @@
+#include "schema_read.h"
+
+#include "schema_extract.h"
+#include "schema_validate.h"
+
+namespace kb::schema {
+
+bool read_record(const yaml::Node& root, Record& r, std::vector<Diagnostic>& diags) {
+  Validator check(r.file, diags);
+  check.record(root, r.kind, r.id);
+  if (check.errors() > 0) return false;
+  extract_record(root, r);
+  return true;
+}
+
+}  // namespace kb::schema

@@ -1,0 +1,447 @@
+// The one declaration of every record field. Everything else that knows field names --
+// the loader's checks, did-you-mean, required fields, import-text, the JSON encoder's
+// field list, `kb schema`, the JSON Schemas and records/README.md -- reads it from here.
+
+#include <algorithm>
+
+#include "kb/schema.h"
+
+namespace kb::schema {
+namespace {
+
+using T = ValueType;
+
+// Values shared by several fields.
+const std::vector<std::string_view> kSeverities = {"blocker", "major", "minor", "info"};
+const std::vector<std::string_view> kStatuses = {"open", "mitigated", "fixed", "withdrawn"};
+
+Field text(std::string_view name, std::string_view doc, std::string_view example = {}) {
+  return Field{name, T::text, false, false, std::nullopt, {}, nullptr, {}, doc, example};
+}
+Field md(std::string_view name, std::string_view doc) {
+  return Field{name, T::markdown, false, false, std::nullopt, {}, nullptr, {}, doc, "|"};
+}
+Field of(std::string_view name, T type, std::string_view doc, std::string_view example = {}) {
+  return Field{name, type, false, false, std::nullopt, {}, nullptr, {}, doc, example};
+}
+Field one_of(std::string_view name, std::vector<std::string_view> values, std::string_view doc) {
+  return Field{name, T::enumeration, false, false, std::nullopt, std::move(values), nullptr, {},
+               doc, {}};
+}
+Field ref(std::string_view name, Kind k, std::string_view doc, std::string_view example = {}) {
+  return Field{name, T::reference, false, false, k, {}, nullptr, {}, doc, example};
+}
+Field obj(std::string_view name, const Struct& s, std::string_view doc,
+          std::string_view shorthand = {}) {
+  return Field{name, T::object, false, false, std::nullopt, {}, &s, shorthand, doc, {}};
+}
+Field list(Field f) {
+  f.list = true;
+  return f;
+}
+Field required(Field f) {
+  f.required = true;
+  return f;
+}
+
+// Nested structures.
+const Struct kCitation = {
+    "citation",
+    "An upstream source: an issue, a pull request, a commit, a document.",
+    {required(one_of("type", {"issue", "pr", "commit", "doc", "url", "release", "discussion"},
+                     "what it is")),
+     text("repo", "GitHub owner/name", "vllm-project/vllm"),
+     of("number", T::integer, "issue or pull request number", "52617"),
+     text("ref", "commit sha or tag", "98dff2a"),
+     of("url", T::url, "a link, when it is not a GitHub issue, PR or commit"),
+     text("title", "its title"),
+     one_of("state", {"open", "closed", "merged", "draft", "superseded", "stale"},
+            "its state when read"),
+     of("as_of", T::date, "the day the state was read", "2026-11-30"),
+     of("date", T::date, "the day it was filed, merged or released", "2026-08-17"),
+     text("note", "what it says, in a line")},
+    {}};
+
+const Struct kEngineRange = {
+    "engine-range",
+    "An engine, optionally with the version range affected.",
+    {required(ref("engine", Kind::engine, "the engine", "vllm")),
+     of("versions", T::version_range, "affected versions; absent: all", "\">=0.26.0, <0.28\"")},
+    {}};
+
+const Struct kSubjectEngine = {
+    "subject-engine",
+    "An engine a result was run on, optionally with its exact version.",
+    {required(ref("engine", Kind::engine, "the engine", "vllm")),
+     of("version", T::version, "the exact version that ran", "0.26.0")},
+    {}};
+
+const Struct kSubject = {
+    "subject",
+    "What an oracle result was run on.",
+    {list(obj("engines", kSubjectEngine, "engines with their exact versions", "engine")),
+     of("config", T::scalar_map, "the configuration, key: value", "{kv_transfer: pd}")},
+    {}};
+
+const Struct kRepair = {
+    "repair",
+    "One entry of the repairs log; written by `kb repair --write`, never by hand.",
+    {required(of("date", T::date, "when the repair was made")),
+     required(text("field", "the field repaired", "\"affects[2]\"")),
+     required(text("from", "the value before")), required(text("to", "the value after")),
+     text("reason", "why the repair was unambiguous"),
+     of("confidence", T::number, "the resolver's score, 0 to 1")},
+    {}};
+
+const Struct kFixChain = {
+    "fix-chain",
+    "How a gotcha was (or was not) fixed in one engine or fork: issue, pull requests, the "
+    "first fixed version.",
+    {required(ref("engine", Kind::engine, "the engine or fork", "vllm")),
+     list(obj("issues", kCitation, "the issues reporting it")),
+     list(obj("prs", kCitation, "pull requests, merged or not, with their state")),
+     of("fixed_in", T::version, "the first version with the fix; absent: not fixed", "0.28.0"),
+     one_of("resolution", {"fixed", "disabled", "warned", "workaround", "wontfix", "none"},
+            "what the fix did: `disabled` turns the feature off, which is not a fix"),
+     text("note", "anything the chain does not say")},
+    {}};
+
+const std::vector<std::string_view> kSignals = {
+    "http-200", "health-endpoint", "cached-tokens", "hit-rate", "finish-reason",
+    "logs",     "metrics",         "startup"};
+
+const Struct kDetection = {
+    "detection",
+    "How the gotcha shows itself: which health signals say fine while it happens, and "
+    "what catches it.",
+    {of("silent", T::boolean, "every health signal says fine while it happens", "true"),
+     list(one_of("lying_signals", kSignals, "signals that look fine meanwhile")),
+     list(ref("oracles", Kind::oracle, "oracles that catch it", "cold-vs-warm-prefix-cache")),
+     md("canary", "a check that catches it in production")},
+    {}};
+
+const Struct kImpact = {
+    "impact",
+    "What a performance or capacity gotcha degrades, and by how much.",
+    {required(one_of("metric",
+                     {"throughput", "ttft", "itl", "kv-capacity", "hit-rate", "bandwidth",
+                      "memory", "accuracy", "availability", "cost"},
+                     "what degrades")),
+     text("change", "by how much, as the source says", "\"about -50%\""),
+     text("note", "under which conditions")},
+    {}};
+
+const Struct kRelation = {
+    "relation",
+    "How an engine derives from another.",
+    {required(one_of("type", {"plugin-of", "fork-of", "platform-of", "bundles", "uses"},
+                     "the relation")),
+     required(ref("engine", Kind::engine, "the other engine", "vllm"))},
+    {}};
+
+const Struct kPackage = {
+    "package",
+    "A distribution package that is this engine.",
+    {required(text("name", "the package name", "vllm")),
+     one_of("ecosystem", {"pypi", "conda", "npm", "deb"}, "where it is published; default pypi")},
+    {}};
+
+const Struct kImage = {
+    "image",
+    "A container image repository of this engine; the tag gives the version.",
+    {required(text("image", "repository, registry optional", "vllm/vllm-openai")),
+     list(ref("engines", Kind::engine, "other engines the image ships", "nixl"))},
+    {}};
+
+const std::vector<std::string_view> kRoles = {"prefill", "decode", "both", "router",
+                                              "cache-server"};
+
+const Struct kEntrypoint = {
+    "entrypoint",
+    "How a process of this engine is started.",
+    {text("command", "the words a command line starts with", "\"vllm serve\""),
+     text("module", "a Python module run with `python -m`", "vllm.entrypoints.openai.api_server"),
+     one_of("role", kRoles, "the role of a service started this way, when it implies one")},
+    {"command", "module"}};
+
+const Struct kRelease = {
+    "release",
+    "A known release, with the versions of the components it ships or pins.",
+    {required(of("version", T::version, "the version", "0.26.0")),
+     of("date", T::date, "the release date"),
+     of("bundles", T::engine_versions, "component engines and their versions", "{nixl: 1.3.1}")},
+    {}};
+
+const Struct kFlagSpelling = {
+    "flag-spelling",
+    "A command-line flag. For a bool setting a bare flag is a switch meaning true; "
+    "otherwise it takes the next argument (or `--flag=value`) as the value.",
+    {required(text("flag", "the flag", "--enable-prefix-caching")),
+     of("value", T::scalar, "a switch's fixed value", "false")},
+    {}};
+
+const Struct kEnvSpelling = {
+    "env-spelling",
+    "An environment variable; its value is normalised by the setting's type.",
+    {required(text("name", "the variable", "VLLM_BATCH_INVARIANT")),
+     of("value", T::scalar, "the value its presence means, whatever it is set to")},
+    {}};
+
+const Struct kKeySpelling = {
+    "key-spelling",
+    "A key of an engine's config file, server info or metrics labels.",
+    {required(text("key", "the key", "enable_prefix_caching")),
+     of("invert", T::boolean, "bool settings: the key's value is negated", "true"),
+     of("value", T::scalar, "a fixed value its presence means")},
+    {}};
+
+const Struct kJsonSpelling = {
+    "json-spelling",
+    "A field inside a JSON-valued flag or config key.",
+    {text("flag", "the flag whose value is JSON", "--kv-transfer-config"),
+     text("key", "or the config key whose value is a mapping", "kv_transfer_config"),
+     required(text("field", "the field's dotted path inside it", "kv_connector"))},
+    {"flag", "key"}};
+
+const Struct kSettingDefault = {
+    "setting-default",
+    "The engine's default; the first entry whose versions contain the engine's wins.",
+    {of("versions", T::version_range, "the versions it holds for; absent: all", "\">=0.8.0\""),
+     required(of("value", T::scalar, "the default value", "true"))},
+    {}};
+
+const Struct kEngineSpelling = {
+    "engine-spelling",
+    "How one engine spells a setting, and its default.",
+    {required(ref("engine", Kind::engine, "the engine", "vllm")),
+     of("versions", T::version_range, "the versions these spellings hold for; absent: all"),
+     list(obj("flags", kFlagSpelling, "command-line flags", "flag")),
+     list(obj("env", kEnvSpelling, "environment variables", "name")),
+     list(obj("json", kJsonSpelling, "fields inside JSON-valued flags")),
+     list(obj("keys", kKeySpelling, "config-file, server-info and metrics-label keys", "key")),
+     list(obj("defaults", kSettingDefault, "the default, per version range"))},
+    {}};
+
+const Struct kSettingValue = {
+    "setting-value",
+    "One allowed value of an enum setting.",
+    {required(text("value", "the canonical value", "fp8")),
+     list(text("synonyms", "other spellings, compared case-insensitively", "fp8_e4m3")),
+     text("description", "what it means"),
+     list(ref("engines", Kind::engine, "engines a service with this value also runs", "lmcache")),
+     of("implies", T::setting_map, "settings a service with this value also has",
+        "{gpu_arch: sm90}")},
+    {}};
+
+std::vector<Field> common(bool title_required, std::vector<Field> own) {
+  std::vector<Field> out = {
+      text("id", "must equal the path: gotchas/foo.yaml is gotchas/foo"),
+      title_required ? required(text("title", "one line saying what it is"))
+                     : text("title", "one line saying what it is"),
+      list(text("aliases", "former ids (links to them still resolve) or other names")),
+      list(obj("references", kCitation, "upstream sources")),
+      md("notes", "anything else: figures, sources, dates")};
+  out.insert(out.end(), own.begin(), own.end());
+  return out;
+}
+
+const Struct kGotcha = {
+    "gotcha",
+    "A claim: what goes wrong, why, what to do, and when a deployment is hit.",
+    common(true,
+           {required(one_of("severity", kSeverities,
+                            "blocker: wrong output health checks cannot see; major: crash, "
+                            "hang, perf cliff, feature silently lost; minor; info")),
+            required(one_of("status", kStatuses, "upstream state")),
+            text("kind", "free classification: correctness, config, performance, ...",
+                 "correctness"),
+            text("family", "groups related gotchas", "disaggregation"),
+            of("created", T::date, "when the record was written"),
+            of("updated", T::date, "when it last changed in substance"),
+            of("as_of", T::date, "when status and fixes were last verified upstream"),
+            one_of("confidence",
+                   {"reproduced-upstream", "maintainer-confirmed", "single-report", "hypothesis",
+                    "third-party"},
+                   "how well the claim is established"),
+            list(text("tags", "free lower-case words", "cache-key")),
+            list(obj("affects", kEngineRange, "engines it affects, optionally with versions",
+                     "engine")),
+            of("applies_when", T::predicate, "when a deployment is hit (see kb check)"),
+            required(md("symptom", "what an operator sees")),
+            md("root_cause", "why it happens"), md("workaround", "what to do until it is fixed"),
+            list(ref("related", Kind::gotcha, "related gotchas")),
+            list(ref("oracles", Kind::oracle, "oracles that decide whether it happens")),
+            list(obj("fixes", kFixChain, "the fix chain per engine or fork")),
+            obj("detection", kDetection, "which signals lie, what catches it"),
+            list(obj("impact", kImpact, "what degrades, by how much")),
+            list(obj("repairs", kRepair, "written by `kb repair --write`, never by hand"))}),
+    {}};
+
+const Struct kEngine = {
+    "engine",
+    "An engine, connector or library that gotchas affect and deployments run.",
+    common(false,
+           {required(text("name", "display name", "vLLM")),
+            text("repo", "GitHub owner/name", "vllm-project/vllm"),
+            of("url", T::url, "home page"), md("description", "what it is"),
+            text("kind", "free classification: inference-engine, kv-connector, ...",
+                 "inference-engine"),
+            list(obj("relations", kRelation, "plugin of, fork of, ...")),
+            list(obj("packages", kPackage, "distribution packages that are this engine", "name")),
+            list(obj("images", kImage, "container image repositories", "image")),
+            list(obj("entrypoints", kEntrypoint, "how its processes are started")),
+            list(obj("releases", kRelease, "known releases"))}),
+    {}};
+
+const Struct kOracle = {
+    "oracle",
+    "A test that decides whether a gotcha happens.",
+    common(true, {md("method", "how to run it"),
+                  text("pass_criterion", "what passing means")}),
+    {}};
+
+const Struct kResult = {
+    "result",
+    "One run of an oracle on a subject: the evidence.",
+    common(false,
+           {required(ref("oracle", Kind::oracle, "the oracle run", "monolithic-equivalence")),
+            required(of("date", T::date, "when it ran")),
+            obj("subject", kSubject, "what it ran on"),
+            required(of("passed", T::integer, "test cases that passed")),
+            required(of("failed", T::integer, "test cases that failed")),
+            of("errors", T::integer, "test cases that errored (neither passed nor failed)"),
+            of("skipped", T::integer, "test cases skipped"),
+            list(ref("evidence_for", Kind::gotcha, "gotchas a failure here reproduces")),
+            obj("source", kCitation, "where the figures come from")}),
+    {}};
+
+const Struct kSetting = {
+    "setting",
+    "A configuration key predicates and deployments may use: its type, synonyms, and how "
+    "each engine spells it and defaults it.",
+    common(true,
+           {text("key", "the canonical key; default: the slug with '-' as '_'", "prefix_caching"),
+            required(one_of("type", {"bool", "integer", "number", "enum", "string", "version"},
+                            "how values are normalised and compared")),
+            one_of("scope", {"service", "model", "hardware"},
+                   "what it describes; default service"),
+            list(text("synonyms", "other names of the key", "enable_prefix_caching")),
+            md("description", "what it means, why gotchas care"),
+            list(obj("values", kSettingValue, "enum: the allowed values", "value")),
+            list(obj("engines", kEngineSpelling, "how each engine spells it, and its default"))}),
+    {}};
+
+const Struct kModel = {
+    "model",
+    "A model family: which model ids it matches and the traits gotchas test.",
+    common(true,
+           {required(list(text("match", "model ids it matches; `*` matches any characters",
+                               "\"Qwen/Qwen3.5-*\""))),
+            of("traits", T::setting_map, "model-scope settings and their values",
+               "{num_kv_heads: 2, moe: true}")}),
+    {}};
+
+}  // namespace
+
+std::string_view to_string(ValueType t) {
+  switch (t) {
+    case T::text: return "text";
+    case T::markdown: return "Markdown";
+    case T::date: return "date";
+    case T::integer: return "integer";
+    case T::number: return "number";
+    case T::boolean: return "boolean";
+    case T::enumeration: return "one of";
+    case T::reference: return "reference";
+    case T::version: return "version";
+    case T::version_range: return "version range";
+    case T::url: return "URL";
+    case T::object: return "mapping";
+    case T::predicate: return "predicate";
+    case T::scalar_map: return "mapping of keys to values";
+    case T::setting_map: return "mapping of settings to values";
+    case T::engine_versions: return "mapping of engines to versions";
+    case T::scalar: return "value";
+  }
+  return "value";
+}
+
+const Struct& record_struct(Kind k) {
+  switch (k) {
+    case Kind::gotcha: return kGotcha;
+    case Kind::engine: return kEngine;
+    case Kind::oracle: return kOracle;
+    case Kind::result: return kResult;
+    case Kind::setting: return kSetting;
+    case Kind::model: return kModel;
+  }
+  return kGotcha;
+}
+
+const std::vector<const Struct*>& nested_structs() {
+  static const std::vector<const Struct*> all = {
+      &kCitation,     &kEngineRange,   &kFixChain,    &kDetection,       &kImpact,
+      &kRepair,       &kRelation,      &kPackage,     &kImage,           &kEntrypoint,
+      &kRelease,      &kSettingValue,  &kEngineSpelling, &kFlagSpelling, &kEnvSpelling,
+      &kJsonSpelling, &kKeySpelling,   &kSettingDefault, &kSubject,      &kSubjectEngine};
+  return all;
+}
+
+const Field* find_field(const Struct& s, std::string_view name) {
+  auto it = std::find_if(s.fields.begin(), s.fields.end(),
+                         [&](const Field& f) { return f.name == name; });
+  return it == s.fields.end() ? nullptr : &*it;
+}
+
+std::vector<std::string> field_names(const Struct& s) {
+  std::vector<std::string> out;
+  for (const auto& f : s.fields) out.emplace_back(f.name);
+  return out;
+}
+
+const std::vector<PredicateForm>& predicate_forms() {
+  static const std::vector<PredicateForm> forms = {
+      {"engine", "{engine: vllm} / {engine: vllm, versions: \">=0.26, <0.28\"}",
+       "the service runs that engine (in that range)"},
+      {"config", "{config: {KEY: VALUE, ...}}",
+       "each KEY's effective value (set explicitly, else the engine's default for its "
+       "version) equals VALUE, both normalised by the setting's type"},
+      {"config", "{config: {KEY: {in: [A, B]}}} (also not_in, ne, gt, gte, lt, lte)",
+       "a comparison; gt, gte, lt and lte compare numbers"},
+      {"config_set", "{config_set: [KEY, ...]}", "each KEY is set explicitly, not by a default"},
+      {"role", "{role: decode} / {role: [prefill, decode]}", "the service has one of these roles"},
+      {"model", "{model: {TRAIT: VALUE}}", "like config, for settings of scope model"},
+      {"hardware", "{hardware: {KEY: VALUE}}", "like config, for settings of scope hardware"},
+      {"differs", "{differs: KEY} / {differs: [K1, K2]} / {differs: {engine: vllm}}",
+       "some prefill service and some decode service differ in a KEY's effective value (or in "
+       "that engine's version)"},
+      {"compare", "{compare: [decode.tensor_parallel_size, \">\", num_kv_heads]}",
+       "A OP B, where A and B are a KEY (this service), ROLE.KEY (any service of that role) "
+       "or a literal, and OP one of == != < <= > >="},
+      {"all", "{all: [P, ...]}", "every P holds"},
+      {"any", "{any: [P, ...]}", "at least one P holds"},
+      {"not", "{not: P}", "P does not hold"},
+  };
+  return forms;
+}
+
+const std::vector<std::string_view>& config_operators() {
+  static const std::vector<std::string_view> ops = {"eq", "ne", "in", "not_in",
+                                                    "gt", "gte", "lt", "lte"};
+  return ops;
+}
+
+const std::vector<std::string_view>& compare_operators() {
+  static const std::vector<std::string_view> ops = {"==", "!=", "<", "<=", ">", ">="};
+  return ops;
+}
+
+const std::vector<std::string_view>& roles() {
+  return kRoles;
+}
+
+const std::vector<std::string_view>& setting_types() {
+  return find_field(kSetting, "type")->values;
+}
+
+}  // namespace kb::schema

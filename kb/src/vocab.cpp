@@ -1,0 +1,261 @@
+#include "vocab.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cstdlib>
+
+#include "kb/corpus.h"
+#include "text_util.h"
+
+namespace kb {
+namespace {
+
+// Enum values compare case-insensitively and with '-' and '_' as the same character.
+std::string fold(std::string_view s) {
+  std::string out = text::lower(text::trim(s));
+  for (char& c : out) {
+    if (c == '_') c = '-';
+  }
+  return out;
+}
+
+std::optional<std::string> fail(std::string* why, std::string message) {
+  if (why) *why = std::move(message);
+  return std::nullopt;
+}
+
+std::optional<double> to_number(std::string_view s) {
+  std::string t(text::trim(s));
+  if (t.empty()) return std::nullopt;
+  char* end = nullptr;
+  double d = std::strtod(t.c_str(), &end);
+  if (end != t.c_str() + t.size()) return std::nullopt;
+  return d;
+}
+
+}  // namespace
+
+std::optional<std::string> normalize_value(const SettingDef& def, std::string_view raw,
+                                           std::string* why) {
+  const std::string_view t = text::trim(raw);
+  if (def.type == "bool") {
+    const std::string v = text::lower(t);
+    for (std::string_view yes : {"true", "yes", "on", "1", "enabled", "enable", "y"}) {
+      if (v == yes) return std::string("true");
+    }
+    for (std::string_view no : {"false", "no", "off", "0", "disabled", "disable", "n"}) {
+      if (v == no) return std::string("false");
+    }
+    return fail(why, "'" + std::string(t) + "' is not a boolean (true/false, yes/no, on/off, 1/0)");
+  }
+  if (def.type == "integer") {
+    std::string_view s = t;
+    bool negative = false;
+    if (!s.empty() && (s[0] == '+' || s[0] == '-')) {
+      negative = s[0] == '-';
+      s.remove_prefix(1);
+    }
+    long long n = 0;
+    auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), n);
+    if (s.empty() || ec != std::errc() || p != s.data() + s.size()) {
+      return fail(why, "'" + std::string(t) + "' is not a whole number");
+    }
+    return std::to_string(negative ? -n : n);
+  }
+  if (def.type == "number") {
+    auto d = to_number(t);
+    if (!d) return fail(why, "'" + std::string(t) + "' is not a number");
+    char buf[32];
+    auto [p, ec] = std::to_chars(buf, buf + sizeof buf, *d);
+    return ec == std::errc() ? std::string(buf, p) : std::string(t);
+  }
+  if (def.type == "enum") {
+    const std::string key = fold(t);
+    for (const auto& v : def.values) {
+      if (fold(v.value) == key) return v.value;
+      for (const auto& s : v.synonyms) {
+        if (fold(s) == key) return v.value;
+      }
+    }
+    std::string list;
+    for (const auto& v : def.values) list += (list.empty() ? "" : ", ") + v.value;
+    return fail(why, "'" + std::string(t) + "' is not one of " + list);
+  }
+  if (def.type == "version") {
+    std::string err;
+    auto v = Version::parse(t, &err);
+    if (!v) return fail(why, err);
+    std::string s(t);
+    if (!s.empty() && (s[0] == 'v' || s[0] == 'V')) s.erase(0, 1);
+    return s;
+  }
+  if (t.empty()) return fail(why, "empty value");
+  return std::string(t);
+}
+
+bool ordered_type(const SettingDef& def) {
+  return def.type == "integer" || def.type == "number" || def.type == "version";
+}
+
+bool compare_values(const SettingDef& def, std::string_view a, std::string_view op,
+                    std::string_view b) {
+  int c = 0;
+  if (def.type == "integer" || def.type == "number") {
+    auto x = to_number(a), y = to_number(b);
+    if (!x || !y) return false;
+    c = *x < *y ? -1 : *x > *y ? 1 : 0;
+  } else if (def.type == "version") {
+    auto x = Version::parse(a), y = Version::parse(b);
+    if (!x || !y) return false;
+    c = x->compare(*y);
+  } else {
+    if (op == "eq") return a == b;
+    if (op == "ne") return a != b;
+    return false;  // strings, enums and booleans are not ordered
+  }
+  if (op == "eq") return c == 0;
+  if (op == "ne") return c != 0;
+  if (op == "gt") return c > 0;
+  if (op == "gte") return c >= 0;
+  if (op == "lt") return c < 0;
+  if (op == "lte") return c <= 0;
+  return false;
+}
+
+bool glob_match(std::string_view glob, std::string_view text) {
+  // Iterative matcher with one backtrack point: linear in practice, no recursion.
+  std::size_t g = 0, t = 0, star = std::string_view::npos, mark = 0;
+  auto eq = [](char a, char b) {
+    auto low = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; };
+    return low(a) == low(b);
+  };
+  while (t < text.size()) {
+    if (g < glob.size() && glob[g] == '*') {
+      star = g++;
+      mark = t;
+    } else if (g < glob.size() && eq(glob[g], text[t])) {
+      ++g;
+      ++t;
+    } else if (star != std::string_view::npos) {
+      g = star + 1;
+      t = ++mark;
+    } else {
+      return false;
+    }
+  }
+  while (g < glob.size() && glob[g] == '*') ++g;
+  return g == glob.size();
+}
+
+std::shared_ptr<const Vocabulary> Vocabulary::build(const Corpus& corpus) {
+  auto v = std::make_shared<Vocabulary>();
+  v->corpus_ = &corpus;
+  for (const auto& rec : corpus.records()) {
+    if (rec->kind == Kind::model) v->models_.push_back(rec.get());
+    if (rec->kind != Kind::setting) continue;
+    for (const auto& e : rec->setting.engines) {
+      auto add = [&](auto& map, const std::vector<Spelling>& list, bool lower) {
+        for (const auto& s : list) {
+          std::string name = lower ? text::lower(s.name) : s.name;
+          map[name].push_back({rec.get(), &e, &s});
+        }
+      };
+      add(v->flags_, e.flags, false);
+      add(v->env_, e.env, false);
+      add(v->keys_, e.keys, true);
+      add(v->json_, e.json, false);
+    }
+  }
+  return v;
+}
+
+const Record* Vocabulary::setting(std::string_view key) const {
+  auto id = corpus_->target(Kind::setting, key);
+  return id ? corpus_->find(*id) : nullptr;
+}
+
+DefaultValue Vocabulary::default_for(const Record& setting, const std::string& engine_id,
+                                     const std::optional<Version>& version) const {
+  DefaultValue out;
+  std::vector<std::pair<std::string, const SettingDefault*>> possible;
+  for (const auto& e : setting.setting.engines) {
+    auto id = corpus_->target(Kind::engine, e.engine.raw);
+    if (!id || *id != engine_id) continue;
+    if (version && !text::trim(e.versions).empty()) {
+      auto range = VersionRange::parse(e.versions);
+      if (range && !range->contains(*version)) continue;
+    }
+    for (const auto& d : e.defaults) {
+      auto value = normalize_value(setting.setting, d.value);
+      if (!value) continue;
+      if (version) {
+        auto range = VersionRange::parse(d.versions);
+        if (text::trim(d.versions).empty() || (range && range->contains(*version))) {
+          out.value = *value;
+          out.from = &d;
+          return out;
+        }
+        continue;
+      }
+      possible.emplace_back(*value, &d);
+    }
+  }
+  if (possible.empty()) return out;
+  const bool agree = std::all_of(possible.begin(), possible.end(),
+                                 [&](const auto& p) { return p.first == possible.front().first; });
+  if (agree) {
+    out.value = possible.front().first;
+    out.from = possible.front().second;
+  } else {
+    out.uncertain = true;
+    out.from = possible.front().second;
+  }
+  return out;
+}
+
+std::vector<std::string> Vocabulary::engines_with_default(const Record& setting) const {
+  std::vector<std::string> out;
+  for (const auto& e : setting.setting.engines) {
+    if (e.defaults.empty()) continue;
+    if (auto id = corpus_->target(Kind::engine, e.engine.raw)) out.push_back(*id);
+  }
+  return out;
+}
+
+std::vector<const Record*> Vocabulary::models_for(std::string_view model_id) const {
+  std::vector<std::pair<std::size_t, const Record*>> hits;
+  for (const Record* m : models_) {
+    std::size_t best = 0;
+    for (const auto& g : m->match) {
+      if (glob_match(g, model_id)) best = std::max(best, g.size());
+    }
+    if (best > 0) hits.emplace_back(best, m);
+  }
+  std::stable_sort(hits.begin(), hits.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  std::vector<const Record*> out;
+  for (const auto& h : hits) out.push_back(h.second);
+  return out;
+}
+
+namespace {
+const std::vector<SpellingRef>* lookup(
+    const std::unordered_map<std::string, std::vector<SpellingRef>>& m, const std::string& k) {
+  auto it = m.find(k);
+  return it == m.end() ? nullptr : &it->second;
+}
+}  // namespace
+
+const std::vector<SpellingRef>* Vocabulary::flag(std::string_view name) const {
+  return lookup(flags_, std::string(name));
+}
+const std::vector<SpellingRef>* Vocabulary::env(std::string_view name) const {
+  return lookup(env_, std::string(name));
+}
+const std::vector<SpellingRef>* Vocabulary::key(std::string_view name) const {
+  return lookup(keys_, text::lower(name));
+}
+const std::vector<SpellingRef>* Vocabulary::json(std::string_view flag_or_key) const {
+  return lookup(json_, std::string(flag_or_key));
+}
+
+}  // namespace kb

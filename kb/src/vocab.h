@@ -1,0 +1,84 @@
+#pragma once
+
+// The vocabulary: the settings records of a corpus as `kb check` and the lint use them --
+// which setting a key names, how a value normalises for the setting's type, an engine's
+// default for a version, and the spellings (flags, env vars, JSON fields, keys) the
+// deployment readers look up. Everything here is read from records; no key, flag or
+// engine is known to the code.
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "kb/model.h"
+#include "kb/version.h"
+
+namespace kb {
+
+class Corpus;
+
+/// Normalises `raw` for a setting of `def`'s type: `yes` -> `true` for bool, `04` -> `4`
+/// for integer, a synonym -> its value for enum. nullopt (and `why`) when it does not fit.
+std::optional<std::string> normalize_value(const SettingDef& def, std::string_view raw,
+                                           std::string* why = nullptr);
+
+/// Whether `a` OP `b` holds for two normalised values of `def`'s type; OP is one of
+/// eq, ne, gt, gte, lt, lte (in / not_in are eq / ne over a list).
+bool compare_values(const SettingDef& def, std::string_view a, std::string_view op,
+                    std::string_view b);
+
+/// Whether the setting's type orders its values (integer, number, version).
+bool ordered_type(const SettingDef& def);
+
+/// A setting's default for one engine, when the engine's version may or may not be known.
+struct DefaultValue {
+  std::optional<std::string> value;  ///< normalised; empty when unknown or none
+  bool uncertain = false;  ///< the version is not known and the candidates disagree
+  const SettingDefault* from = nullptr;  ///< the entry that gave it
+};
+
+/// One way a setting is spelled by an engine, for the readers of deployment artifacts.
+struct SpellingRef {
+  const Record* setting = nullptr;
+  const EngineSpelling* engine = nullptr;
+  const Spelling* spelling = nullptr;
+};
+
+/// Settings of one corpus, indexed.
+class Vocabulary {
+ public:
+  /// Indexes every settings and models record of `corpus` (which must outlive it).
+  static std::shared_ptr<const Vocabulary> build(const Corpus& corpus);
+
+  /// The settings record a key or synonym names exactly, or nullptr.
+  const Record* setting(std::string_view key) const;
+  /// The default of `setting` for engine `engine_id` at `version` (nullopt: not known).
+  DefaultValue default_for(const Record& setting, const std::string& engine_id,
+                           const std::optional<Version>& version) const;
+  /// The engines (ids) that declare a default for `setting`.
+  std::vector<std::string> engines_with_default(const Record& setting) const;
+  /// The model records whose `match` globs match `model_id`, best (longest glob) first.
+  std::vector<const Record*> models_for(std::string_view model_id) const;
+
+  /// Spellings of flags, env vars, keys and JSON-valued flags by name (flags with their
+  /// dashes, env vars as written, keys lower-cased), for every engine.
+  const std::vector<SpellingRef>* flag(std::string_view name) const;
+  const std::vector<SpellingRef>* env(std::string_view name) const;
+  const std::vector<SpellingRef>* key(std::string_view name) const;
+  const std::vector<SpellingRef>* json(std::string_view flag_or_key) const;
+
+  const Corpus& corpus() const { return *corpus_; }
+
+ private:
+  const Corpus* corpus_ = nullptr;
+  std::vector<const Record*> models_;
+  std::unordered_map<std::string, std::vector<SpellingRef>> flags_, env_, keys_, json_;
+};
+
+/// Whether `text` matches `glob` (`*` any run of characters), ASCII case-insensitively.
+bool glob_match(std::string_view glob, std::string_view text);
+
+}  // namespace kb
