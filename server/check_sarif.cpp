@@ -124,7 +124,8 @@ json sarif_json(const CheckReport& report, const std::string& tool_version,
     if (!f.service.empty()) r["properties"]["service"] = f.service;
     json locs = json::array();
     for (const auto& l : f.locations) {
-      locs.push_back(location(l.file.empty() ? file : l.file, l.pos, l.end));
+      const std::string& where = l.file.empty() ? file : l.file;
+      if (!where.empty()) locs.push_back(location(where, l.pos, l.end));
     }
     if (locs.empty() && !file.empty()) locs.push_back(location(file, f.pos));
     if (!locs.empty()) r["locations"] = std::move(locs);

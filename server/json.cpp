@@ -259,6 +259,11 @@ const std::vector<std::pair<std::string_view, Put>>& encoders() {
          }
          j["entrypoints"] = a;
        }},
+      {"probe", [](const Corpus&, const Record& r, json& j) {
+         json a = json::array();
+         for (const auto& p : r.probe) a.push_back({{"path", p.path}, {"version", p.version}});
+         j["probe"] = a;
+       }},
       {"releases", [](const Corpus& c, const Record& r, json& j) {
          json a = json::array();
          for (const auto& rel : r.releases) {

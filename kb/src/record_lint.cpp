@@ -251,7 +251,12 @@ class Linter {
         for (const RefValue* a : atoms) range_excludes(*a, *version, f);
       }
     }
-    if (r_.status == "fixed" && !any_fixed) {
+    if (r_.status == "fixed" && r_.fixes.empty()) {
+      add(Severity::warning, "fixes.missing", status_pos(),
+          "status fixed, but no fix chain says which version fixed it",
+          "add fixes: [{engine: ..., fixed_in: ..., resolution: fixed}] so kb check can tell "
+          "fixed deployments from affected ones");
+    } else if (r_.status == "fixed" && !any_fixed) {
       const bool disabled = std::any_of(r_.fixes.begin(), r_.fixes.end(),
                                         [](const FixChain& f) { return f.resolution == "disabled"; });
       add(Severity::error, "fixes.status-mismatch", status_pos(),

@@ -115,9 +115,12 @@ Citation citation(const Node& v) {
   return c;
 }
 
-std::vector<Citation> citations(const Node& v) {
+std::vector<Citation> citations(const Node& v, const char* default_type = nullptr) {
   std::vector<Citation> out;
-  for (const Node& item : v.items) out.push_back(citation(item));
+  for (const Node& item : v.items) {
+    out.push_back(citation(item));
+    if (default_type && out.back().type.empty()) out.back().type = default_type;
+  }
   return out;
 }
 
@@ -200,8 +203,8 @@ FixChain fix_chain(const Node& item, const std::string& path) {
   f.pos = item.pos;
   entries(item, [&](const std::string& k, const Node& val) {
     if (k == "engine") f.engine = ref(val, path + ".engine");
-    else if (k == "issues") f.issues = citations(val);
-    else if (k == "prs") f.prs = citations(val);
+    else if (k == "issues") f.issues = citations(val, "issue");
+    else if (k == "prs") f.prs = citations(val, "pr");
     else if (k == "fixed_in") {
       f.fixed_in = scalar(val);
       f.fixed_in_pos = val.pos;
@@ -325,6 +328,12 @@ const std::vector<std::pair<std::string_view, Setter>>& own_setters(Kind k) {
            if (k == "command") x.command = scalar(val);
            else if (k == "module") x.module = scalar(val);
            else if (k == "role") x.role = scalar(val);
+         });
+       }},
+      {"probe", [](Record& r, const Node& v, const std::string&) {
+         r.probe = objects<ProbeSpec>(v, "path", [](ProbeSpec& x, const std::string& k, const Node& val) {
+           if (k == "path") x.path = scalar(val);
+           else if (k == "version") x.version = scalar(val);
          });
        }},
       {"releases", [](Record& r, const Node& v, const std::string& p) {

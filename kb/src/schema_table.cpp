@@ -48,19 +48,29 @@ Field required(Field f) {
 const Struct kCitation = {
     "citation",
     "An upstream source: an issue, a pull request, a commit, a document.",
-    {required(one_of("type", {"issue", "pr", "commit", "doc", "url", "release", "discussion"},
-                     "what it is")),
+    {required(text("type", "what it is: issue, pr, commit, doc, url, release, discussion", "issue")),
      text("repo", "GitHub owner/name", "vllm-project/vllm"),
      of("number", T::integer, "issue or pull request number", "52617"),
      text("ref", "commit sha or tag", "98dff2a"),
      of("url", T::url, "a link, when it is not a GitHub issue, PR or commit"),
      text("title", "its title"),
-     one_of("state", {"open", "closed", "merged", "draft", "superseded", "stale"},
-            "its state when read"),
+     text("state", "its state when read: open, closed, merged, draft, ...", "open"),
      of("as_of", T::date, "the day the state was read", "2026-11-30"),
      of("date", T::date, "the day it was filed, merged or released", "2026-08-17"),
      text("note", "what it says, in a line")},
     {}};
+
+// A citation whose type the list it stands in implies (a fix chain's issues and prs).
+Struct optional_type(Struct s, std::string_view name, std::string_view doc) {
+  s.name = name;
+  s.doc = doc;
+  s.fields.front().required = false;
+  return s;
+}
+const Struct kIssueCitation = optional_type(kCitation, "issue-citation",
+                                            "An issue of a fix chain; `type` defaults to issue.");
+const Struct kPrCitation = optional_type(kCitation, "pr-citation",
+                                         "A pull request of a fix chain; `type` defaults to pr.");
 
 const Struct kEngineRange = {
     "engine-range",
@@ -98,8 +108,8 @@ const Struct kFixChain = {
     "How a gotcha was (or was not) fixed in one engine or fork: issue, pull requests, the "
     "first fixed version.",
     {required(ref("engine", Kind::engine, "the engine or fork", "vllm")),
-     list(obj("issues", kCitation, "the issues reporting it")),
-     list(obj("prs", kCitation, "pull requests, merged or not, with their state")),
+     list(obj("issues", kIssueCitation, "the issues reporting it")),
+     list(obj("prs", kPrCitation, "pull requests, merged or not, with their state")),
      of("fixed_in", T::version, "the first version with the fix; absent: not fixed", "0.28.0"),
      one_of("resolution", {"fixed", "disabled", "warned", "workaround", "wontfix", "none"},
             "what the fix did: `disabled` turns the feature off, which is not a fix"),
@@ -163,6 +173,13 @@ const Struct kEntrypoint = {
      text("module", "a Python module run with `python -m`", "vllm.entrypoints.openai.api_server"),
      one_of("role", kRoles, "the role of a service started this way, when it implies one")},
     {"command", "module"}};
+
+const Struct kProbe = {
+    "probe",
+    "How a live server of this engine says what it is: a GET path answering JSON.",
+    {required(text("path", "the path to GET", "/version")),
+     text("version", "the JSON field holding the version (dotted path)", "version")},
+    {}};
 
 const Struct kRelease = {
     "release",
@@ -290,6 +307,7 @@ const Struct kEngine = {
             list(obj("packages", kPackage, "distribution packages that are this engine", "name")),
             list(obj("images", kImage, "container image repositories", "image")),
             list(obj("entrypoints", kEntrypoint, "how its processes are started")),
+            list(obj("probe", kProbe, "how a live server of it says what it is")),
             list(obj("releases", kRelease, "known releases"))}),
     {}};
 
@@ -382,7 +400,7 @@ const std::vector<const Struct*>& nested_structs() {
   static const std::vector<const Struct*> all = {
       &kCitation,     &kEngineRange,   &kFixChain,    &kDetection,       &kImpact,
       &kRepair,       &kRelation,      &kPackage,     &kImage,           &kEntrypoint,
-      &kRelease,      &kSettingValue,  &kEngineSpelling, &kFlagSpelling, &kEnvSpelling,
+      &kRelease,      &kProbe,         &kIssueCitation, &kPrCitation,  &kSettingValue,  &kEngineSpelling, &kFlagSpelling, &kEnvSpelling,
       &kJsonSpelling, &kKeySpelling,   &kSettingDefault, &kSubject,      &kSubjectEngine};
   return all;
 }

@@ -266,8 +266,7 @@ TEST_CASE("ETag is the snapshot hash and If-None-Match gives 304", "[server]") {
 TEST_CASE("POST /api/v1/check and /check/batch answer like kb check --format json", "[server]") {
   TestServer s;
   const std::string deployment =
-      R"({"engines": [{"engine": "vLLM", "version": "0.26.0"}, {"engine": "lmcache"}],
-                                     "config": {"kv_transfer": "pd"}})";
+      R"({"engines": [{"engine": "vLLM", "version": "0.26.0"}, {"engine": "lmcache"}]})";
   auto res = post(s, "/api/v1/check?fail_on=blocker", deployment);
   INFO(res->body);
   REQUIRE(res->status == 200);
@@ -291,4 +290,19 @@ TEST_CASE("POST /api/v1/check and /check/batch answer like kb check --format jso
   CHECK(b["results"][1]["findings"].empty());
   CHECK(b["results"][2]["error"]["code"] == "invalid-deployment");
   CHECK(b["results"][2]["index"] == 2);
+
+  // The gate fails closed: what the knowledge base does not know is a 422, not 0 findings.
+  auto unknown = post(s, "/api/v1/check", R"({"engines": ["vllm"], "config": {"kv_transfr": "pd"}})");
+  CHECK(unknown->status == 422);
+  auto u = json::parse(unknown->body);
+  CHECK(u["error"]["code"] == "check-incomplete");
+  CHECK(u["error"]["diagnostics"][0]["code"] == "check.unknown-setting");
+  auto typo = post(s, "/api/v1/check", R"({"engines": ["vlm"]})");
+  CHECK(typo->status == 422);
+  CHECK(json::parse(typo->body)["error"]["diagnostics"][0]["hint"] == "did you mean 'vllm'?");
+  auto allowed = post(s, "/api/v1/check?allow_unknown=true", R"({"engines": ["vllm", "vlm"]})");
+  CHECK(allowed->status == 200);
+  auto in_batch = post(s, "/api/v1/check/batch", R"([{"engines": ["vlm"]}])");
+  REQUIRE(in_batch->status == 200);
+  CHECK(json::parse(in_batch->body)["results"][0]["error"]["code"] == "check-incomplete");
 }

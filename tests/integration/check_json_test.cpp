@@ -19,6 +19,8 @@ status: open
 symptom: wrong
 affects: [{engine: vllm, versions: ">=0.26"}]
 )"));
+  files.push_back(kb::load_record_text("settings/tensor-parallel-size.yaml",
+                                       "title: TP\ntype: integer\nsynonyms: [tp]\n"));
   static auto corpus = kb::Corpus::from_files("records", std::move(files));
   static auto evidence = kb::EvidenceIndex::build(*corpus);
   static auto index = kb::CheckIndex::build(*corpus, evidence);
@@ -43,13 +45,18 @@ TEST_CASE("findings_json: the contract's shape", "[check][json]") {
                                  {"evidence", "no-evidence"},
                                  {"why", {"engine vllm 0.30 in >=0.26"}},
                                  {"possible", false},
-                                 {"line", 1}});
+                                 {"line", 1},
+                                 {"locations", {{{"file", "request"}, {"line", 1}, {"column", 25}}}}});
   CHECK(j["ignored"] == json::array());
-  CHECK(j["diagnostics"] == json::array());
-  CHECK(j["deployment"] ==
-        json{{"file", "request"},
-             {"engines", {{{"engine", "vLLM"}, {"version", "0.30"}, {"id", "engines/vllm"}}}},
-             {"config", {{"tp", "2"}}}});
+  REQUIRE(j["diagnostics"].size() == 1);
+  CHECK(j["diagnostics"][0]["code"] == "check.normalized");
+  CHECK(j["diagnostics"][0]["message"] == "tp: 2 is read as tensor_parallel_size: 2");
+  CHECK(j["deployment"]["engines"] ==
+        json{{{"engine", "vLLM"}, {"version", "0.30"}, {"id", "engines/vllm"}, {"line", 1}}});
+  CHECK(j["deployment"]["config"] == json{{"tensor_parallel_size", "2"}});
+  REQUIRE(j["deployment"]["services"].size() == 1);
+  CHECK(j["deployment"]["services"][0]["role"] == "both");
+  CHECK(j["deployment"]["services"][0]["config"] == json{{"tensor_parallel_size", "2"}});
   CHECK(j["counts"] ==
         json{{"blocker", 0}, {"major", 1}, {"minor", 0}, {"info", 0}, {"ignored", 0}});
 }

@@ -27,17 +27,29 @@ struct CheckFixture {
     std::vector<FileResult> files;
     for (const auto& [file, yaml] : records) files.push_back(load_record_text(file, yaml));
     corpus = Corpus::from_files("records", std::move(files));
+    for (const auto& d : corpus->diagnostics()) {
+      if (d.severity == Severity::error) FAIL("fixture record: " << format_diagnostic(d));
+    }
     evidence = EvidenceIndex::build(*corpus);
     index = CheckIndex::build(*corpus, evidence);
   }
 
   /// The report for a deployment given as YAML, which must parse without errors.
-  CheckReport check(const std::string& yaml) const {
+  CheckReport check(const std::string& yaml, const CheckOptions& options = {}) const {
     std::vector<Diagnostic> diags;
     Deployment d = parse_deployment(yaml, "deploy.yaml", diags);
     for (const auto& diag : diags) INFO(format_diagnostic(diag));
     REQUIRE(count_severity(diags, Severity::error) == 0);
-    return index.run(d);
+    return index.run(d, options);
+  }
+
+  /// Like check(), and the deployment must also resolve without errors.
+  CheckReport clean(const std::string& yaml) const {
+    CheckReport r = check(yaml);
+    for (const auto& d : r.diagnostics) {
+      if (d.severity == Severity::error) FAIL("deployment: " << format_diagnostic(d));
+    }
+    return r;
   }
 };
 

@@ -26,6 +26,8 @@ std::vector<std::pair<std::string, std::string>> records() {
   std::vector<std::pair<std::string, std::string>> out;
   for (const char* e : {"a", "b", "c"})
     out.emplace_back(std::string("engines/") + e + ".yaml", std::string("name: ") + e + "\n");
+  for (const char* k : {"k", "j", "m"})
+    out.emplace_back(std::string("settings/") + k + ".yaml", "title: " + std::string(k) + "\ntype: string\n");
   const std::vector<std::pair<std::string, std::string>> gotchas = {
       {"not-b", gotcha("{not: {engine: b}}")},
       {"a-and-k", gotcha("{all: [{engine: a}, {config: {k: \"on\"}}]}")},

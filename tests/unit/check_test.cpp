@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <string>
 #include <utility>
 #include <vector>
@@ -69,6 +70,25 @@ status: withdrawn
 symptom: never mind
 affects: [vllm]
 )"},
+    {"settings/kv-transfer.yaml", R"(title: KV transfer between instances
+type: enum
+values: [pd, none]
+)"},
+    {"settings/kv-offload.yaml", "title: KV offload tier\ntype: enum\nvalues: [none, local, shared]\n"},
+    {"settings/prefix-caching.yaml", R"(title: Prefix caching
+type: bool
+synonyms: [enable_prefix_caching]
+)"},
+    {"settings/batch-invariant.yaml", R"(title: Batch invariance
+type: bool
+synonyms: [VLLM_BATCH_INVARIANT]
+)"},
+    {"settings/connector.yaml", R"(title: KV connector
+type: enum
+values:
+  - {value: lmcache, synonyms: [LMCacheConnectorV1], engines: [lmcache]}
+  - {value: nixl, synonyms: [NixlConnector], engines: [nixl]}
+)"},
     {"oracles/mono.yaml", "title: Monolithic equivalence\nmethod: compare\npass_criterion: same\n"},
     {"results/run-a.yaml", R"(title: Run A
 oracle: mono
@@ -99,8 +119,24 @@ const kb::Finding& find(const kb::CheckReport& r, const std::string& id) {
   return r.findings.front();
 }
 
+// A service with vllm (no version) in slot 0 and `k = on`, as the evaluator sees it.
+struct Leaves {
+  kb::Service svc;
+  kb::DeployedEngine vllm{"vllm", "", {1, 1}, {}, "engines/vllm"};
+  kb::Setting k{"k", "on", {2, 1}};
+  kb::check::Env env;
+  Leaves() {
+    env.services.resize(1);
+    auto& s = env.services[0];
+    s.service = &svc;
+    s.by_slot = {{{&vllm, std::nullopt}}};
+    s.config.emplace("k", &k);
+  }
+  Truth eval(const kb::check::Node& n) const { return kb::check::eval(n, env, env.services[0]); }
+};
+
 kb::check::Node leaf(Truth t) {
-  // config {k: v} is yes when set to v; an engine with a range and no version is maybe.
+  // config_set [k] is yes; an engine with a range and no version is maybe; role prefill no.
   kb::check::Node n;
   if (t == Truth::maybe) {
     n.op = Op::engine;
@@ -108,9 +144,14 @@ kb::check::Node leaf(Truth t) {
     n.engine_name = "vllm";
     n.range_text = ">=1";
     n.range = kb::VersionRange::parse(">=1");
+  } else if (t == Truth::yes) {
+    n.op = Op::config_set;
+    kb::check::Test k;
+    k.key = "k";
+    n.keys = {k};
   } else {
-    n.op = Op::config;
-    n.config = {{"k", t == Truth::yes ? "on" : "off"}};
+    n.op = Op::role;
+    n.roles = {"prefill"};
   }
   return n;
 }
@@ -125,87 +166,77 @@ kb::check::Node combine(Op op, std::vector<kb::check::Node> children) {
 }  // namespace
 
 TEST_CASE("predicate truth tables are three-valued (Kleene)", "[check]") {
-  kb::DeployedEngine vllm{"vllm", "", {1, 1}, {}, "engines/vllm"};
-  kb::Setting k{"k", "on", {2, 1}};
-  kb::check::Env env;
-  env.by_slot = {{{&vllm, std::nullopt}}};
-  env.config.emplace("k", std::make_pair(&k, std::string("on")));
+  Leaves l;
   const Truth values[] = {Truth::no, Truth::maybe, Truth::yes};
-  REQUIRE(kb::check::eval(leaf(Truth::no), env) == Truth::no);
-  REQUIRE(kb::check::eval(leaf(Truth::maybe), env) == Truth::maybe);
-  REQUIRE(kb::check::eval(leaf(Truth::yes), env) == Truth::yes);
+  REQUIRE(l.eval(leaf(Truth::no)) == Truth::no);
+  REQUIRE(l.eval(leaf(Truth::maybe)) == Truth::maybe);
+  REQUIRE(l.eval(leaf(Truth::yes)) == Truth::yes);
   for (Truth a : values) {
-    CHECK(kb::check::eval(combine(Op::negate, {leaf(a)}), env) ==
-          static_cast<Truth>(2 - static_cast<int>(a)));
+    CHECK(l.eval(combine(Op::negate, {leaf(a)})) == static_cast<Truth>(2 - static_cast<int>(a)));
     for (Truth b : values) {
       INFO(static_cast<int>(a) << " " << static_cast<int>(b));
-      CHECK(kb::check::eval(combine(Op::all, {leaf(a), leaf(b)}), env) == std::min(a, b));
-      CHECK(kb::check::eval(combine(Op::any, {leaf(a), leaf(b)}), env) == std::max(a, b));
+      CHECK(l.eval(combine(Op::all, {leaf(a), leaf(b)})) == std::min(a, b));
+      CHECK(l.eval(combine(Op::any, {leaf(a), leaf(b)})) == std::max(a, b));
     }
   }
-  CHECK(kb::check::eval(combine(Op::all, {}), env) == Truth::no);
-  CHECK(kb::check::eval(combine(Op::any, {}), env) == Truth::no);
-  CHECK(kb::check::eval(combine(Op::negate, {}), env) == Truth::no);
+  CHECK(l.eval(combine(Op::all, {})) == Truth::no);
+  CHECK(l.eval(combine(Op::any, {})) == Truth::no);
+  CHECK(l.eval(combine(Op::negate, {})) == Truth::no);
 }
 
-TEST_CASE("config and config_set atoms", "[check]") {
-  kb::Setting pd{"kv_transfer", "pd", {1, 1}};
-  kb::Setting flag{"VLLM_BATCH_INVARIANT", "1", {2, 1}};
-  kb::Setting yes{"prefix_caching", "True", {3, 1}};
-  kb::check::Env env;
-  for (const kb::Setting* s : {&pd, &flag, &yes}) {
-    env.config.emplace(s->key, std::make_pair(s, kb::check::canonical_value(s->value)));
+TEST_CASE("config atoms compare normalised values", "[check]") {
+  const std::string id = "gotchas/batch-invariant";
+  for (const char* on : {"1", "\"1\"", "true", "True", "yes", "on"}) {
+    INFO(on);
+    auto r = fixture().clean(std::string("config: {VLLM_BATCH_INVARIANT: ") + on + ", kv_transfer: pd}\n");
+    CHECK(ids(r.findings) == std::vector<std::string>{id});
   }
-  auto config = [&](std::vector<std::pair<std::string, std::string>> kv) {
-    kb::check::Node n;
-    n.op = Op::config;
-    for (auto& [k, v] : kv) n.config.emplace_back(k, kb::check::canonical_value(v));
-    return kb::check::eval(n, env);
-  };
-  auto set = [&](std::vector<std::string> keys) {
-    kb::check::Node n;
-    n.op = Op::config_set;
-    n.keys = std::move(keys);
-    return kb::check::eval(n, env);
-  };
-  CHECK(config({{"kv_transfer", "pd"}}) == Truth::yes);
-  CHECK(config({{"kv_transfer", "pd"}, {"VLLM_BATCH_INVARIANT", "1"}}) == Truth::yes);
-  CHECK(config({{"kv_transfer", "pd"}, {"VLLM_BATCH_INVARIANT", "0"}}) == Truth::no);
-  CHECK(config({{"kv_transfer", "PD"}}) == Truth::no);
-  CHECK(config({{"prefix_caching", "true"}}) == Truth::yes);
-  CHECK(config({{"VLLM_BATCH_INVARIANT", "1.0"}}) == Truth::no);
-  CHECK(config({{"missing", "x"}}) == Truth::no);
-  CHECK(set({"kv_transfer"}) == Truth::yes);
-  CHECK(set({"kv_transfer", "prefix_caching"}) == Truth::yes);
-  CHECK(set({"kv_transfer", "missing"}) == Truth::no);
+  for (const char* off : {"0", "false", "no", "off"}) {
+    INFO(off);
+    auto r = fixture().clean(std::string("config: {batch_invariant: ") + off + ", kv_transfer: pd}\n");
+    CHECK(r.findings.empty());
+  }
+  // A synonym and the case of an enum value normalise too, and the normalisation is shown.
+  auto upper = fixture().clean("config: {VLLM_BATCH_INVARIANT: yes, kv_transfer: PD}\n");
+  CHECK(ids(upper.findings) == std::vector<std::string>{id});
+  REQUIRE(upper.diagnostics.size() == 2);
+  CHECK(upper.diagnostics[0].code == "check.normalized");
+  CHECK(upper.diagnostics[0].severity == kb::Severity::note);
+  CHECK(upper.diagnostics[0].message == "VLLM_BATCH_INVARIANT: yes is read as batch_invariant: true");
+  CHECK(upper.diagnostics[1].message == "kv_transfer: PD is read as kv_transfer: pd");
+  CHECK(upper.deployment.services.at(0).find("batch_invariant")->value == "true");
 }
 
 TEST_CASE("engine atoms: presence, ranges, several instances", "[check]") {
+  kb::Service svc;
   kb::DeployedEngine old{"vLLM", "0.25.1", {1, 1}, {}, "engines/vllm"};
   kb::DeployedEngine cur{"vllm", "0.26.0+cu128", {2, 1}, {}, "engines/vllm"};
   kb::check::Env env;
-  env.by_slot = {{{&old, kb::Version::parse(old.version)}, {&cur, kb::Version::parse(cur.version)}},
-                 {}};
+  env.services.resize(1);
+  auto& s = env.services[0];
+  s.service = &svc;
+  s.by_slot = {{{&old, kb::Version::parse(old.version)}, {&cur, kb::Version::parse(cur.version)}},
+               {}};
   kb::check::Node n;
   n.op = Op::engine;
   n.engine = 0;
   n.engine_name = "vllm";
-  CHECK(kb::check::eval(n, env) == Truth::yes);
+  CHECK(kb::check::eval(n, env, s) == Truth::yes);
   n.range_text = ">=0.26, <0.28";
   n.range = kb::VersionRange::parse(n.range_text);
-  CHECK(kb::check::eval(n, env) == Truth::yes);
-  std::vector<std::string> why;
-  kb::Pos pos;
-  kb::check::explain(n, env, why, pos);
-  CHECK(why == std::vector<std::string>{"engine vllm 0.26.0+cu128 in >=0.26, <0.28"});
-  CHECK(pos.line == 2);
+  CHECK(kb::check::eval(n, env, s) == Truth::yes);
+  std::vector<kb::check::Why> why;
+  kb::check::explain(n, env, s, why);
+  REQUIRE(why.size() == 1);
+  CHECK(why[0].text == "engine vllm 0.26.0+cu128 in >=0.26, <0.28");
+  CHECK(why[0].pos.line == 2);
   n.range = kb::VersionRange::parse("<0.25");
-  CHECK(kb::check::eval(n, env) == Truth::no);
+  CHECK(kb::check::eval(n, env, s) == Truth::no);
   n.engine = 1;
   n.range.reset();
-  CHECK(kb::check::eval(n, env) == Truth::no);
+  CHECK(kb::check::eval(n, env, s) == Truth::no);
   n.engine = -1;
-  CHECK(kb::check::eval(n, env) == Truth::no);
+  CHECK(kb::check::eval(n, env, s) == Truth::no);
 }
 
 TEST_CASE("seed 000 applies to LMCache P/D on vLLM 0.26-0.27 and to prefix caching", "[check]") {
@@ -215,6 +246,7 @@ TEST_CASE("seed 000 applies to LMCache P/D on vLLM 0.26-0.27 and to prefix cachi
   - {engine: lmcache, version: 0.3.9}
 config: {kv_transfer: pd, connector: lmcache}
 )");
+  REQUIRE(r.diagnostics.empty());
   REQUIRE(ids(r.findings) == std::vector<std::string>{id, "gotchas/no-nixl"});
   const auto& f = find(r, id);
   CHECK(f.title == "P/D cache hit differs from a cold run");
@@ -223,7 +255,7 @@ config: {kv_transfer: pd, connector: lmcache}
   CHECK(f.evidence == "reproduced");
   CHECK_FALSE(f.possible);
   CHECK(f.why == std::vector<std::string>{"engine vllm 0.26.0 in >=0.26, <0.28",
-                                          "engine lmcache 0.3.9", "config kv_transfer = pd"});
+                                          "engine lmcache 0.3.9", "kv_transfer = pd"});
   CHECK(f.pos.line == 2);
   CHECK(r.deployment.engines[0].id == "engines/vllm");
 
@@ -245,7 +277,7 @@ config: {kv_transfer: pd, connector: lmcache}
       "engines: [{engine: vllm, version: 0.29.0}]\nconfig: {prefix_caching: True}\n");
   REQUIRE(ids(prefix.findings) == std::vector<std::string>{id});
   CHECK(prefix.findings[0].why ==
-        std::vector<std::string>{"engine vllm 0.29.0", "config prefix_caching = True"});
+        std::vector<std::string>{"engine vllm 0.29.0", "prefix_caching = true"});
   CHECK(prefix.findings[0].pos.line == 1);
 }
 
@@ -255,7 +287,7 @@ TEST_CASE("seed 002 needs batch invariance and a shared KV path", "[check]") {
  "config": {"VLLM_BATCH_INVARIANT": 1, "kv_offload": "shared"}})");
   REQUIRE(ids(shared.findings) == std::vector<std::string>{id});
   CHECK(shared.findings[0].why ==
-        std::vector<std::string>{"config VLLM_BATCH_INVARIANT = 1", "config kv_offload = shared"});
+        std::vector<std::string>{"batch_invariant = true", "kv_offload = shared"});
   CHECK(shared.findings[0].evidence == "no-evidence");
   CHECK(shared.findings[0].pos.line == 2);
 
@@ -283,10 +315,10 @@ TEST_CASE("an engine without a version may be in range: reported as possible", "
   const auto& f = find(r, "gotchas/pd-cache-hit");
   CHECK(f.possible);
   CHECK(f.why == std::vector<std::string>{"engine vllm (version not given) may be in >=0.26, <0.28",
-                                          "engine lmcache", "config kv_transfer = pd"});
+                                          "engine lmcache", "kv_transfer = pd"});
   CHECK_FALSE(find(r, "gotchas/no-nixl").possible);
   CHECK(find(r, "gotchas/no-nixl").why ==
-        std::vector<std::string>{"engine vllm", "not (engine nixl)", "config kv_transfer is set"});
+        std::vector<std::string>{"engine vllm", "not (engine nixl)", "kv_transfer = pd"});
 }
 
 TEST_CASE("findings are sorted by severity then id, and withdrawn gotchas never apply", "[check]") {
@@ -304,17 +336,49 @@ config: {kv_transfer: pd, VLLM_BATCH_INVARIANT: 1}
   CHECK(kb::fails(minor, kb::GotchaSeverity::info));
 }
 
-TEST_CASE("unknown engines are reported with the closest name", "[check]") {
+TEST_CASE("the gate fails closed on unknown engines, settings and values", "[check]") {
   auto r = fixture().check("engines: [{engine: mooncache, version: 0.3.1}, {engine: tgi}]\n");
   CHECK(r.findings.empty());
   REQUIRE(r.diagnostics.size() == 2);
   CHECK(r.diagnostics[0].code == "check.unknown-engine");
-  CHECK(r.diagnostics[0].severity == kb::Severity::warning);
+  CHECK(r.diagnostics[0].severity == kb::Severity::error);
   CHECK(r.diagnostics[0].line == 1);
   CHECK(r.diagnostics[0].message == "engine 'mooncache' is not in the knowledge base");
   CHECK(r.diagnostics[0].hint == "did you mean 'mooncake'?");
   CHECK(r.diagnostics[1].message == "engine 'tgi' is not in the knowledge base");
   CHECK(r.deployment.engines[0].id.empty());
+
+  auto key = fixture().check("engines: [vllm]\nconfig: {kv_transfr: pd, prefix_caching: maybe}\n");
+  REQUIRE(key.diagnostics.size() == 2);
+  CHECK(key.diagnostics[0].code == "check.unknown-setting");
+  CHECK(key.diagnostics[0].severity == kb::Severity::error);
+  CHECK(key.diagnostics[0].column == 10);
+  CHECK(key.diagnostics[0].hint == "did you mean 'kv_transfer'?");
+  CHECK(key.diagnostics[1].code == "check.bad-value");
+  CHECK(key.diagnostics[1].message ==
+        "prefix_caching: 'maybe' is not a boolean (true/false, yes/no, on/off, 1/0)");
+
+  // The escape hatch downgrades them to warnings; the rest is still checked.
+  auto allowed = fixture().check(
+      "engines: [{engine: vllm, version: 0.26.0}, {engine: lmcache}, {engine: tgi}]\n"
+      "config: {kv_transfer: pd, colour: blue}\n",
+      {true});
+  CHECK(kb::count_severity(allowed.diagnostics, kb::Severity::error) == 0);
+  CHECK(kb::count_severity(allowed.diagnostics, kb::Severity::warning) == 2);
+  CHECK(ids(allowed.findings) == std::vector<std::string>{"gotchas/pd-cache-hit", "gotchas/no-nixl"});
+
+  auto twice = fixture().check("config: {prefix_caching: true, enable_prefix_caching: false}\n", {true});
+  REQUIRE(twice.diagnostics.size() == 2);
+  CHECK(twice.diagnostics[1].code == "check.conflicting-setting");
+  CHECK(twice.diagnostics[1].severity == kb::Severity::error);
+}
+
+TEST_CASE("a connector's value brings its engine", "[check]") {
+  auto r = fixture().clean(
+      "engines: [{engine: vllm, version: 0.26.0}]\nconfig: {kv_transfer: pd, connector: LMCacheConnectorV1}\n");
+  REQUIRE(ids(r.findings) == std::vector<std::string>{"gotchas/pd-cache-hit", "gotchas/no-nixl"});
+  const auto& why = r.findings[0].why;
+  CHECK(std::find(why.begin(), why.end(), "engine lmcache (connector = lmcache)") != why.end());
 }
 
 TEST_CASE("ignore files move findings aside and warn about stale entries", "[check]") {

@@ -161,6 +161,14 @@ struct Entrypoint {
   Pos pos;
 };
 
+/// How a live server of an engine says what it is: GET `path`, read `version` from the
+/// JSON answer.
+struct ProbeSpec {
+  std::string path;
+  std::string version;  ///< dotted path of the JSON field holding the version
+  Pos pos;
+};
+
 /// A known release of an engine, with the versions of the components it ships or pins.
 struct Release {
   std::string version;
@@ -277,6 +285,7 @@ struct Record {
   std::vector<Package> packages;
   std::vector<Image> images;
   std::vector<Entrypoint> entrypoints;
+  std::vector<ProbeSpec> probe;
   std::vector<Release> releases;
 
   // settings
