@@ -192,8 +192,10 @@ const std::string& file_of(const ServiceEnv& s, const std::string& own) {
 }
 
 // Where a setting's value came from, as a reason line.
-Why value_why(const ServiceEnv& s, const std::string& key, const Value& v) {
-  const std::string who = s.service->name.empty() ? "" : " on " + s.service->name;
+Why value_why(const Env& env, const ServiceEnv& s, const std::string& key, const Value& v) {
+  // Which service, when there is more than one to tell apart.
+  const std::string who =
+      s.service->name.empty() || env.services.size() < 2 ? "" : " on " + s.service->name;
   if (v.from && v.from->runtime) {
     return {key + " is set when the service starts" + who + ", to a value not in the input (" +
                 v.from->via + ")",
@@ -369,7 +371,7 @@ void explain(const Node& n, const Env& env, const ServiceEnv& s, std::vector<Why
       for (const Test& t : n.tests) {
         Value v = effective(env, s, t.key, t.setting);
         if (!v.value && !v.maybe) continue;
-        push_unique(out, value_why(s, t.key, v));
+        push_unique(out, value_why(env, s, t.key, v));
       }
       return;
     case Op::config_set:
@@ -379,7 +381,7 @@ void explain(const Node& n, const Env& env, const ServiceEnv& s, std::vector<Why
         Value v;
         v.value = it->second->value;
         v.from = it->second;
-        push_unique(out, value_why(s, k.key, v));
+        push_unique(out, value_why(env, s, k.key, v));
       }
       return;
     case Op::role: {
@@ -423,7 +425,7 @@ void explain(const Node& n, const Env& env, const ServiceEnv& s, std::vector<Why
           where = with_role(env, role);
         for (const ServiceEnv* x : where) {
           Value v = effective(env, *x, t.key, t.setting);
-          if (v.value || v.maybe) push_unique(out, value_why(*x, t.key, v));
+          if (v.value || v.maybe) push_unique(out, value_why(env, *x, t.key, v));
         }
       }
       if (n.op == Op::differs && !n.engine_name.empty()) {

@@ -69,10 +69,16 @@ Interpreter::Interpreter(const Context& ctx, Facts& out, std::string_view source
 
 void Interpreter::add(const Process& p) {
   const std::size_t script = shell_script_index(p.argv);
-  if (script == 0) {
+  // Scripts nest as deep as their quoting allows; beyond a few levels it is not a deployment.
+  if (script == 0 || depth_ >= 8) {
     add_one(p);
     return;
   }
+  struct Nest {
+    int& depth;
+    explicit Nest(int& d) : depth(++d) {}
+    ~Nest() { --depth; }
+  } nest(depth_);
   // `sh -c "pip install ... && exec vllm serve ..."`: each engine command of the script.
   const Word& text = p.argv[script];
   Locator where{&lines_, source_, 0, false, text.pos};

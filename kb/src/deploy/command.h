@@ -74,6 +74,7 @@ class Interpreter {
   Facts& out_;
   std::string_view source_;
   LineIndex lines_;
+  int depth_ = 0;  ///< `sh -c` strings inside `sh -c` strings
 };
 
 /// What a shell script starts and installs.

@@ -2,6 +2,8 @@
 // it, and merges what every input said into one deployment.
 
 #include <algorithm>
+#include <set>
+#include <tuple>
 
 #include "check_index_impl.h"
 #include "deploy/catalog.h"
@@ -54,7 +56,7 @@ const Reader* pick(const DeployInput& in, const Context& ctx) {
 }
 
 std::string file_label(const std::string& file) {
-  return file == "-" ? "stdin" : std::string(base_name(file));
+  return file == "-" ? "stdin" : file;
 }
 
 // A shared engine in every service: it completes the version of an engine the service
@@ -109,6 +111,12 @@ Deployment CheckIndex::read(const std::vector<DeployInput>& inputs, const ReadOp
   }
   std::vector<Facts> read;
   for (const DeployInput& in : inputs) {
+    if (in.text.size() > kMaxDeploymentBytes) {
+      diags.push_back(
+          diag(Severity::error, "limits.file-size", in.file, {},
+               "the file is larger than " + std::to_string(kMaxDeploymentBytes) + " bytes", ""));
+      continue;
+    }
     const Reader* r = pick(in, ctx);
     if (!r) {
       if (in.from_directory) {
@@ -136,6 +144,9 @@ Deployment CheckIndex::read(const std::vector<DeployInput>& inputs, const ReadOp
     return whole;
   }
   std::vector<DeployedEngine> shared;
+  // Sets, not scans: a hostile input may hold many thousands of services or unread words.
+  std::set<std::tuple<std::string, int, int, std::string>> seen_services, seen_unread;
+  std::set<std::string> names;
   for (Facts& f : read) {
     if (f.whole) {
       for (Service s : f.whole->effective_services()) {
@@ -146,15 +157,10 @@ Deployment CheckIndex::read(const std::vector<DeployInput>& inputs, const ReadOp
                       f.whole->not_understood.end());
     }
     for (Service& s : f.services) {
-      const bool duplicate =
-          std::any_of(d.services.begin(), d.services.end(), [&](const Service& x) {
-            return x.file == s.file && x.name == s.name && x.pos.line == s.pos.line &&
-                   x.pos.column == s.pos.column;
-          });
-      if (duplicate) continue;
-      const bool taken = std::any_of(d.services.begin(), d.services.end(),
-                                     [&](const Service& x) { return x.name == s.name; });
-      if (taken) s.name = file_label(s.file) + ":" + s.name;
+      // The same input given twice says nothing new.
+      if (!seen_services.emplace(s.file, s.pos.line, s.pos.column, s.name).second) continue;
+      if (names.count(s.name)) s.name = file_label(s.file) + "/" + s.name;
+      names.insert(s.name);
       d.services.push_back(std::move(s));
     }
     for (DeployedEngine& e : f.shared_engines) {
@@ -168,12 +174,9 @@ Deployment CheckIndex::read(const std::vector<DeployInput>& inputs, const ReadOp
     }
     for (Unread& u : f.unread) {
       // An exported variable reaches every command of a script: say it once.
-      const bool seen =
-          std::any_of(d.not_understood.begin(), d.not_understood.end(), [&](const Unread& x) {
-            return x.file == u.file && x.pos.line == u.pos.line && x.pos.column == u.pos.column &&
-                   x.text == u.text;
-          });
-      if (!seen) d.not_understood.push_back(std::move(u));
+      if (seen_unread.emplace(u.file, u.pos.line, u.pos.column, u.text).second) {
+        d.not_understood.push_back(std::move(u));
+      }
     }
   }
   if (d.services.empty()) {

@@ -187,8 +187,7 @@ Script read_script(std::string_view text, const Locator& where, const Process& b
     q.argv.assign(w.begin() + static_cast<std::ptrdiff_t>(i), w.end());
     q.pos = w[i].pos;
     if (q.name.empty()) {
-      const std::string_view shown = file == "-" ? std::string_view("stdin") : base_name(file);
-      q.name = std::string(shown) + ":" + std::to_string(w[i].pos.line);
+      q.name = (file == "-" ? std::string("stdin") : file) + ":" + std::to_string(w[i].pos.line);
     }
     const std::string_view program = base_name(prog);
     if ((program == "docker" || program == "podman" || program == "nerdctl") && i + 1 < w.size() &&
