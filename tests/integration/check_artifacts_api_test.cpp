@@ -58,19 +58,21 @@ TEST_CASE("POST /api/v1/check reads manifests and scripts", "[server][deploy]") 
         std::vector<std::string>{"gotchas/apc-warm-hit-differs-from-cold"});
 
   // The hand-written format still answers as before.
-  auto flat = post(s, "/api/v1/check",
-                   R"({"engines": [{"engine": "vllm", "version": "0.26.0"}], "config": {"prefix_caching": false}})");
+  auto flat = post(
+      s, "/api/v1/check",
+      R"({"engines": [{"engine": "vllm", "version": "0.26.0"}], "config": {"prefix_caching": false}})");
   REQUIRE(flat->status == 200);
   CHECK(json::parse(flat->body)["findings"] == json::array());
 }
 
 TEST_CASE("POST /api/v1/check: the ignore list, in the body or the query", "[server][deploy]") {
   TestServer s(deploy_records());
-  json body = {{"deployment", text_of("sglang-pd.sh")},
-               {"kind", "shell"},
-               {"ignore",
-                {"gotchas/sglang-pd-kv-dtype-mismatch",
-                 {{"id", "sglang-hetero-tp-gqa-heads-zero"}, {"reason", "decode TP is 2 in production"}}}}};
+  json body = {
+      {"deployment", text_of("sglang-pd.sh")},
+      {"kind", "shell"},
+      {"ignore",
+       {"gotchas/sglang-pd-kv-dtype-mismatch",
+        {{"id", "sglang-hetero-tp-gqa-heads-zero"}, {"reason", "decode TP is 2 in production"}}}}};
   auto res = post(s, "/api/v1/check", body.dump());
   INFO(res->body);
   REQUIRE(res->status == 200);
@@ -103,7 +105,8 @@ TEST_CASE("POST /api/v1/check: bad artifacts are 4xx, never 5xx", "[server][depl
   CHECK(unknown_kind->status == 400);
   auto type = post(s, "/api/v1/check", "<html/>", "text/html");
   CHECK(type->status == 415);
-  auto unidentified = post(s, "/api/v1/check", text_of("compose-unidentified.yaml"), "application/yaml");
+  auto unidentified =
+      post(s, "/api/v1/check", text_of("compose-unidentified.yaml"), "application/yaml");
   CHECK(unidentified->status == 422);
   json u = json::parse(unidentified->body);
   CHECK(u["error"]["diagnostics"][0]["code"] == "deploy.unidentified-engine");

@@ -95,7 +95,9 @@ inline Read read_files(const std::vector<std::string>& names, const ReadOptions&
 }
 
 /// The raw setting `key` of a service (as read, before resolution), or nullptr.
-inline const Setting* setting(const Service& s, const std::string& key) { return s.find(key); }
+inline const Setting* setting(const Service& s, const std::string& key) {
+  return s.find(key);
+}
 
 /// The engine `id` of a service, or nullptr.
 inline const DeployedEngine* engine(const Service& s, const std::string& id) {

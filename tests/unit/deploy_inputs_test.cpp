@@ -100,7 +100,9 @@ TEST_CASE("driver: the reader is chosen by content, or by --input-kind", "[deplo
   REQUIRE(cmd.deployment.services.size() == 1);
   CHECK(cmd.deployment.services[0].name == "stdin:1");
   // The hand-written format alone is kept whole, as before.
-  Read dep = read_texts({{"d.yaml", "engines: [{engine: vllm, version: 0.26.0}]\nconfig: {prefix_caching: false}\n"}});
+  Read dep = read_texts(
+      {{"d.yaml",
+        "engines: [{engine: vllm, version: 0.26.0}]\nconfig: {prefix_caching: false}\n"}});
   CHECK(dep.deployment.services.empty());
   CHECK(dep.deployment.engines.size() == 1);
   CHECK(dep.deployment.config.size() == 1);
@@ -115,7 +117,8 @@ TEST_CASE("driver: the reader is chosen by content, or by --input-kind", "[deplo
 }
 
 TEST_CASE("driver: a package list fills in the versions of every service", "[deploy][driver]") {
-  Read r = read_texts({{"serve.sh", "vllm serve Qwen/Qwen3-8B\n"}, {"requirements.txt", "vllm==0.26.0\nlmcache==0.3.9\n"}});
+  Read r = read_texts({{"serve.sh", "vllm serve Qwen/Qwen3-8B\n"},
+                       {"requirements.txt", "vllm==0.26.0\nlmcache==0.3.9\n"}});
   REQUIRE(r.diags.empty());
   REQUIRE(r.deployment.services.size() == 1);
   const Service& s = r.deployment.services[0];
@@ -131,8 +134,12 @@ TEST_CASE("driver: a package list fills in the versions of every service", "[dep
 TEST_CASE("driver: services keep unique names across inputs", "[deploy][driver]") {
   Read r = read_texts({{"a/run.sh", "vllm serve m\n"}, {"b/run.sh", "vllm serve m\n"}});
   CHECK(r.names() == std::vector<std::string>{"a/run.sh:1", "b/run.sh:1"});
-  Read k8s = read_texts({{"a.yaml", "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: {containers: [{image: 'vllm/vllm-openai:v0.26.0'}]}\n"},
-                         {"b.yaml", "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: {containers: [{image: 'vllm/vllm-openai:v0.28.0'}]}\n"}});
+  Read k8s = read_texts({{"a.yaml",
+                          "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: {containers: "
+                          "[{image: 'vllm/vllm-openai:v0.26.0'}]}\n"},
+                         {"b.yaml",
+                          "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: {containers: "
+                          "[{image: 'vllm/vllm-openai:v0.28.0'}]}\n"}});
   CHECK(k8s.names() == std::vector<std::string>{"p", "b.yaml/p"});
   Read twice = read_texts({{"run.sh", "vllm serve m\n"}, {"run.sh", "vllm serve m\n"}});
   CHECK(twice.names() == std::vector<std::string>{"run.sh:1"});

@@ -21,7 +21,8 @@ TEST_CASE("kubernetes: llm-d P/D from helm template output", "[deploy][kubernete
   CHECK(vllm->pos.line == 38);
   CHECK(vllm->version_pos.line == 37);
   CHECK(vllm->via ==
-        "command vllm serve; version from image ghcr.io/llm-d/llm-d:v0.2.0 (llm-d 0.2.0 ships vllm 0.10.0)");
+        "command vllm serve; version from image ghcr.io/llm-d/llm-d:v0.2.0 (llm-d 0.2.0 ships vllm "
+        "0.10.0)");
   const DeployedEngine* llmd = engine(p, "engines/llm-d");
   REQUIRE(llmd);
   CHECK(llmd->version == "0.2.0");
@@ -67,10 +68,10 @@ TEST_CASE("kubernetes: llm-d findings name the lines that made them true", "[dep
   Read r = read_files({"llm-d-pd.yaml"});
   CheckReport report = check_read(r);
   CHECK(count_severity(report.diagnostics, Severity::error) == 0);
-  CHECK(finding_ids(report) == std::vector<std::string>{
-                                   "gotchas/apc-warm-hit-differs-from-cold",
-                                   "gotchas/nixl-side-channel-host-localhost",
-                                   "gotchas/pd-batch-invariant-absent-from-kv-namespace"});
+  CHECK(finding_ids(report) ==
+        std::vector<std::string>{"gotchas/apc-warm-hit-differs-from-cold",
+                                 "gotchas/nixl-side-channel-host-localhost",
+                                 "gotchas/pd-batch-invariant-absent-from-kv-namespace"});
   // The decode pod does not set the side-channel host: vLLM's default, localhost.
   const Finding& host = report.findings[1];
   CHECK(host.service == "ms-pd-decode");
@@ -98,18 +99,21 @@ spec:
   REQUIRE(r.diags.empty());
   CheckReport report = check_read(r);
   std::vector<std::string> ids = finding_ids(report);
-  REQUIRE(std::find(ids.begin(), ids.end(), "gotchas/nixl-side-channel-host-localhost") != ids.end());
+  REQUIRE(std::find(ids.begin(), ids.end(), "gotchas/nixl-side-channel-host-localhost") !=
+          ids.end());
   for (const auto& f : report.findings) {
     if (f.id == "gotchas/nixl-side-channel-host-localhost") {
       CHECK(f.possible);
-      CHECK(std::find(f.why.begin(), f.why.end(),
-                      "nixl_side_channel_host is set when the service starts, to a value not in the "
-                      "input (env VLLM_NIXL_SIDE_CHANNEL_HOST (fieldRef status.podIP))") != f.why.end());
+      CHECK(std::find(
+                f.why.begin(), f.why.end(),
+                "nixl_side_channel_host is set when the service starts, to a value not in the "
+                "input (env VLLM_NIXL_SIDE_CHANNEL_HOST (fieldRef status.podIP))") != f.why.end());
     }
   }
 }
 
-TEST_CASE("kubernetes: LeaderWorkerSet leader and worker, sh -c in a block scalar", "[deploy][kubernetes]") {
+TEST_CASE("kubernetes: LeaderWorkerSet leader and worker, sh -c in a block scalar",
+          "[deploy][kubernetes]") {
   Read r = read_files({"lws-sglang.yaml"});
   REQUIRE(r.diags.empty());
   REQUIRE(r.names() == std::vector<std::string>{"decode/leader", "decode/worker"});
@@ -131,7 +135,8 @@ TEST_CASE("kubernetes: LeaderWorkerSet leader and worker, sh -c in a block scala
 TEST_CASE("kubernetes: Dynamo v1alpha1 graph", "[deploy][kubernetes][dynamo]") {
   Read r = read_files({"dynamo-disagg.yaml"});
   REQUIRE(r.diags.empty());
-  REQUIRE(r.names() == std::vector<std::string>{"Frontend", "VllmDecodeWorker", "VllmPrefillWorker"});
+  REQUIRE(r.names() ==
+          std::vector<std::string>{"Frontend", "VllmDecodeWorker", "VllmPrefillWorker"});
   const Service& front = r.service("Frontend");
   CHECK(setting(front, "role")->value == "frontend");
   CHECK(setting(front, "role")->via == "componentType");
@@ -144,8 +149,9 @@ TEST_CASE("kubernetes: Dynamo v1alpha1 graph", "[deploy][kubernetes][dynamo]") {
   CHECK(setting(prefill, "role")->pos.line == 37);
   const DeployedEngine* dynamo = engine(prefill, "engines/nvidia-dynamo");
   REQUIRE(dynamo);
-  CHECK(dynamo->via == "command python3 -m dynamo.vllm; version from image "
-                       "nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.3.0");
+  CHECK(dynamo->via ==
+        "command python3 -m dynamo.vllm; version from image "
+        "nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.3.0");
   const DeployedEngine* vllm = engine(prefill, "engines/vllm");
   REQUIRE(vllm);
   CHECK(vllm->version == "0.26.0");  // Dynamo 1.3.0's release bundles vllm 0.26.0
@@ -161,16 +167,18 @@ TEST_CASE("kubernetes: Dynamo v1alpha1 graph", "[deploy][kubernetes][dynamo]") {
   CHECK(report.findings[0].service == "VllmDecodeWorker");
   const Finding& f = report.findings[1];
   CHECK(f.service == "VllmPrefillWorker");
-  CHECK(f.why == std::vector<std::string>{
-                     "engine nvidia-dynamo 1.3.0 (command python3 -m dynamo.vllm; version from "
-                     "image nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.3.0)",
-                     "engine vllm 0.26.0 in >=0.20 (image nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.3.0 "
-                     "(NVIDIA Dynamo 1.3.0 ships vllm 0.26.0))",
-                     "service 'VllmPrefillWorker' has role prefill (subComponentType)",
-                     "prefix_caching = true on VllmPrefillWorker (the default of vllm 0.26.0)"});
+  CHECK(f.why ==
+        std::vector<std::string>{
+            "engine nvidia-dynamo 1.3.0 (command python3 -m dynamo.vllm; version from "
+            "image nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.3.0)",
+            "engine vllm 0.26.0 in >=0.20 (image nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.3.0 "
+            "(NVIDIA Dynamo 1.3.0 ships vllm 0.26.0))",
+            "service 'VllmPrefillWorker' has role prefill (subComponentType)",
+            "prefix_caching = true on VllmPrefillWorker (the default of vllm 0.26.0)"});
 }
 
-TEST_CASE("kubernetes: Dynamo v1beta1 components; the worker flag beats kv_role", "[deploy][kubernetes][dynamo]") {
+TEST_CASE("kubernetes: Dynamo v1beta1 components; the worker flag beats kv_role",
+          "[deploy][kubernetes][dynamo]") {
   Read r = read_files({"dynamo-v1beta1-disagg.yaml"});
   REQUIRE(r.diags.empty());
   REQUIRE(r.names() == std::vector<std::string>{"Frontend", "VllmPrefillWorker"});
@@ -181,7 +189,8 @@ TEST_CASE("kubernetes: Dynamo v1beta1 components; the worker flag beats kv_role"
   CHECK(r.unread("--kv-transfer-config kv_role = kv_both", 26));
 }
 
-TEST_CASE("kubernetes: a GPU container with an image no record knows fails closed", "[deploy][kubernetes]") {
+TEST_CASE("kubernetes: a GPU container with an image no record knows fails closed",
+          "[deploy][kubernetes]") {
   const std::string manifest = R"(apiVersion: apps/v1
 kind: Deployment
 metadata: {name: custom}
@@ -200,18 +209,22 @@ spec:
   CHECK(r.diags[0].severity == Severity::error);
   CHECK(r.diags[0].line == 9);
   CHECK(r.diags[0].message ==
-        "'custom/server' runs an engine kb cannot identify (image registry.example.com/llm/server:2.0): "
+        "'custom/server' runs an engine kb cannot identify (image "
+        "registry.example.com/llm/server:2.0): "
         "it requests nvidia.com/gpu");
   CHECK(r.unread("'custom/metrics' (image prom/node-exporter:v1.8.0)", 11));
   Read soft = read_texts({{"custom.yaml", manifest}}, {"", true});
   // Allowed, the unidentified service is left out, and nothing else runs an engine.
-  REQUIRE(soft.codes() == std::vector<std::string>{"deploy.unidentified-engine", "deploy.no-engine"});
+  REQUIRE(soft.codes() ==
+          std::vector<std::string>{"deploy.unidentified-engine", "deploy.no-engine"});
   CHECK(soft.diags[0].severity == Severity::warning);
   CHECK(soft.diags[1].severity == Severity::warning);
 }
 
-TEST_CASE("kubernetes: syntax errors keep their line in multi-document files", "[deploy][kubernetes]") {
-  Read r = read_texts({{"bad.yaml", "apiVersion: v1\nkind: ConfigMap\n---\napiVersion: v1\nkind: Pod\nspec: [\n"}});
+TEST_CASE("kubernetes: syntax errors keep their line in multi-document files",
+          "[deploy][kubernetes]") {
+  Read r = read_texts(
+      {{"bad.yaml", "apiVersion: v1\nkind: ConfigMap\n---\napiVersion: v1\nkind: Pod\nspec: [\n"}});
   REQUIRE_FALSE(r.diags.empty());
   CHECK(r.diags[0].code == "yaml.syntax");
   CHECK(r.diags[0].line >= 6);
