@@ -2,7 +2,7 @@
 # Builds the libFuzzer targets (clang-14, ASan + UBSan), replays every saved crash input
 # under tests/data/fuzz/<target>/ through its target as a fixed check, then fuzzes each
 # target for SECONDS. `make test` runs it with 10 s, `make fuzz FUZZ_SECONDS=N` longer.
-#   fuzz/run.sh SECONDS [TARGET...]      targets: record_loader deployment version markdown search
+#   fuzz/run.sh SECONDS [TARGET...]      targets: record_loader deployment readers version markdown search
 # Seed corpora are copied from tests/data/ (and records/) at run time into
 # $BUILD/fuzz-corpus/<target>, which keeps what the fuzzer learns between runs; saved
 # crash inputs are seeds too. A crash leaves its input in $BUILD/fuzz-artifacts/<target>/
@@ -16,7 +16,7 @@ cd "$(dirname "$0")/.."
 seconds=${1:?usage: fuzz/run.sh SECONDS [TARGET...]}
 shift
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(record_loader deployment version markdown search)
+[ ${#targets[@]} -eq 0 ] && targets=(record_loader deployment readers version markdown search)
 build=${FUZZ_BUILD:-build-fuzz}
 jobs=${FUZZ_JOBS:-2}
 
@@ -36,6 +36,13 @@ seed() {  # seed TARGET DIR: copies the target's seeds from the repository into 
         \( -name '*.yaml' -o -name '*.yml' \) -exec cp -t "$dir" {} + 2>/dev/null || true ;;
     deployment)
       cp tests/data/deployments/* "$dir" ;;
+    readers)  # the first byte picks the reader: 0 guesses, 1..6 kubernetes .. shell
+      local i=0 f
+      for f in tests/data/deploy/*.*; do
+        printf "\\$(printf '%03o' $((i % 7)))" >"$dir/r$i"
+        cat "$f" >>"$dir/r$i"
+        i=$((i + 1))
+      done ;;
     version)
       grep -rhoE 'versions?: *"?[^"},]+(, *[^"},]+)*' tests/data records 2>/dev/null |
         sed -E 's/^versions?: *"?//' | sort -u | awk -v d="$dir" '

@@ -1,3 +1,5 @@
+#include <algorithm>
+
 #include "check_json.h"
 #include "http_api.h"
 #include "http_request.h"
@@ -84,7 +86,8 @@ CheckParams check_params(const httplib::Request& req) {
 // knowledge base that did not load whole is an error, answered 422 (in a batch: that
 // item's error), never "0 findings".
 json run_check(const Ctx& c, const Deployment& d, std::vector<Diagnostic> diags,
-               const CheckParams& p, std::optional<ApiError>& failure) {
+               const CheckParams& p, std::optional<ApiError>& failure,
+               const IgnoreList* ignores = nullptr) {
   if (std::size_t errors = count_severity(c.snap.corpus().diagnostics(), Severity::error)) {
     diags.push_back({p.allow_invalid_records ? Severity::warning : Severity::error,
                      "check.records-invalid", "", 0, 0,
@@ -99,6 +102,7 @@ json run_check(const Ctx& c, const Deployment& d, std::vector<Diagnostic> diags,
                      "the knowledge base holds no gotchas", "", ""});
   }
   CheckReport report = c.snap.checks().run(d, p.options);
+  if (ignores && !ignores->entries.empty()) c.snap.checks().apply_ignores(report, *ignores, "");
   diags.insert(diags.end(), report.diagnostics.begin(), report.diagnostics.end());
   report.diagnostics = std::move(diags);
   json out = kb::json::findings_json(report);
@@ -117,16 +121,119 @@ json run_check(const Ctx& c, const Deployment& d, std::vector<Diagnostic> diags,
   return out;
 }
 
+// What POST /api/v1/check was sent: a deployment, or an artifact's text, and the gotchas
+// the caller ignores.
+struct CheckRequest {
+  std::optional<json> deployment;  ///< the hand-written format, already parsed
+  std::string text;                ///< an artifact's text, read by kind
+  std::string kind;                ///< empty: by content
+  IgnoreList ignores;
+};
+
+IgnoreEntry ignore_entry(const json& item, std::size_t i) {
+  IgnoreEntry e;
+  e.reason = "listed in the request";
+  if (item.is_string()) {
+    e.id = item.get<std::string>();
+  } else if (item.is_object() && item.contains("id") && item["id"].is_string()) {
+    e.id = item["id"].get<std::string>();
+    if (item.contains("reason") && item["reason"].is_string())
+      e.reason = item["reason"].get<std::string>();
+    if (item.contains("expires") && item["expires"].is_string())
+      e.expires = item["expires"].get<std::string>();
+  } else {
+    throw ApiError(Problem::unprocessable, problem_code(Problem::unprocessable),
+                   "ignore[" + std::to_string(i) +
+                       "]: expected a gotcha id or {\"id\", \"reason\", \"expires\"}");
+  }
+  if (!e.expires.empty() &&
+      (e.expires.size() != 10 || e.expires[4] != '-' || e.expires[7] != '-')) {
+    throw ApiError(Problem::unprocessable, problem_code(Problem::unprocessable),
+                   "ignore[" + std::to_string(i) + "].expires: write YYYY-MM-DD");
+  }
+  return e;
+}
+
+// The body is one of: the deployment format (JSON or YAML); an artifact's text (a
+// manifest, compose file, script, package list, image reference), chosen by `?kind=`, a
+// shell Content-Type, or its content; or {"deployment": {...} | "TEXT", "kind": "...",
+// "ignore": [ID | {"id","reason","expires"}, ...]}. `?ignore=ID,ID` ignores gotchas too.
+CheckRequest read_request(const httplib::Request& req) {
+  CheckRequest r;
+  r.ignores.file = "request";
+  r.kind = param(req, "kind");
+  if (r.kind.empty() && shell_type(content_type(req))) r.kind = "shell";
+  if (!r.kind.empty() &&
+      std::find(input_kinds().begin(), input_kinds().end(), r.kind) == input_kinds().end()) {
+    throw ApiError(Problem::bad_request, problem_code(Problem::bad_request),
+                   "kind must be one of kubernetes, compose, deployment, packages, image, shell");
+  }
+  const std::string ignore = param(req, "ignore");
+  for (std::size_t at = 0; at < ignore.size();) {
+    std::size_t comma = ignore.find(',', at);
+    std::string id = ignore.substr(at, comma == std::string::npos ? std::string::npos : comma - at);
+    if (!id.empty()) r.ignores.entries.push_back({id, "listed in ?ignore=", "", {}});
+    at = comma == std::string::npos ? ignore.size() : comma + 1;
+  }
+  json body = json::parse(req.body, nullptr, false);
+  const bool wrapper = body.is_object() &&
+                       (body.contains("deployment") || body.contains("ignore")) &&
+                       !body.contains("engines") && !body.contains("services");
+  if (!wrapper) {
+    // The deployment format keeps its own reading (JSON numbers, YAML fallback).
+    const bool deployment =
+        r.kind.empty() ? body.is_object() && !body.contains("apiVersion") : r.kind == "deployment";
+    if (deployment) r.deployment = json();
+    r.text = req.body;
+    return r;
+  }
+  if (body.contains("kind")) {
+    if (!body["kind"].is_string()) {
+      throw ApiError(Problem::unprocessable, problem_code(Problem::unprocessable),
+                     "kind: expected a string");
+    }
+    r.kind = body["kind"].get<std::string>();
+  }
+  if (body.contains("ignore")) {
+    const json& list = body["ignore"];
+    if (!list.is_array()) {
+      throw ApiError(Problem::unprocessable, problem_code(Problem::unprocessable),
+                     "ignore: expected a list");
+    }
+    for (std::size_t i = 0; i < list.size(); ++i)
+      r.ignores.entries.push_back(ignore_entry(list[i], i));
+  }
+  const json dep = body.contains("deployment") ? body["deployment"] : json();
+  if (dep.is_string()) {
+    r.text = dep.get<std::string>();
+  } else if (dep.is_object()) {
+    r.deployment = dep;
+  } else {
+    throw ApiError(
+        Problem::unprocessable, problem_code(Problem::unprocessable),
+        "deployment: expected the deployment (an object) or an artifact's text (a string)");
+  }
+  return r;
+}
+
 }  // namespace
 
 void check(const Ctx& c) {
-  check_body(c.req, kMaxDeploymentBytes);
+  check_body(c.req, kMaxDeploymentBytes, true);
   std::vector<Diagnostic> diags;
   const CheckParams params = check_params(c.req);
-  Deployment d = kb::json::deployment_from_body(c.req.body, diags);
+  CheckRequest r = read_request(c.req);
+  Deployment d;
+  if (r.deployment && r.deployment->is_object()) {
+    d = kb::json::deployment_from_json(*r.deployment, diags);
+  } else if (r.deployment) {
+    d = kb::json::deployment_from_body(r.text, diags);
+  } else {
+    d = c.snap.checks().read({{"request", r.text}}, {r.kind, params.options.allow_unknown}, diags);
+  }
   if (auto err = unusable(diags)) throw *err;
   std::optional<ApiError> failure;
-  json out = run_check(c, d, std::move(diags), params, failure);
+  json out = run_check(c, d, std::move(diags), params, failure, &r.ignores);
   if (failure) throw *failure;
   out["snapshot"] = c.snap.etag();
   send_json(c.res, out);

@@ -11,10 +11,14 @@ using nlohmann::json;
 
 namespace {
 
-constexpr const char* kSarifSchema =
-    "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json";
+json fix_json(const FixAdvice& a) {
+  auto or_null = [](const std::string& v) { return v.empty() ? json(nullptr) : json(v); };
+  return {{"engine", a.engine},       {"running", or_null(a.running)},
+          {"affected", or_null(a.affected)}, {"fixed_in", or_null(a.fixed_in)},
+          {"resolution", a.resolution}, {"advice", a.advice}};
+}
 
-json finding(const Finding& f, bool ignored) {
+json finding(const Finding& f, bool ignored, const std::string& base_url) {
   json j = {{"id", f.id},
             {"title", f.title},
             {"severity", f.severity},
@@ -25,10 +29,24 @@ json finding(const Finding& f, bool ignored) {
   if (f.pos.line > 0) j["line"] = f.pos.line;
   json locations = json::array();
   for (const auto& l : f.locations) {
-    locations.push_back({{"file", l.file}, {"line", l.pos.line}, {"column", l.pos.column}});
+    json x = {{"file", l.file}, {"line", l.pos.line}, {"column", l.pos.column}};
+    if (l.end.line > 0) {
+      x["end_line"] = l.end.line;
+      x["end_column"] = l.end.column;
+    }
+    locations.push_back(std::move(x));
   }
   j["locations"] = std::move(locations);
   if (!f.service.empty()) j["service"] = f.service;
+  j["workaround"] = f.workaround;
+  json fixes = json::array();
+  for (const auto& a : f.fixes) fixes.push_back(fix_json(a));
+  j["fixes"] = std::move(fixes);
+  j["tags"] = f.tags;
+  if (!base_url.empty()) {
+    j["url"] = gotcha_url(base_url, f.id, false);
+    j["api_url"] = gotcha_url(base_url, f.id, true);
+  }
   if (ignored) {
     j["reason"] = f.ignore_reason;
     j["expires"] = f.ignore_expires.empty() ? json(nullptr) : json(f.ignore_expires);
@@ -42,7 +60,10 @@ json engines_json(const std::vector<DeployedEngine>& list) {
     json x = {{"engine", e.name},
               {"version", e.version.empty() ? json(nullptr) : json(e.version)},
               {"id", e.id.empty() ? json(nullptr) : json(e.id)}};
-    if (e.pos.line > 0) x["line"] = e.pos.line;
+    if (e.pos.line > 0) {
+      x["line"] = e.pos.line;
+      x["column"] = e.pos.column;
+    }
     if (!e.file.empty()) x["file"] = e.file;
     if (!e.via.empty()) x["via"] = e.via;
     engines.push_back(std::move(x));
@@ -64,10 +85,17 @@ json facts_json(const std::vector<Setting>& list) {
     if (s.raw_key != s.key || s.raw_value != s.value) {
       x["written"] = {{"key", s.raw_key}, {"value", s.raw_value}};
     }
-    if (s.pos.line > 0) x["line"] = s.pos.line;
+    if (s.pos.line > 0) {
+      x["line"] = s.pos.line;
+      x["column"] = s.pos.column;
+    }
     if (!s.file.empty()) x["file"] = s.file;
     if (!s.via.empty()) x["via"] = s.via;
     if (s.derived) x["derived"] = true;
+    if (s.runtime) {
+      x["value"] = nullptr;
+      x["runtime"] = true;
+    }
     facts.push_back(std::move(x));
   }
   return facts;
@@ -82,6 +110,7 @@ json deployment(const Deployment& d) {
               {"config", settings_json(s.config)},
               {"facts", facts_json(s.config)}};
     x["model"] = s.model.empty() ? json(nullptr) : json(s.model);
+    if (s.model_pos.line > 0) x["model_line"] = s.model_pos.line;
     if (!s.file.empty()) x["file"] = s.file;
     if (s.pos.line > 0) x["line"] = s.pos.line;
     services.push_back(std::move(x));
@@ -89,7 +118,10 @@ json deployment(const Deployment& d) {
   json unread = json::array();
   for (const auto& u : d.not_understood) {
     json x = {{"text", u.text}, {"why", u.why}, {"file", u.file}};
-    if (u.pos.line > 0) x["line"] = u.pos.line;
+    if (u.pos.line > 0) {
+      x["line"] = u.pos.line;
+      x["column"] = u.pos.column;
+    }
     unread.push_back(std::move(x));
   }
   return {{"file", d.file},
@@ -99,65 +131,30 @@ json deployment(const Deployment& d) {
           {"not_understood", std::move(unread)}};
 }
 
-// SARIF levels: a blocker fails the scan, a major is worth a look, the rest inform.
-std::string sarif_level(std::string_view severity) {
-  if (severity == "blocker") return "error";
-  if (severity == "major") return "warning";
-  return "note";
-}
-
-std::string sarif_level(Severity s) {
-  return s == Severity::error ? "error" : s == Severity::warning ? "warning" : "note";
-}
-
-// A relative URI reference for a file path: unreserved characters and '/' stay.
-std::string file_uri(std::string_view path) {
-  static const char* kHex = "0123456789ABCDEF";
-  std::string out;
-  for (unsigned char c : path) {
-    bool keep = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-                c == '-' || c == '.' || c == '_' || c == '~' || c == '/';
-    if (keep) {
-      out.push_back(static_cast<char>(c));
-    } else {
-      out += '%';
-      out += kHex[c >> 4];
-      out += kHex[c & 15];
-    }
-  }
-  return out;
-}
-
-json location(const std::string& file, Pos pos) {
-  json region = {{"startLine", pos.line > 0 ? pos.line : 1}};
-  if (pos.line > 0 && pos.column > 0) region["startColumn"] = pos.column;
-  return {{"physicalLocation",
-           {{"artifactLocation", {{"uri", file_uri(file)}}}, {"region", std::move(region)}}}};
-}
-
-std::string message_text(const Finding& f) {
-  std::string text = f.title + " [" + f.severity + ", " + f.status + ", " + f.evidence + "]";
-  if (f.possible) text += " (possible: a version is not known)";
-  if (!f.why.empty()) {
-    text += ". Matched: ";
-    for (std::size_t i = 0; i < f.why.size(); ++i) text += (i ? "; " : "") + f.why[i];
-    text += ".";
-  }
-  return text;
+json clause_json(const Clause& c) {
+  json children = json::array();
+  for (const auto& x : c.children) children.push_back(clause_json(x));
+  return {{"text", c.text}, {"truth", c.truth}, {"facts", c.facts}, {"children", std::move(children)}};
 }
 
 }  // namespace
 
-json findings_json(const CheckReport& report) {
+std::string gotcha_url(const std::string& base_url, std::string_view id, bool api) {
+  std::string base = base_url;
+  while (!base.empty() && base.back() == '/') base.pop_back();
+  return base + (api ? "/api/v1/" : "/") + std::string(id);
+}
+
+json findings_json(const CheckReport& report, const std::string& base_url) {
   json findings = json::array();
   json ignored = json::array();
   json diags = json::array();
   std::map<std::string, int> counts = {{"blocker", 0}, {"major", 0}, {"minor", 0}, {"info", 0}};
   for (const auto& f : report.findings) {
-    findings.push_back(finding(f, false));
+    findings.push_back(finding(f, false, base_url));
     ++counts[f.severity];
   }
-  for (const auto& f : report.ignored) ignored.push_back(finding(f, true));
+  for (const auto& f : report.ignored) ignored.push_back(finding(f, true, base_url));
   for (const auto& d : report.diagnostics) diags.push_back(diagnostic(d));
   json c = json::object();
   for (const auto& [k, v] : counts) c[k] = v;
@@ -169,61 +166,18 @@ json findings_json(const CheckReport& report) {
           {"counts", std::move(c)}};
 }
 
-json sarif_json(const CheckReport& report, const std::string& tool_version) {
-  json rules = json::array();
-  std::map<std::string, int> rule_index;
-  json results = json::array();
-  const std::string& file = report.deployment.file;
-  auto add = [&](const Finding& f, bool ignored) {
-    auto [it, fresh] = rule_index.emplace(f.id, static_cast<int>(rules.size()));
-    if (fresh) {
-      rules.push_back(
-          {{"id", f.id},
-           {"shortDescription", {{"text", f.title}}},
-           {"defaultConfiguration", {{"level", sarif_level(f.severity)}}},
-           {"properties",
-            {{"severity", f.severity}, {"status", f.status}, {"evidence", f.evidence}}}});
-    }
-    json r = {{"ruleId", f.id},
-              {"ruleIndex", it->second},
-              {"level", sarif_level(f.severity)},
-              {"kind", "fail"},
-              {"message", {{"text", message_text(f)}}},
-              {"properties", {{"why", f.why}, {"severity", f.severity}, {"possible", f.possible}}}};
-    json locs = json::array();
-    for (const auto& l : f.locations) {
-      const std::string& where = l.file.empty() ? file : l.file;
-      if (!where.empty()) locs.push_back(location(where, l.pos));
-    }
-    if (locs.empty() && !file.empty()) locs.push_back(location(file, f.pos));
-    if (!locs.empty()) r["locations"] = std::move(locs);
-    if (ignored) {
-      r["suppressions"] = json::array(
-          {{{"kind", "external"}, {"status", "accepted"}, {"justification", f.ignore_reason}}});
-    }
-    results.push_back(std::move(r));
-  };
-  for (const auto& f : report.findings) add(f, false);
-  for (const auto& f : report.ignored) add(f, true);
+json deployment_json(const CheckReport& report) {
+  json diags = json::array();
+  for (const auto& d : report.diagnostics) diags.push_back(diagnostic(d));
+  return {{"deployment", deployment(report.deployment)}, {"diagnostics", std::move(diags)}};
+}
 
-  json notes = json::array();
-  bool ok = true;
-  for (const auto& d : report.diagnostics) {
-    ok = ok && d.severity != Severity::error;
-    json n = {{"level", sarif_level(d.severity)},
-              {"message", {{"text", d.message + (d.hint.empty() ? "" : " (" + d.hint + ")")}}},
-              {"descriptor", {{"id", d.code}}}};
-    if (!d.file.empty()) n["locations"] = json::array({location(d.file, Pos{d.line, d.column})});
-    notes.push_back(std::move(n));
+json explanation_json(const Explanation& e) {
+  json services = json::array();
+  for (const auto& s : e.services) {
+    services.push_back({{"service", s.service}, {"role", s.role}, {"clauses", clause_json(s.root)}});
   }
-  json run = {
-      {"tool",
-       {{"driver", {{"name", "kb"}, {"version", tool_version}, {"rules", std::move(rules)}}}}},
-      {"invocations",
-       json::array({{{"executionSuccessful", ok}, {"toolExecutionNotifications", notes}}})},
-      {"results", std::move(results)}};
-  if (!file.empty()) run["artifacts"] = json::array({{{"location", {{"uri", file_uri(file)}}}}});
-  return {{"$schema", kSarifSchema}, {"version", "2.1.0"}, {"runs", json::array({run})}};
+  return {{"id", e.id}, {"title", e.title}, {"result", e.result}, {"services", std::move(services)}};
 }
 
 Deployment deployment_from_body(std::string_view body, std::vector<Diagnostic>& diags,

@@ -14,14 +14,30 @@
 
 namespace kb::json {
 
-/// {"findings": [{"id","title","severity","status","evidence","why","possible","line"}],
-///  "ignored": [... plus "reason","expires"], "diagnostics": [...], "deployment": {...},
-///  "counts": {"blocker","major","minor","info","ignored"}}.
-nlohmann::json findings_json(const CheckReport& report);
+/// {"findings": [{"id","title","severity","status","evidence","why","possible","line",
+///  "locations","workaround","fixes","tags","url","api_url"}], "ignored": [... plus
+///  "reason","expires"], "diagnostics": [...], "deployment": {...},
+///  "counts": {"blocker","major","minor","info","ignored"}}. With `base_url`, each finding
+///  carries its page (`url`) and API (`api_url`) addresses.
+nlohmann::json findings_json(const CheckReport& report, const std::string& base_url = "");
 
-/// The report as a SARIF 2.1.0 log: one rule per gotcha found, one result per finding
-/// (ignored ones carry a suppression), diagnostics as tool execution notifications.
-nlohmann::json sarif_json(const CheckReport& report, const std::string& tool_version = "0.1.0");
+/// The report as a SARIF 2.1.0 log: one rule per gotcha found (its symptom, workaround as
+/// help, tags, and with `base_url` a helpUri), one result per finding with stable
+/// partial fingerprints and regions (ignored ones carry a suppression), one run per
+/// deployment (`automationDetails.id`), diagnostics as tool execution notifications.
+nlohmann::json sarif_json(const CheckReport& report, const std::string& tool_version = "0.1.0",
+                          const std::string& base_url = "");
+
+/// What kb read of a deployment, per service, with where every fact came from, how it was
+/// normalised, and what it could not read: {"deployment": {...}, "diagnostics": [...]}.
+nlohmann::json deployment_json(const CheckReport& report);
+
+/// `kb check --explain`: {"id","title","result","services":[{"service","role","clauses"}]}
+/// where a clause is {"text","truth","facts","children"}.
+nlohmann::json explanation_json(const Explanation& e);
+
+/// A gotcha's page and API addresses under `base_url` (no trailing slash needed).
+std::string gotcha_url(const std::string& base_url, std::string_view id, bool api);
 
 /// Reads a deployment from a request body (JSON; YAML is accepted too). Problems become
 /// diagnostics on `file`; errors among them mean the body is unusable (a 400).

@@ -120,15 +120,28 @@ bool etag_matches(const httplib::Request& req, const std::string& quoted_etag) {
   return false;
 }
 
-void check_body(const httplib::Request& req, std::size_t max_bytes) {
+std::string content_type(const httplib::Request& req) {
+  if (!req.has_header("Content-Type")) return {};
+  const std::string header = req.get_header_value("Content-Type");
+  return lower(trim(std::string_view(header).substr(0, header.find(';'))));
+}
+
+bool shell_type(std::string_view type) {
+  return type == "text/x-shellscript" || type == "text/x-sh" || type == "application/x-sh" ||
+         type == "application/x-shellscript";
+}
+
+void check_body(const httplib::Request& req, std::size_t max_bytes, bool artifacts) {
   if (req.has_header("Content-Type")) {
-    const std::string header = req.get_header_value("Content-Type");
-    std::string type = lower(trim(std::string_view(header).substr(0, header.find(';'))));
+    const std::string type = content_type(req);
     bool ok = type == "application/json" || type == "application/yaml" ||
               type == "application/x-yaml" || type == "text/yaml" || type == "text/x-yaml";
+    ok = ok || (artifacts && (type == "text/plain" || shell_type(type)));
     if (!ok) {
       throw ApiError(Problem::unsupported_media_type, problem_code(Problem::unsupported_media_type),
-                     "send the body as application/json (or application/yaml)");
+                     artifacts ? "send the body as application/json, application/yaml, text/plain "
+                                 "or text/x-shellscript"
+                               : "send the body as application/json (or application/yaml)");
     }
   }
   if (req.body.size() > max_bytes) {

@@ -38,7 +38,14 @@ bool etag_matches(const httplib::Request& req, const std::string& quoted_etag);
 
 /// Checks a POST body is JSON (or YAML) by Content-Type (415 otherwise; a missing type
 /// is read as JSON), at most `max_bytes` (413), UTF-8 and not nested past kMaxBodyDepth (400).
-void check_body(const httplib::Request& req, std::size_t max_bytes);
+/// With `artifacts`, text/plain and shell-script types are accepted too.
+void check_body(const httplib::Request& req, std::size_t max_bytes, bool artifacts = false);
+
+/// The request's media type, lower case, parameters dropped; empty when absent.
+std::string content_type(const httplib::Request& req);
+
+/// Whether a media type names a shell script (text/x-shellscript, application/x-sh, ...).
+bool shell_type(std::string_view type);
 
 /// Whether `s` is valid UTF-8.
 bool valid_utf8(std::string_view s);

@@ -1,34 +1,40 @@
+#include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <sstream>
 
 #include "check_json.h"
+#include "check_print.h"
 #include "commands.h"
 #include "kb/check.h"
 #include "kb/corpus.h"
 #include "kb/evidence.h"
+#include "kb/store.h"
 
 namespace kb::cli {
 namespace {
 
+namespace fs = std::filesystem;
+
 struct CheckConfig {
   std::string records = "records";
-  std::string deployment;
+  std::string db;
+  std::vector<std::string> inputs;
+  std::string input_kind;
   std::string format = "text";
   std::string fail_on = "blocker";
   std::string ignore;
   std::string today;
+  std::string explain;
+  std::string base_url;
+  bool print_deployment = false;
   bool allow_unknown = false;
   bool allow_invalid_records = false;
 };
 
-// Reads an input file of at most kMaxDeploymentBytes; a diagnostic when it cannot.
-std::optional<std::string> read_input(const std::string& path, std::vector<Diagnostic>& diags) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    diags.push_back({Severity::error, "io.read", path, 0, 0, "cannot open the file", "", ""});
-    return std::nullopt;
-  }
+// Reads at most kMaxDeploymentBytes + 1 bytes (so the readers can say "too large").
+std::optional<std::string> read_stream(std::istream& in, const std::string& path,
+                                       std::vector<Diagnostic>& diags) {
   std::string text(kMaxDeploymentBytes + 1, '\0');
   in.read(text.data(), static_cast<std::streamsize>(text.size()));
   if (in.bad()) {
@@ -39,107 +45,149 @@ std::optional<std::string> read_input(const std::string& path, std::vector<Diagn
   return text;
 }
 
-void print_finding(std::ostream& out, const Finding& f, const std::string& label) {
-  out << label << std::string(label.size() < 9 ? 9 - label.size() : 1, ' ') << f.id
-      << (f.possible ? "  (possible)" : "") << "\n";
-  out << "         " << f.title << "\n";
-  out << "         status " << f.status << ", evidence " << f.evidence << "\n";
-  if (!f.service.empty()) out << "         service: " << f.service << "\n";
-  for (std::size_t i = 0; i < f.why.size(); ++i) {
-    out << (i == 0 ? "         why: " : "              ") << f.why[i] << "\n";
+std::optional<std::string> read_input(const std::string& path, std::vector<Diagnostic>& diags) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    diags.push_back({Severity::error, "io.read", path, 0, 0, "cannot open the file", "", ""});
+    return std::nullopt;
   }
-  for (std::size_t i = 0; i < f.locations.size(); ++i) {
-    const Location& l = f.locations[i];
-    out << (i == 0 ? "         at:  " : "              ") << l.file << ":" << l.pos.line << ":"
-        << l.pos.column << "\n";
-  }
-  if (!f.ignore_reason.empty()) {
-    out << "         ignored: " << f.ignore_reason
-        << (f.ignore_expires.empty() ? "" : " (until " + f.ignore_expires + ")") << "\n";
-  }
+  return read_stream(in, path, diags);
 }
 
-void print_text(const CheckReport& report) {
-  for (const auto& d : report.diagnostics) std::cerr << format_diagnostic(d) << "\n";
-  std::size_t counts[4] = {0, 0, 0, 0};
-  for (const auto& f : report.findings) {
-    if (auto s = parse_gotcha_severity(f.severity)) ++counts[static_cast<int>(*s)];
+// PATH, `-` (stdin) or a directory (every file under it, sorted; hidden ones skipped).
+std::vector<DeployInput> gather(const std::vector<std::string>& paths,
+                                std::vector<Diagnostic>& diags) {
+  std::vector<DeployInput> out;
+  for (const std::string& path : paths) {
+    if (path == "-") {
+      if (auto text = read_stream(std::cin, "-", diags)) out.push_back({"-", std::move(*text)});
+      continue;
+    }
+    std::error_code ec;
+    if (!fs::is_directory(path, ec)) {
+      if (auto text = read_input(path, diags)) out.push_back({path, std::move(*text)});
+      continue;
+    }
+    std::vector<std::string> files;
+    fs::recursive_directory_iterator it(path, fs::directory_options::skip_permission_denied, ec),
+        end;
+    for (; !ec && it != end; it.increment(ec)) {
+      const std::string name = it->path().filename().string();
+      if (!name.empty() && name[0] == '.') {
+        if (it->is_directory(ec)) it.disable_recursion_pending();
+        continue;
+      }
+      if (it->is_regular_file(ec)) files.push_back(it->path().string());
+    }
+    if (ec)
+      diags.push_back(
+          {Severity::error, "io.read", path, 0, 0, "cannot list the directory", "", ""});
+    std::sort(files.begin(), files.end());
+    for (const std::string& f : files) {
+      if (auto text = read_input(f, diags)) out.push_back({f, std::move(*text), true});
+    }
+    if (files.empty()) {
+      diags.push_back(
+          {Severity::error, "io.read", path, 0, 0, "the directory holds no files", "", ""});
+    }
   }
-  std::ostringstream summary;
-  for (auto s : {GotchaSeverity::blocker, GotchaSeverity::major, GotchaSeverity::minor,
-                 GotchaSeverity::info}) {
-    std::size_t n = counts[static_cast<int>(s)];
-    if (n) summary << (summary.tellp() > 0 ? ", " : "") << n << " " << to_string(s);
-  }
-  std::cout << report.deployment.file << ": " << report.findings.size()
-            << (report.findings.size() == 1 ? " finding" : " findings")
-            << (summary.tellp() > 0 ? " (" + summary.str() + ")" : "");
-  if (!report.ignored.empty()) std::cout << ", " << report.ignored.size() << " ignored";
-  std::cout << "\n";
-  for (const auto& f : report.findings) {
-    std::cout << "\n";
-    print_finding(std::cout, f, f.severity);
-  }
-  for (const auto& f : report.ignored) {
-    std::cout << "\n";
-    print_finding(std::cout, f, "ignored");
-  }
+  return out;
 }
 
-void print(const CheckReport& report, const std::string& format) {
-  if (format == "json") {
-    std::cout << json::findings_json(report).dump(2) << "\n";
-  } else if (format == "sarif") {
-    std::cout << json::sarif_json(report).dump(2) << "\n";
+std::shared_ptr<const Corpus> load_corpus(const CheckConfig& cfg) {
+  if (cfg.db.empty()) return Corpus::load(cfg.records);
+  Store store = Store::open_readonly(cfg.db);
+  return Corpus::from_store(store, cfg.db);
+}
+
+void print(const CheckReport& report, const CheckConfig& cfg) {
+  if (cfg.format == "json") {
+    std::cout << json::findings_json(report, cfg.base_url).dump(2) << "\n";
+  } else if (cfg.format == "sarif") {
+    std::cout << json::sarif_json(report, "0.1.0", cfg.base_url).dump(2) << "\n";
+  } else if (cfg.format == "markdown") {
+    for (const auto& d : report.diagnostics) std::cerr << format_diagnostic(d) << "\n";
+    print_findings_markdown(std::cout, report, cfg.base_url);
   } else {
-    print_text(report);
+    print_findings_text(std::cout, std::cerr, report, cfg.base_url);
   }
+}
+
+// Reading problems: text prints the diagnostics, the other formats their document.
+int unusable(CheckReport& report, const CheckConfig& cfg) {
+  if (cfg.format == "text") {
+    for (const auto& d : report.diagnostics) std::cerr << format_diagnostic(d) << "\n";
+  } else if (cfg.print_deployment && cfg.format == "json") {
+    std::cout << json::deployment_json(report).dump(2) << "\n";
+  } else {
+    print(report, cfg);
+  }
+  return kExitUsage;
 }
 
 int run_check(const CheckConfig& cfg) {
   CheckReport report;
-  report.deployment.file = cfg.deployment;
   auto& diags = report.diagnostics;
-  Deployment deployment;
-  if (auto text = read_input(cfg.deployment, diags)) {
-    deployment = parse_deployment(*text, cfg.deployment, diags);
-  }
+  std::vector<DeployInput> inputs = gather(cfg.inputs, diags);
   IgnoreList ignores;
   if (!cfg.ignore.empty()) {
     if (auto text = read_input(cfg.ignore, diags))
       ignores = parse_ignore_file(*text, cfg.ignore, diags);
   }
-  if (count_severity(diags, Severity::error) > 0) {
-    report.deployment = deployment;
-    if (cfg.format == "text") {
-      for (const auto& d : diags) std::cerr << format_diagnostic(d) << "\n";
-    } else {
-      print(report, cfg.format);
-    }
-    return kExitUsage;
-  }
-  auto corpus = Corpus::load(cfg.records);
+  for (const auto& in : inputs)
+    report.deployment.file += (report.deployment.file.empty() ? "" : ", ") + in.file;
+  if (count_severity(diags, Severity::error) > 0) return unusable(report, cfg);
+
+  auto corpus = load_corpus(cfg);
   EvidenceIndex evidence = EvidenceIndex::build(*corpus);
   CheckIndex index = CheckIndex::build(*corpus, evidence);
+  const CheckOptions options{cfg.allow_unknown};
+  Deployment deployment = index.read(inputs, {cfg.input_kind, cfg.allow_unknown}, diags);
+  report.deployment = deployment;
+  if (count_severity(diags, Severity::error) > 0) return unusable(report, cfg);
   // The gate fails closed: a knowledge base that did not load whole, or holds no gotchas,
   // cannot say "0 findings".
+  const std::string source = cfg.db.empty() ? cfg.records : cfg.db;
   if (std::size_t errors = count_severity(corpus->diagnostics(), Severity::error)) {
     diags.push_back({cfg.allow_invalid_records ? Severity::warning : Severity::error,
-                     "check.records-invalid", cfg.records, 0, 0,
+                     "check.records-invalid", source, 0, 0,
                      "the knowledge base has " + std::to_string(errors) +
                          " lint errors; gotchas in broken files are missing",
                      "run `kb lint`; --allow-invalid-records checks against what loaded", ""});
   }
   if (index.size() == 0) {
-    diags.push_back({Severity::error, "check.empty-knowledge-base", cfg.records, 0, 0,
+    diags.push_back({Severity::error, "check.empty-knowledge-base", source, 0, 0,
                      "the knowledge base holds no gotchas", "point --records at the records/ tree",
                      ""});
   }
-  CheckReport checked = index.run(deployment, {cfg.allow_unknown});
-  index.apply_ignores(checked, ignores, cfg.today);
+  if (!cfg.explain.empty()) {
+    auto e = index.explain(deployment, cfg.explain, options, diags);
+    for (const auto& d : diags) std::cerr << format_diagnostic(d) << "\n";
+    if (!e) {
+      std::cerr << "kb check: no gotcha '" << cfg.explain << "'\n";
+      return kExitUsage;
+    }
+    if (cfg.format == "json") {
+      std::cout << json::explanation_json(*e).dump(2) << "\n";
+    } else {
+      print_explanation_text(std::cout, *e);
+    }
+    return count_severity(diags, Severity::error) > 0 ? kExitUsage : kExitOk;
+  }
+  CheckReport checked = index.run(deployment, options);
   diags.insert(diags.end(), checked.diagnostics.begin(), checked.diagnostics.end());
   checked.diagnostics = std::move(diags);
-  print(checked, cfg.format);
+  if (cfg.print_deployment) {
+    if (cfg.format == "json") {
+      std::cout << json::deployment_json(checked).dump(2) << "\n";
+    } else {
+      for (const auto& d : checked.diagnostics) std::cerr << format_diagnostic(d) << "\n";
+      print_deployment_text(std::cout, checked);
+    }
+    return count_severity(checked.diagnostics, Severity::error) > 0 ? kExitUsage : kExitOk;
+  }
+  index.apply_ignores(checked, ignores, cfg.today);
+  print(checked, cfg);
   if (count_severity(checked.diagnostics, Severity::error) > 0) return kExitUsage;
   return fails(checked, *parse_gotcha_severity(cfg.fail_on)) ? kExitProblems : kExitOk;
 }
@@ -149,16 +197,33 @@ int run_check(const CheckConfig& cfg) {
 void add_check(CLI::App& app, Action& run) {
   auto cfg = std::make_shared<CheckConfig>();
   auto* sub = app.add_subcommand("check", "Which gotchas hit this deployment");
-  sub->add_option("deployment", cfg->deployment, "Deployment file (YAML or JSON)")->required();
+  sub->add_option("inputs", cfg->inputs,
+                  "Deployment artifacts: Kubernetes manifests, compose files, shell scripts, "
+                  "package lists, image references, deployment files, directories of them; "
+                  "- is stdin")
+      ->required();
   add_records_option(sub, cfg->records);
-  add_format_option(sub, cfg->format, {"text", "json", "sarif"});
+  sub->add_option("--db", cfg->db, "Check against a prebuilt index (kb build) instead of --records")
+      ->excludes(sub->get_option("--records"));
+  add_format_option(sub, cfg->format, {"text", "json", "sarif", "markdown"});
+  sub->add_option("--input-kind", cfg->input_kind,
+                  "Read every input as this kind instead of guessing")
+      ->check(CLI::IsMember(input_kinds()));
   sub->add_option("--fail-on", cfg->fail_on, "Exit 1 when a finding is at least this severe")
       ->check(CLI::IsMember({"blocker", "major", "minor", "info"}))
       ->capture_default_str();
   sub->add_option("--ignore", cfg->ignore, "Ignore file: ignore: [{id, reason, expires}]");
+  sub->add_option("--base-url", cfg->base_url,
+                  "Where the kb pages are served (https://kb.example.com): findings link to them");
+  sub->add_flag("--print-deployment", cfg->print_deployment,
+                "Print what kb read (services, engines, settings, where each came from, what it "
+                "could not read) instead of findings");
+  sub->add_option(
+      "--explain", cfg->explain,
+      "Show every clause of this gotcha's predicate as true, false or unknown, per service");
   sub->add_flag("--allow-unknown", cfg->allow_unknown,
-                "Unknown engines and settings, and values that do not normalise, are warnings "
-                "instead of errors (exit 2)");
+                "Unknown engines and settings, values that do not normalise, and services running "
+                "an engine kb cannot identify are warnings instead of errors (exit 2)");
   sub->add_flag("--allow-invalid-records", cfg->allow_invalid_records,
                 "Check against what loaded when the knowledge base has lint errors, instead of "
                 "failing (exit 2)");

@@ -61,6 +61,18 @@ struct CheckIndex::Impl {
   std::shared_ptr<const CheckTables> tables;
 };
 
+/// Prepares resolved services for evaluation (engine instances by slot, settings by key);
+/// `env` points into `services`, which must outlive it.
+void prepare_env(const CheckIndex::Impl& impl, const std::vector<Service>& services, check::Env& env);
+
+/// Fills a finding's symptom, workaround, tags and fix advice from its record, for the
+/// engines service `hit` runs (check_advice.cpp).
+void advise(const Corpus& corpus, const Record& gotcha, const Service& hit, Finding& f);
+
+/// The first paragraph of Markdown as plain text: code spans, emphasis and link targets
+/// dropped, lines joined.
+std::string first_paragraph_plain(std::string_view markdown);
+
 /// The rank of a severity for sorting findings: blocker first, unknown values last.
 int severity_rank(std::string_view severity);
 

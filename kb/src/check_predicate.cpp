@@ -192,19 +192,26 @@ const std::string& file_of(const ServiceEnv& s, const std::string& own) {
 }
 
 // Where a setting's value came from, as a reason line.
-Why value_why(const ServiceEnv& s, const std::string& key, const Value& v) {
-  const std::string who = s.service->name.empty() ? "" : " on " + s.service->name;
+Why value_why(const Env& env, const ServiceEnv& s, const std::string& key, const Value& v) {
+  // Which service, when there is more than one to tell apart.
+  const std::string who =
+      s.service->name.empty() || env.services.size() < 2 ? "" : " on " + s.service->name;
+  if (v.from && v.from->runtime) {
+    return {key + " is set when the service starts" + who + ", to a value not in the input (" +
+                v.from->via + ")",
+            file_of(s, v.from->file), v.from->pos, v.from->end};
+  }
   if (v.from) {
     std::string text = key + " = " + v.from->value + who;
     if (!v.from->via.empty()) text += " (" + v.from->via + ")";
-    return {text, file_of(s, v.from->file), v.from->pos};
+    return {text, file_of(s, v.from->file), v.from->pos, v.from->end};
   }
   if (v.by_default) {
     const DeployedEngine& e = *v.by_default->engine;
     std::string text = key + " = " + v.value.value_or("?") + who + " (the default of " +
                        e.id.substr(e.id.find('/') + 1) +
                        (e.version.empty() ? "" : " " + e.version) + ")";
-    return {text, file_of(s, e.file), e.version_pos.line ? e.version_pos : e.pos};
+    return {text, file_of(s, e.file), e.version_pos.line ? e.version_pos : e.pos, e.end};
   }
   return {key + " may be set by a default that depends on the version" + who, s.service->file, s.service->pos};
 }
@@ -215,8 +222,12 @@ Value effective(const Env& env, const ServiceEnv& s, const std::string& key, con
   Value v;
   auto it = s.config.find(key);
   if (it != s.config.end()) {
-    v.value = it->second->value;
     v.from = it->second;
+    if (it->second->runtime) {
+      v.maybe = true;
+    } else {
+      v.value = it->second->value;
+    }
     return v;
   }
   if (!setting || !env.vocab) return v;
@@ -353,14 +364,14 @@ void explain(const Node& n, const Env& env, const ServiceEnv& s, std::vector<Why
                 " may be in " + n.range_text;
       }
       if (!e.via.empty()) line += " (" + e.via + ")";
-      push_unique(out, {line, file_of(s, e.file), e.pos});
+      push_unique(out, {line, file_of(s, e.file), e.pos, e.end});
       return;
     }
     case Op::config:
       for (const Test& t : n.tests) {
         Value v = effective(env, s, t.key, t.setting);
         if (!v.value && !v.maybe) continue;
-        push_unique(out, value_why(s, t.key, v));
+        push_unique(out, value_why(env, s, t.key, v));
       }
       return;
     case Op::config_set:
@@ -370,14 +381,23 @@ void explain(const Node& n, const Env& env, const ServiceEnv& s, std::vector<Why
         Value v;
         v.value = it->second->value;
         v.from = it->second;
-        push_unique(out, value_why(s, k.key, v));
+        push_unique(out, value_why(env, s, k.key, v));
       }
       return;
-    case Op::role:
-      push_unique(out, {"service " + (s.service->name.empty() ? std::string("(the deployment)") : "'" + s.service->name + "'") +
-                            " has role " + s.service->role,
-                        s.service->file, s.service->pos});
+    case Op::role: {
+      // The fact that gave the role, when one did; else the service itself.
+      const Setting* role = s.service->find("role");
+      std::string text = "service " +
+                         (s.service->name.empty() ? std::string("(the deployment)") : "'" + s.service->name + "'") +
+                         " has role " + s.service->role;
+      if (role && !role->via.empty()) text += " (" + role->via + ")";
+      if (role && role->pos.line > 0) {
+        push_unique(out, {text, file_of(s, role->file), role->pos, role->end});
+      } else {
+        push_unique(out, {text, s.service->file, s.service->pos});
+      }
       return;
+    }
     case Op::differs:
     case Op::compare: {
       push_unique(out, {describe(n), s.service->file, {}});
@@ -405,7 +425,7 @@ void explain(const Node& n, const Env& env, const ServiceEnv& s, std::vector<Why
           where = with_role(env, role);
         for (const ServiceEnv* x : where) {
           Value v = effective(env, *x, t.key, t.setting);
-          if (v.value || v.maybe) push_unique(out, value_why(*x, t.key, v));
+          if (v.value || v.maybe) push_unique(out, value_why(env, *x, t.key, v));
         }
       }
       if (n.op == Op::differs && !n.engine_name.empty()) {

@@ -98,6 +98,7 @@ struct Why {
   std::string text;
   std::string file;
   Pos pos;
+  Pos end;  ///< just past the fact's text, when known
 };
 
 /// Appends a line for each part of `n` that held for service `s`; `n` must not evaluate

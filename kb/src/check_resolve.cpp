@@ -59,6 +59,14 @@ class Resolver {
         continue;
       }
       const SettingDef& def = rec->setting;
+      if (s.runtime) {
+        // Set when the service starts: known to be set, with a value nobody can read here.
+        s.key = def.key;
+        s.setting = rec->id;
+        auto dup = std::find_if(out.begin(), out.end(), [&](const Setting& x) { return x.key == s.key; });
+        if (dup == out.end()) out.push_back(std::move(s));
+        continue;
+      }
       std::string why;
       auto value = normalize_value(def, s.value, &why);
       if (value && def.key == "role") {
@@ -76,7 +84,8 @@ class Resolver {
       s.key = def.key;
       s.value = *value;
       s.setting = rec->id;
-      if (s.raw_key != s.key || s.raw_value != s.value) {
+      // A fact a reader found says how it was spelled in `via`; only a changed value is news.
+      if (s.raw_value != s.value || (s.raw_key != s.key && s.via.empty())) {
         diags_.push_back({Severity::note, "check.normalized", file_of(s.file), s.pos.line,
                           s.pos.column,
                           s.raw_key + ": " + s.raw_value + " is read as " + s.key + ": " + s.value,

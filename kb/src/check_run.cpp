@@ -17,6 +17,30 @@ namespace kb {
 
 using check::Truth;
 
+void prepare_env(const CheckIndex::Impl& impl, const std::vector<Service>& services,
+                 check::Env& env) {
+  env.vocab = impl.vocab.get();
+  env.services.resize(services.size());
+  for (std::size_t i = 0; i < services.size(); ++i) {
+    check::ServiceEnv& s = env.services[i];
+    s.service = &services[i];
+    s.by_slot.resize(impl.slots->size());
+    for (const DeployedEngine& e : services[i].engines) {
+      if (e.id.empty()) continue;
+      auto slot = impl.slots->find(e.id);
+      if (slot == impl.slots->end()) continue;
+      s.by_slot[static_cast<std::size_t>(slot->second)].push_back(
+          {&e, e.version.empty() ? std::nullopt : Version::parse(e.version)});
+    }
+    for (const auto& list : s.by_slot) {
+      for (const auto& inst : list) s.instances.push_back(&inst);
+    }
+    for (const Setting& st : services[i].config) {
+      if (!st.setting.empty() || st.derived) s.config.emplace(st.key, &st);
+    }
+  }
+}
+
 CheckReport CheckIndex::run(const Deployment& deployment, const CheckOptions& options) const {
   CheckReport report;
   report.deployment = deployment;
@@ -28,30 +52,13 @@ CheckReport CheckIndex::run(const Deployment& deployment, const CheckOptions& op
   // `report.deployment` is not changed below, so pointers into it stay valid.
   const auto& services = report.deployment.services;
   check::Env env;
-  env.vocab = impl_->vocab.get();
-  env.services.resize(services.size());
-  std::vector<std::vector<check::Instance>> storage;
+  prepare_env(*impl_, services, env);
   std::vector<std::uint32_t> candidates = tables.always;
   auto add = [&candidates](const std::vector<std::uint32_t>& more) {
     candidates.insert(candidates.end(), more.begin(), more.end());
   };
   for (std::size_t i = 0; i < services.size(); ++i) {
-    check::ServiceEnv& s = env.services[i];
-    s.service = &services[i];
-    s.by_slot.resize(impl_->slots->size());
-    for (const DeployedEngine& e : services[i].engines) {
-      if (e.id.empty()) continue;
-      auto slot = impl_->slots->find(e.id);
-      if (slot == impl_->slots->end()) continue;
-      s.by_slot[static_cast<std::size_t>(slot->second)].push_back(
-          {&e, e.version.empty() ? std::nullopt : Version::parse(e.version)});
-    }
-    for (const auto& list : s.by_slot) {
-      for (const auto& inst : list) s.instances.push_back(&inst);
-    }
-    for (const Setting& st : services[i].config) {
-      if (!st.setting.empty() || st.derived) s.config.emplace(st.key, &st);
-    }
+    const check::ServiceEnv& s = env.services[i];
     // Shared tables may predate the newest slots, which then trigger nothing.
     for (std::size_t slot = 0; slot < std::min(s.by_slot.size(), tables.by_slot.size()); ++slot) {
       if (!s.by_slot[slot].empty()) add(tables.by_slot[slot]);
@@ -94,9 +101,10 @@ CheckReport CheckIndex::run(const Deployment& deployment, const CheckOptions& op
       const bool seen = std::any_of(f.locations.begin(), f.locations.end(), [&](const Location& l) {
         return l.file == w.file && l.pos.line == w.pos.line && l.pos.column == w.pos.column;
       });
-      if (!seen) f.locations.push_back({w.file, w.pos});
+      if (!seen) f.locations.push_back({w.file, w.pos, w.end});
     }
     if (!f.locations.empty()) f.pos = f.locations.front().pos;
+    advise(corpus, r, *where->service, f);
     report.findings.push_back(std::move(f));
   }
   return report;

@@ -22,16 +22,6 @@ fs::path make_temp_dir() {
   return pattern;
 }
 
-std::shared_ptr<const Corpus> corpus_from_db(const Store& store, const fs::path& db,
-                                             const LoadOptions& options) {
-  std::vector<FileResult> files;
-  for (const auto& s : store.sources()) {
-    files.push_back(load_record_text(s.file, s.bytes, options));
-    files.back().stale = s.stale;
-  }
-  return Corpus::from_files(db.parent_path(), std::move(files));
-}
-
 // The corpus with its evidence but without the claim checks, which the snapshot runs on
 // first use: they are the slowest part of linting and no reload needs them to serve.
 Linted evidence_only(std::shared_ptr<const Corpus> corpus) {
@@ -54,6 +44,16 @@ std::string_view to_string(ReloadState s) {
       return "failing";
   }
   return "idle";
+}
+
+std::shared_ptr<const Corpus> Corpus::from_store(const Store& store, const fs::path& db,
+                                                 const LoadOptions& options) {
+  std::vector<FileResult> files;
+  for (const auto& s : store.sources()) {
+    files.push_back(load_record_text(s.file, s.bytes, options));
+    files.back().stale = s.stale;
+  }
+  return Corpus::from_files(db.parent_path(), std::move(files));
 }
 
 struct LiveKb::Impl {
@@ -204,7 +204,7 @@ LiveKb::LiveKb(LiveOptions options) : impl_(std::make_unique<Impl>()) {
   auto& o = impl_->options;
   if (!o.db.empty()) {
     auto store = std::make_shared<Store>(Store::open_readonly(o.db));
-    Linted linted = evidence_only(corpus_from_db(*store, o.db, o.lint.load));
+    Linted linted = evidence_only(Corpus::from_store(*store, o.db, o.lint.load));
     impl_->current = std::make_shared<const Snapshot>(std::move(linted), store, 1, nullptr,
                                                       impl_->snapshot_options());
     impl_->warm(*impl_->current);

@@ -52,6 +52,18 @@ inline Run kb(const fs::path& dir, const std::string& args) {
   return r;
 }
 
+/// Runs `kb ARGS` with `input` (a file) as its standard input.
+inline Run kb_stdin(const fs::path& dir, const std::string& args, const fs::path& input) {
+  std::string cmd = std::string("'") + KB_BINARY + "' " + args + " <'" + input.string() + "' >'" +
+                    (dir / "stdout").string() + "' 2>'" + (dir / "stderr").string() + "'";
+  int status = std::system(cmd.c_str());
+  Run r;
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  r.out = slurp(dir / "stdout");
+  r.err = slurp(dir / "stderr");
+  return r;
+}
+
 /// Copies the shipped records/ tree into `dir`/records and returns that path.
 inline fs::path copy_records(const fs::path& dir) {
   fs::path out = dir / "records";

@@ -46,13 +46,20 @@ TEST_CASE("findings_json: the contract's shape", "[check][json]") {
                                  {"why", {"engine vllm 0.30 in >=0.26"}},
                                  {"possible", false},
                                  {"line", 1},
-                                 {"locations", {{{"file", "request"}, {"line", 1}, {"column", 25}}}}});
+                                 {"locations", {{{"file", "request"}, {"line", 1}, {"column", 25}}}},
+                                 {"workaround", ""},
+                                 {"fixes", json::array()},
+                                 {"tags", json::array()}});
   CHECK(j["ignored"] == json::array());
   REQUIRE(j["diagnostics"].size() == 1);
   CHECK(j["diagnostics"][0]["code"] == "check.normalized");
   CHECK(j["diagnostics"][0]["message"] == "tp: 2 is read as tensor_parallel_size: 2");
   CHECK(j["deployment"]["engines"] ==
-        json{{{"engine", "vLLM"}, {"version", "0.30"}, {"id", "engines/vllm"}, {"line", 1}}});
+        json{{{"engine", "vLLM"},
+              {"version", "0.30"},
+              {"id", "engines/vllm"},
+              {"line", 1},
+              {"column", 25}}});
   CHECK(j["deployment"]["config"] == json{{"tensor_parallel_size", "2"}});
   REQUIRE(j["deployment"]["services"].size() == 1);
   CHECK(j["deployment"]["services"][0]["role"] == "both");

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "../../fuzz/targets/deployment_target.h"
+#include "../../fuzz/targets/readers_target.h"
 #include "../../fuzz/targets/record_loader_target.h"
 #include "../../fuzz/targets/search_target.h"
 #include "../../fuzz/targets/version_target.h"
@@ -50,6 +51,7 @@ TEST_CASE("fuzz: saved crash inputs no longer break an invariant") {
   std::size_t n = 0;
   n += replay("record_loader", kb::fuzz::record_loader);
   n += replay("deployment", kb::fuzz::deployment);
+  n += replay("readers", kb::fuzz::readers);
   n += replay("version", kb::fuzz::version);
   n += replay("search", kb::fuzz::search);
   SUCCEED(n << " saved inputs replayed");
@@ -71,6 +73,20 @@ TEST_CASE("fuzz: invariants hold on the deployment fixtures") {
     INFO(p.filename().string());
     CHECK(kb::fuzz::deployment(read_file(p)) == "");
   }
+}
+
+TEST_CASE("fuzz: invariants hold on the deployment-artifact fixtures, read as every kind") {
+  std::vector<fs::path> inputs;
+  for (const auto& p : files_in(fs::path(KB_TEST_DATA) / "deploy")) inputs.push_back(p);
+  REQUIRE(inputs.size() >= 10);
+  for (const auto& p : inputs) {
+    for (char kind = 0; kind < 7; ++kind) {
+      INFO(p.filename().string() << " as kind " << int(kind));
+      CHECK(kb::fuzz::readers(std::string(1, kind) + read_file(p)) == "");
+    }
+  }
+  CHECK(kb::fuzz::readers("") == "");
+  CHECK(kb::fuzz::readers(std::string(1, 6) + "sh -c \"sh -c 'sh -c \\\"vllm serve m -tp 2\\\"'\"") == "");
 }
 
 TEST_CASE("fuzz: the version target compares equal versions and ranges") {

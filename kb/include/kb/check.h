@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "kb/deploy.h"
 #include "kb/deployment.h"
 #include "kb/diagnostic.h"
 #include "kb/model.h"
@@ -48,6 +49,17 @@ IgnoreList parse_ignore_file(std::string_view text, const std::string& file,
 struct Location {
   std::string file;
   Pos pos;
+  Pos end;  ///< just past the text that made it true; 0 when not known
+};
+
+/// What a gotcha's fix chain says about one engine a hit service runs.
+struct FixAdvice {
+  std::string engine;      ///< "vllm"
+  std::string running;     ///< the version the service runs; empty when not known
+  std::string affected;    ///< the gotcha's range for this engine; empty: every version
+  std::string fixed_in;    ///< first fixed version; empty when not fixed (or not known)
+  std::string resolution;  ///< fixed | disabled | warned | workaround | wontfix | none
+  std::string advice;      ///< "upgrade vllm from 0.26.0 to 0.28.0 or later"
 };
 
 /// A gotcha that applies to a deployment.
@@ -70,6 +82,33 @@ struct Finding {
   std::string service;         ///< the service it hit; "" for a deployment of one service
   std::string ignore_reason;   ///< for ignored findings
   std::string ignore_expires;  ///< for ignored findings
+  std::string symptom;              ///< the record's symptom: first paragraph, plain text
+  std::string workaround;           ///< the record's workaround: first paragraph, plain text
+  std::string workaround_markdown;  ///< the whole workaround, Markdown
+  std::vector<std::string> tags;    ///< family, kind and the record's tags
+  std::vector<FixAdvice> fixes;     ///< per engine of the hit service the fix chain names
+};
+
+/// One clause of a gotcha's predicate evaluated for one service, for `kb check --explain`.
+struct Clause {
+  std::string text;   ///< "all of", "any of", "not", or the atom: "config prefix_caching = true"
+  std::string truth;  ///< "true", "false" or "unknown"
+  /// The facts it rests on, each "TEXT (FILE:LINE:COLUMN)" when it has a place.
+  std::vector<std::string> facts;
+  std::vector<Clause> children;
+};
+
+/// A gotcha's predicate for each service of a deployment.
+struct Explanation {
+  std::string id;
+  std::string title;
+  std::string result;  ///< "applies", "may apply" or "does not apply"
+  struct ServiceClauses {
+    std::string service;  ///< "" for a deployment of one unnamed service
+    std::string role;
+    Clause root;
+  };
+  std::vector<ServiceClauses> services;
 };
 
 /// How strictly a deployment is checked.
@@ -104,6 +143,19 @@ class CheckIndex {
   /// unknown engine or setting, or a value that does not normalise, is an error unless
   /// `options.allow_unknown`) and returns every gotcha that applies to some service.
   CheckReport run(const Deployment& deployment, const CheckOptions& options = {}) const;
+  /// Reads deployment artifacts (manifests, compose files, scripts, package lists, image
+  /// references, deployment files) into one deployment, looking up what they say --
+  /// images, packages and entry points of engines; flags, environment variables and keys
+  /// of settings -- in this index's knowledge base (kb/src/deploy/). Problems become
+  /// diagnostics; an error among them means the deployment was not read whole.
+  Deployment read(const std::vector<DeployInput>& inputs, const ReadOptions& options,
+                  std::vector<Diagnostic>& diags) const;
+  /// Every clause of gotcha `id`'s predicate as true, false or unknown for each service of
+  /// the deployment (resolved as `run` resolves it; its diagnostics are appended to
+  /// `diags`); nullopt when no live gotcha has that id or alias.
+  std::optional<Explanation> explain(const Deployment& deployment, std::string_view id,
+                                     const CheckOptions& options,
+                                     std::vector<Diagnostic>& diags) const;
   /// Moves findings matched by an unexpired entry of `ignores` to `report.ignored`;
   /// warns about expired entries and entries that matched nothing. `today` is YYYY-MM-DD
   /// (empty: today, UTC); throws Error{invalid_argument} when it is not a date.

@@ -39,6 +39,8 @@ FileResult load_record_text(const std::string& file, std::string_view bytes,
                             const LoadOptions& options = {});
 
 /// Every record of a tree, validated and cross-checked: one immutable snapshot of the data.
+class Store;
+
 class Corpus {
  public:
   /// Loads every `*.yaml`/`*.yml` under `dir`, in parallel.
@@ -52,6 +54,11 @@ class Corpus {
   /// the name index and the reference checks of unchanged records are reused.
   static std::shared_ptr<const Corpus> reload(const Corpus& prev, const LoadOptions& options = {},
                                               const std::vector<std::string>* only = nullptr);
+  /// Builds a corpus from the record files a prebuilt index holds (`--db`), each file kept
+  /// as stored (stale ones marked stale); `db` is the index's path.
+  static std::shared_ptr<const Corpus> from_store(const Store& store,
+                                                  const std::filesystem::path& db,
+                                                  const LoadOptions& options = {});
   /// Builds a corpus from already-loaded files (tests, fuzzers).
   static std::shared_ptr<const Corpus> from_files(std::filesystem::path dir,
                                                   std::vector<FileResult> files);

@@ -33,6 +33,7 @@ struct DeployedEngine {
   std::string id;       ///< the engine record it resolves to; set when checked
   std::string file;     ///< the input it was read from; empty: the deployment's file
   std::string via;      ///< how it was recognised, when not named directly
+  Pos end;              ///< just past the text it was recognised by; 0 when not known
 };
 
 /// One setting of a service; after checking, `key` is the canonical key and `value` the
@@ -47,6 +48,10 @@ struct Setting {
   std::string raw_value;
   std::string setting;  ///< the settings record, when known ("settings/prefix-caching")
   bool derived = false;  ///< implied by another fact (a connector's engine, a model's trait)
+  /// Set when the service starts (a secret, a pod's own address): it is set, but its
+  /// value is not known, so tests of its value are unknown.
+  bool runtime = false;
+  Pos end;  ///< just past the text it was read from; 0 when not known
 };
 
 /// Something an input says that kb did not map to a fact: shown, never a finding.

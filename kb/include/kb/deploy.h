@@ -1,0 +1,34 @@
+#pragma once
+
+// The artifacts `kb check` reads a deployment from -- Kubernetes manifests (Dynamo and
+// LeaderWorkerSet included), compose files, shell scripts and command lines, package
+// lists, image references and the hand-written deployment format -- and how they are
+// handed to the readers.
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace kb {
+
+/// One input of `kb check`: a file's (or stdin's) text and the name it is reported under.
+struct DeployInput {
+  std::string file;  ///< as given on the command line; "-" for stdin
+  std::string text;
+  bool from_directory = false;  ///< found by walking a directory: skipped, not refused,
+                                ///< when no reader accepts it
+};
+
+/// How inputs are read.
+struct ReadOptions {
+  /// The reader to use for every input (one of `input_kinds()`); empty: chosen by content.
+  std::string kind;
+  /// A service that clearly runs an engine kb cannot identify is a warning, not an error.
+  bool allow_unknown = false;
+};
+
+/// The reader names, in the order they are asked: kubernetes, compose, deployment,
+/// packages, image, shell.
+const std::vector<std::string>& input_kinds();
+
+}  // namespace kb

@@ -1,0 +1,114 @@
+// What a finding says to do: the record's workaround and symptom in plain words, its
+// tags, and per engine of the hit service what the fix chain says ("upgrade vllm from
+// 0.26.0 to 0.28.0 or later").
+
+#include <algorithm>
+
+#include "check_index_impl.h"
+#include "kb/corpus.h"
+#include "kb/version.h"
+#include "text_util.h"
+
+namespace kb {
+namespace {
+
+std::string slug(std::string_view id) {
+  auto slash = id.find('/');
+  return std::string(slash == std::string_view::npos ? id : id.substr(slash + 1));
+}
+
+std::string engine_slug(const Corpus& corpus, const RefValue& ref) {
+  auto id = corpus.target(Kind::engine, ref.raw);
+  return slug(id ? *id : ref.raw);
+}
+
+std::string advice_text(const FixAdvice& a) {
+  const std::string& e = a.engine;
+  if (a.fixed_in.empty()) {
+    if (a.resolution == "wontfix") return e + " will not fix it";
+    if (a.resolution == "workaround") return "no fixed release of " + e + "; apply the workaround";
+    return "no fixed release of " + e + " yet";
+  }
+  auto running = Version::parse(a.running);
+  auto fixed = Version::parse(a.fixed_in);
+  const bool behind = running && fixed && running->compare(*fixed) < 0;
+  std::string what = a.resolution == "fixed" || a.resolution.empty() || a.resolution == "none"
+                         ? "fixed"
+                     : a.resolution == "disabled" ? "the feature is turned off"
+                     : a.resolution == "warned"   ? "a warning was added"
+                                                  : a.resolution;
+  if (behind) {
+    return "upgrade " + e + " from " + a.running + " to " + a.fixed_in + " or later (" + what +
+           " there)";
+  }
+  if (a.running.empty()) {
+    return "upgrade " + e + " to " + a.fixed_in + " or later (" + what +
+           " there); the running version is not known";
+  }
+  return e + " " + a.fixed_in + " and later: " + what;
+}
+
+}  // namespace
+
+std::string first_paragraph_plain(std::string_view markdown) {
+  std::string para;
+  std::size_t i = 0;
+  const std::string_view t = text::trim(markdown);
+  while (i < t.size()) {
+    std::size_t nl = t.find('\n', i);
+    std::string_view line = text::trim(t.substr(i, nl == std::string_view::npos ? nl : nl - i));
+    if (line.empty()) break;
+    if (!para.empty()) para += ' ';
+    para += line;
+    if (nl == std::string_view::npos) break;
+    i = nl + 1;
+  }
+  std::string out;
+  for (std::size_t k = 0; k < para.size(); ++k) {
+    const char c = para[k];
+    if (c == '`' || c == '*') continue;
+    if (c == '[') {
+      // [text](url) -> text
+      auto close = para.find("](", k);
+      auto end = close == std::string::npos ? std::string::npos : para.find(')', close);
+      if (end != std::string::npos) {
+        out += para.substr(k + 1, close - k - 1);
+        k = end;
+        continue;
+      }
+    }
+    out += c;
+  }
+  return out;
+}
+
+void advise(const Corpus& corpus, const Record& gotcha, const Service& hit, Finding& f) {
+  f.symptom = first_paragraph_plain(gotcha.symptom);
+  f.workaround = first_paragraph_plain(gotcha.workaround);
+  f.workaround_markdown = std::string(text::trim(gotcha.workaround));
+  for (const std::string& t : {gotcha.family, gotcha.category}) {
+    if (!t.empty()) f.tags.push_back(t);
+  }
+  for (const std::string& t : gotcha.tags) {
+    if (std::find(f.tags.begin(), f.tags.end(), t) == f.tags.end()) f.tags.push_back(t);
+  }
+  for (const FixChain& chain : gotcha.fixes) {
+    const std::string engine = engine_slug(corpus, chain.engine);
+    auto runs = std::find_if(hit.engines.begin(), hit.engines.end(), [&](const DeployedEngine& e) {
+      return !e.id.empty() && slug(e.id) == engine;
+    });
+    if (runs == hit.engines.end()) continue;
+    FixAdvice a;
+    a.engine = engine;
+    a.running = runs->version;
+    a.fixed_in = chain.fixed_in;
+    a.resolution = chain.resolution.empty() ? "none" : chain.resolution;
+    for (const RefValue& r : gotcha.affects) {
+      if (engine_slug(corpus, r) == engine) a.affected = r.versions;
+    }
+    a.advice = advice_text(a);
+    f.fixes.push_back(std::move(a));
+  }
+}
+
+}  // namespace kb

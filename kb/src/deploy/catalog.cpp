@@ -1,0 +1,262 @@
+#include "deploy/catalog.h"
+
+#include <algorithm>
+#include <cctype>
+
+#include "kb/corpus.h"
+#include "kb/version.h"
+#include "text_util.h"
+
+namespace kb::deploy {
+namespace {
+
+bool is_digit(char c) {
+  return c >= '0' && c <= '9';
+}
+
+std::vector<std::string> split_words(std::string_view s) {
+  std::vector<std::string> out;
+  std::size_t i = 0;
+  while (i < s.size()) {
+    while (i < s.size() && s[i] == ' ') ++i;
+    std::size_t j = i;
+    while (j < s.size() && s[j] != ' ') ++j;
+    if (j > i) out.emplace_back(s.substr(i, j - i));
+    i = j;
+  }
+  return out;
+}
+
+// "nvcr.io/nvidia/x" or "vllm/vllm-openai", lower case, as the key images are compared by.
+std::string full_name(const ImageRef& r) {
+  return text::lower(r.registry.empty() ? r.path : r.registry + "/" + r.path);
+}
+
+bool ends_with(std::string_view s, std::string_view suffix) {
+  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
+}
+
+// Whether `ref` is an image of the repository `rec` names: the same repository, the same
+// path on any registry when the record names none, or a mirror that prefixes the path.
+std::size_t image_score(const ImageRef& ref, const ImageRef& rec) {
+  const std::string a = full_name(ref), b = full_name(rec);
+  if (a == b) return b.size() + 2;
+  if (rec.registry.empty() && text::lower(ref.path) == text::lower(rec.path)) return b.size() + 1;
+  if (ends_with(a, "/" + b)) return b.size();
+  return 0;
+}
+
+bool same_version(std::string_view a, std::string_view b) {
+  auto x = Version::parse(a), y = Version::parse(b);
+  return x && y ? *x == *y : a == b;
+}
+
+bool pep440_suffix(std::string_view s) {
+  std::string low = text::lower(s);
+  for (std::string_view p :
+       {"alpha", "beta", "preview", "pre", "post", "dev", "rc", "a", "b", "c"}) {
+    if (low.rfind(p, 0) != 0) continue;
+    std::string_view rest = std::string_view(low).substr(p.size());
+    if (!rest.empty() && rest[0] == '.') rest.remove_prefix(1);
+    if (std::all_of(rest.begin(), rest.end(), is_digit)) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+std::string_view base_name(std::string_view path) {
+  auto slash = path.rfind('/');
+  return slash == std::string_view::npos ? path : path.substr(slash + 1);
+}
+
+bool is_python(std::string_view program) {
+  std::string_view b = base_name(program);
+  if (b.rfind("python", 0) != 0) return false;
+  b.remove_prefix(6);
+  return std::all_of(b.begin(), b.end(), [](char c) { return is_digit(c) || c == '.'; });
+}
+
+std::optional<ImageRef> parse_image(std::string_view text) {
+  std::string_view t = text::trim(text);
+  if (t.empty() || t.size() > 512) return std::nullopt;
+  for (char c : t) {
+    const bool ok = std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' ||
+                    c == '-' || c == '/' || c == ':' || c == '@' || c == '$' || c == '{' ||
+                    c == '}';
+    if (!ok) return std::nullopt;
+  }
+  ImageRef r;
+  r.text = std::string(t);
+  std::string_view rest = t;
+  if (auto at = rest.find('@'); at != std::string_view::npos) {
+    r.digest = std::string(rest.substr(at + 1));
+    rest = rest.substr(0, at);
+    if (r.digest.empty()) return std::nullopt;
+  }
+  auto slash = rest.rfind('/');
+  auto colon = rest.rfind(':');
+  if (colon != std::string_view::npos && (slash == std::string_view::npos || colon > slash)) {
+    r.tag = std::string(rest.substr(colon + 1));
+    rest = rest.substr(0, colon);
+    if (r.tag.empty()) return std::nullopt;
+  }
+  auto first = rest.find('/');
+  if (first != std::string_view::npos) {
+    std::string_view head = rest.substr(0, first);
+    if (head.find('.') != std::string_view::npos || head.find(':') != std::string_view::npos ||
+        head == "localhost") {
+      r.registry = text::lower(head);
+      rest = rest.substr(first + 1);
+    }
+  }
+  if (r.registry == "docker.io" || r.registry == "index.docker.io" ||
+      r.registry == "registry-1.docker.io") {
+    r.registry.clear();
+  }
+  if (r.registry.empty() && rest.rfind("library/", 0) == 0) rest.remove_prefix(8);
+  if (rest.empty() || rest.front() == '/' || rest.back() == '/' ||
+      rest.find("//") != std::string_view::npos || rest.find(':') != std::string_view::npos) {
+    return std::nullopt;
+  }
+  r.path = std::string(rest);
+  return r;
+}
+
+std::string version_from_tag(std::string_view tag) {
+  std::string_view t = tag;
+  if (t.size() > 1 && (t[0] == 'v' || t[0] == 'V') && is_digit(t[1])) t.remove_prefix(1);
+  if (t.empty() || !is_digit(t[0])) return {};
+  std::string version(t);
+  if (auto dash = t.find('-'); dash != std::string_view::npos) {
+    std::string_view suffix = t.substr(dash + 1);
+    auto next = suffix.find('-');
+    std::string_view first = suffix.substr(0, next);
+    version = std::string(t.substr(0, dash));
+    if (pep440_suffix(first)) version += text::lower(first);
+  }
+  return Version::parse(version) ? version : std::string();
+}
+
+std::string normalize_package(std::string_view name) {
+  std::string out;
+  bool run = false;
+  for (char c : text::trim(name)) {
+    if (c == '-' || c == '_' || c == '.') {
+      if (!run) out.push_back('-');
+      run = true;
+    } else {
+      out.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
+      run = false;
+    }
+  }
+  return out;
+}
+
+Catalog::Catalog(const Corpus& corpus) {
+  for (const auto& r : corpus.records()) {
+    if (r->kind == Kind::engine &&
+        (!r->packages.empty() || !r->images.empty() || !r->entrypoints.empty())) {
+      engines_.push_back(r.get());
+    }
+  }
+  corpus_ = &corpus;
+}
+
+std::vector<EngineHit> Catalog::image_engines(const ImageRef& ref) const {
+  const Record* best = nullptr;
+  const Image* image = nullptr;
+  std::size_t best_score = 0;
+  for (const Record* e : engines_) {
+    for (const Image& im : e->images) {
+      auto rec = parse_image(im.image);
+      if (!rec) continue;
+      std::size_t s = image_score(ref, *rec);
+      if (s > best_score) {
+        best_score = s;
+        best = e;
+        image = &im;
+      }
+    }
+  }
+  std::vector<EngineHit> out;
+  if (!best) return out;
+  const std::string version = version_from_tag(ref.tag);
+  const std::string via = "image " + ref.text;
+  out.push_back({best->id, version, via});
+  const Release* release = nullptr;
+  for (const Release& rel : best->releases) {
+    if (!version.empty() && same_version(rel.version, version)) release = &rel;
+  }
+  for (const RefValue& shipped : image->engines) {
+    auto id = corpus_->target(Kind::engine, shipped.raw);
+    if (!id) continue;
+    EngineHit hit{*id, "", via + " ships " + shipped.raw, true};
+    if (release) {
+      for (const RefValue& b : release->bundles) {
+        if (corpus_->target(Kind::engine, b.raw) == id && !b.versions.empty()) {
+          hit.version = b.versions;
+          hit.via = via + " (" + std::string(display_name(*best)) + " " + version + " ships " +
+                    b.raw + " " + b.versions + ")";
+        }
+      }
+    }
+    out.push_back(std::move(hit));
+  }
+  return out;
+}
+
+const Record* Catalog::package(std::string_view name) const {
+  const std::string key = normalize_package(name);
+  for (const Record* e : engines_) {
+    for (const Package& p : e->packages) {
+      if (p.ecosystem == "pypi" && normalize_package(p.name) == key) return e;
+    }
+  }
+  return nullptr;
+}
+
+std::optional<EntryMatch> Catalog::entrypoint(const std::vector<std::string>& argv) const {
+  if (argv.empty()) return std::nullopt;
+  std::optional<EntryMatch> best;
+  auto consider = [&](const Record* e, const Entrypoint& ep, std::size_t words, std::string text) {
+    if (!best || words > best->words) best = EntryMatch{e, &ep, words, std::move(text)};
+  };
+  // Where `-m MODULE` stands after a Python interpreter and its own options.
+  std::size_t m = 0;
+  if (is_python(argv[0])) {
+    std::size_t i = 1;
+    while (i < argv.size() && argv[i] != "-m" && argv[i].size() > 1 && argv[i][0] == '-') {
+      i += (argv[i] == "-X" || argv[i] == "-W") ? 2 : 1;
+    }
+    if (i + 1 < argv.size() && argv[i] == "-m") m = i + 1;
+  }
+  for (const Record* e : engines_) {
+    for (const Entrypoint& ep : e->entrypoints) {
+      if (!ep.command.empty()) {
+        auto words = split_words(ep.command);
+        if (words.empty() || argv.size() < words.size()) continue;
+        bool same = base_name(argv[0]) == words[0];
+        for (std::size_t i = 1; same && i < words.size(); ++i) same = argv[i] == words[i];
+        if (same) consider(e, ep, words.size(), ep.command);
+      } else if (!ep.module.empty() && m > 0 && argv[m] == ep.module) {
+        consider(e, ep, m + 1, std::string(base_name(argv[0])) + " -m " + ep.module);
+      }
+    }
+  }
+  return best;
+}
+
+bool Catalog::starts_entrypoint(std::string_view program) const {
+  if (is_python(program)) return true;
+  const std::string_view b = base_name(program);
+  for (const Record* e : engines_) {
+    for (const Entrypoint& ep : e->entrypoints) {
+      auto words = split_words(ep.command);
+      if (!words.empty() && words[0] == b) return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace kb::deploy

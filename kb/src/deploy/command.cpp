@@ -1,0 +1,270 @@
+#include "deploy/command.h"
+
+#include <algorithm>
+#include <cctype>
+#include <optional>
+
+#include "deploy/catalog.h"
+#include "deploy/settings_reader.h"
+#include "kb/corpus.h"
+#include "text_util.h"
+#include "vocab.h"
+
+namespace kb::deploy {
+namespace {
+
+std::string slug(std::string_view id) {
+  auto slash = id.find('/');
+  return std::string(slash == std::string_view::npos ? id : id.substr(slash + 1));
+}
+
+bool is_shell(std::string_view program) {
+  const std::string_view b = base_name(program);
+  return b == "sh" || b == "bash" || b == "dash" || b == "zsh" || b == "ash";
+}
+
+// The index of the script of `sh [-opts] -c SCRIPT`, or 0.
+std::size_t shell_script_index(const std::vector<Word>& argv) {
+  if (argv.empty() || !is_shell(argv[0].text)) return 0;
+  for (std::size_t i = 1; i + 1 < argv.size(); ++i) {
+    const std::string& a = argv[i].text;
+    if (a.size() < 2 || a[0] != '-') return 0;
+    if (a.find('c') != std::string::npos && a[1] != '-') return i + 1;
+  }
+  return 0;
+}
+
+// Adds `e` to `list`, or completes the entry of the same engine that lacks a version.
+void add_engine(std::vector<DeployedEngine>& list, DeployedEngine e) {
+  for (DeployedEngine& x : list) {
+    if (x.id != e.id) continue;
+    if (x.version.empty() && !e.version.empty()) {
+      x.version = e.version;
+      x.version_pos = e.version_pos;
+      if (x.file != e.file) {
+        // A fact keeps one file: the version's, which decides ranges.
+        x.file = e.file;
+        x.pos = e.pos;
+        x.end = e.end;
+      }
+      x.via = x.via.empty() ? e.via : x.via + "; version from " + e.via;
+    }
+    return;
+  }
+  list.push_back(std::move(e));
+}
+
+}  // namespace
+
+std::string shown_value(std::string_view name, std::string_view value) {
+  const std::string low = text::lower(name);
+  for (std::string_view secret : {"token", "secret", "passw", "key", "credential"}) {
+    if (low.find(secret) != std::string::npos) return "***";
+  }
+  return std::string(value);
+}
+
+Interpreter::Interpreter(const Context& ctx, Facts& out, std::string_view source)
+    : ctx_(ctx), out_(out), source_(source), lines_(source) {}
+
+void Interpreter::add(const Process& p) {
+  const std::size_t script = shell_script_index(p.argv);
+  // Scripts nest as deep as their quoting allows; beyond a few levels it is not a deployment.
+  if (script == 0 || depth_ >= 8) {
+    add_one(p);
+    return;
+  }
+  struct Nest {
+    int& depth;
+    explicit Nest(int& d) : depth(++d) {}
+    ~Nest() { --depth; }
+  } nest(depth_);
+  // `sh -c "pip install ... && exec vllm serve ..."`: each engine command of the script.
+  const Word& text = p.argv[script];
+  Locator where{&lines_, source_, 0, false, text.pos};
+  if (text.pos.line > 0) {
+    // Search from the script's own line on, so an earlier identical word is not taken.
+    std::size_t line_start = 0;
+    for (int line = 1; line < text.pos.line && line_start < source_.size(); ++line) {
+      line_start = source_.find('\n', line_start);
+      line_start = line_start == std::string_view::npos ? source_.size() : line_start + 1;
+    }
+    where.base = line_start;
+  }
+  Process base = p;
+  base.argv.clear();
+  Script script_read = read_script(text.text, where, base, ctx_, out_);
+  std::vector<Process>& procs = script_read.processes;
+  const std::size_t before = out_.services.size();
+  for (Process& q : procs) {
+    q.quiet = true;
+    add_one(q);
+  }
+  const std::size_t made = out_.services.size() - before;
+  for (std::size_t i = before; i < out_.services.size(); ++i) {
+    if (made > 1) out_.services[i].name += "#" + std::to_string(i - before + 1);
+  }
+  if (made == 0) {
+    // The script starts nothing kb knows: the container is what its image is.
+    Process image_only = p;
+    image_only.argv.clear();
+    image_only.packages = script_read.packages;
+    add_one(image_only);
+  }
+}
+
+void Interpreter::add_one(const Process& p) {
+  std::vector<DeployedEngine> engines;
+  std::vector<std::string> shipped;  // engines only the image ships
+  std::string entry_engine;
+  std::vector<Word> args;
+  bool positional_model = false;
+  std::optional<EntryMatch> entry;
+  if (!p.argv.empty() && !p.image_entrypoint) {
+    std::vector<std::string> words;
+    for (const Word& w : p.argv) words.push_back(w.text);
+    entry = ctx_.catalog.entrypoint(words);
+  }
+  if (p.init && !entry) return;
+  if (entry) {
+    entry_engine = entry->engine->id;
+    const Word& first = p.argv.front();
+    const Word& last = p.argv[entry->words - 1];
+    DeployedEngine e;
+    e.name = slug(entry->engine->id);
+    e.id = entry->engine->id;
+    e.file = p.file;
+    e.pos = first.pos;
+    e.end = last.end;
+    e.via = "command " + entry->text;
+    engines.push_back(std::move(e));
+    args.assign(p.argv.begin() + static_cast<std::ptrdiff_t>(entry->words), p.argv.end());
+    positional_model = !entry->entrypoint->command.empty();
+  } else if (p.image_entrypoint) {
+    args = p.argv;
+  } else if (!p.argv.empty()) {
+    args.assign(p.argv.begin() + 1, p.argv.end());
+    // A script's other commands (echo, curl, a benchmark client) are not services unless
+    // they pass flags only engines take.
+    if (p.quiet && !passes_engine_flags(ctx_.vocab, args)) return;
+  }
+  if (!p.image.text.empty()) {
+    if (auto ref = parse_image(p.image.text)) {
+      for (EngineHit& hit : ctx_.catalog.image_engines(*ref)) {
+        DeployedEngine e;
+        e.name = slug(hit.id);
+        e.id = hit.id;
+        e.version = hit.version;
+        e.file = p.file;
+        e.pos = p.image.pos;
+        e.end = p.image.end;
+        if (!e.version.empty()) e.version_pos = p.image.pos;
+        e.via = hit.via;
+        if (hit.shipped) shipped.push_back(hit.id);
+        add_engine(engines, std::move(e));
+      }
+      if (!engines.empty() && !ref->tag.empty() && version_from_tag(ref->tag).empty()) {
+        out_.unread.push_back({p.file, p.image.pos, "image " + p.image.text,
+                               "the tag '" + ref->tag + "' gives no version"});
+      }
+    }
+  }
+  for (const DeployedEngine& pkg : p.packages) add_engine(engines, pkg);
+
+  if (engines.empty()) {
+    std::string why = p.gpu;
+    if (why.empty() && passes_engine_flags(ctx_.vocab, args.empty() ? p.argv : args)) {
+      why = "it passes flags that only engines take";
+    }
+    std::string what;
+    if (!p.image.text.empty()) what = "image " + p.image.text;
+    if (!p.argv.empty())
+      what += std::string(what.empty() ? "" : ", ") + "command " + p.argv[0].text;
+    if (!why.empty()) {
+      const Pos at = !p.image.text.empty() ? p.image.pos : !p.argv.empty() ? p.argv[0].pos : p.pos;
+      out_.diagnostics.push_back(
+          diag(ctx_.options.allow_unknown ? Severity::warning : Severity::error,
+               "deploy.unidentified-engine", p.file, at,
+               "'" + p.name + "' runs an engine kb cannot identify (" +
+                   (what.empty() ? "no image or command" : what) + "): " + why,
+               "add its image to an engine record's `images` or its command to `entrypoints`, or "
+               "pass --allow-unknown to check without it"));
+    } else if (!p.quiet) {
+      out_.unread.push_back({p.file, p.pos,
+                             "'" + p.name + "'" + (what.empty() ? "" : " (" + what + ")"),
+                             "runs no engine kb knows"});
+    }
+    return;
+  }
+
+  Service svc;
+  svc.name = p.name;
+  svc.file = p.file;
+  svc.pos = p.pos;
+  svc.engines = std::move(engines);
+  SettingsReader settings(ctx_, out_, svc, entry_engine);
+  if (entry && !entry->entrypoint->role.empty()) {
+    settings.entrypoint_role(entry->entrypoint->role, p.argv.front(), p.file,
+                             "command " + entry->text);
+  }
+  settings.keys(p.keys);
+  settings.env(p.env);
+  settings.args(args, p.file, positional_model);
+  settings.finish();
+  // A router or cache server does not run the engines its image merely ships (Dynamo's
+  // frontend in a vllm-runtime image is not a vLLM server).
+  if (const Setting* role = svc.find("role"); role && !shipped.empty()) {
+    const Record* def = ctx_.vocab.setting("role");
+    auto value = def ? normalize_value(def->setting, role->value) : std::nullopt;
+    if (value && (*value == "router" || *value == "cache-server")) {
+      auto only_shipped = [&](const DeployedEngine& e) {
+        return std::find(shipped.begin(), shipped.end(), e.id) != shipped.end() &&
+               e.via.find("command ") != 0 && e.via.find("pip") == std::string::npos;
+      };
+      svc.engines.erase(std::remove_if(svc.engines.begin(), svc.engines.end(), only_shipped),
+                        svc.engines.end());
+    }
+  }
+  out_.services.push_back(std::move(svc));
+}
+
+void read_requirement(const Word& spec, const std::string& file, const std::string& via,
+                      const Context& ctx, std::vector<DeployedEngine>& engines,
+                      std::vector<Unread>& unread) {
+  std::string_view s = text::trim(spec.text);
+  if (auto semi = s.find(';'); semi != std::string_view::npos) s = text::trim(s.substr(0, semi));
+  std::size_t n = 0;
+  while (n < s.size() && (std::isalnum(static_cast<unsigned char>(s[n])) || s[n] == '-' ||
+                          s[n] == '_' || s[n] == '.')) {
+    ++n;
+  }
+  const std::string name(s.substr(0, n));
+  std::string_view rest = text::trim(s.substr(n));
+  if (!rest.empty() && rest[0] == '[') {
+    auto close = rest.find(']');
+    rest =
+        close == std::string_view::npos ? std::string_view() : text::trim(rest.substr(close + 1));
+  }
+  const Record* engine = name.empty() ? nullptr : ctx.catalog.package(name);
+  if (!engine) {
+    unread.push_back({file, spec.pos, std::string(s), "no engine record lists this package"});
+    return;
+  }
+  DeployedEngine e;
+  e.name = slug(engine->id);
+  e.id = engine->id;
+  e.file = file;
+  e.pos = spec.pos;
+  e.end = spec.end;
+  e.via = via + " " + std::string(s);
+  if (rest.rfind("==", 0) == 0) {
+    std::string version(text::trim(rest.substr(rest.rfind("===", 0) == 0 ? 3 : 2)));
+    if (version.find_first_of("*,<>!~") == std::string::npos) {
+      e.version = version;
+      e.version_pos = spec.pos;
+    }
+  }
+  add_engine(engines, std::move(e));
+}
+
+}  // namespace kb::deploy

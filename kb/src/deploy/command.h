@@ -1,0 +1,103 @@
+#pragma once
+
+// What the readers of manifests, compose files and scripts have in common: a process --
+// an image, a command line, environment variables, labels -- turned into a service of
+// raw facts: the engines it runs (entry point, image, packages), its settings (flags,
+// JSON fields inside flags, environment variables, record-spelled keys such as labels)
+// and its model, each with the line it came from. What it cannot map goes to
+// `not_understood`; a process that clearly runs an engine kb cannot identify is an error.
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "deploy/reader.h"
+#include "deploy/shell_words.h"
+
+namespace kb::deploy {
+
+/// An environment variable given to a process.
+struct EnvVar {
+  std::string name;
+  std::string value;
+  bool runtime = false;  ///< set when the process starts (a secret, a pod field): not known
+  std::string file;
+  Pos pos;
+  Pos end;
+  std::string source;  ///< "env", "configMap NAME", "export", ...
+};
+
+/// A key with a value that a record may spell: a label, a field of a Dynamo service, a
+/// resource name.
+struct KeyFact {
+  std::string key;
+  std::string value;
+  std::string file;
+  Pos pos;
+  Pos end;
+  std::string via;  ///< "label llm-d.ai/role", "subComponentType"
+};
+
+/// A process as an artifact describes it.
+struct Process {
+  std::string file;
+  std::string name;
+  Pos pos;
+  Word image;              ///< empty text: no image
+  std::vector<Word> argv;  ///< command followed by its arguments
+  /// `argv` are arguments to the image's own entry point (no command was given).
+  bool image_entrypoint = false;
+  std::vector<EnvVar> env;
+  std::vector<KeyFact> keys;
+  std::string gpu;  ///< non-empty: why it clearly runs an engine ("requests nvidia.com/gpu")
+  Pos gpu_pos;
+  std::vector<DeployedEngine> packages;  ///< installed by the same script (`pip install`)
+  bool quiet = false;                    ///< a script's command: say nothing when it runs no engine
+  bool init = false;  ///< an init container: a service only when it starts an entry point
+};
+
+/// Turns processes into services of one input.
+class Interpreter {
+ public:
+  /// `source` is the whole input text (nested command strings are located in it).
+  Interpreter(const Context& ctx, Facts& out, std::string_view source);
+
+  /// Adds the services `p` runs: one, or one per engine command of an `sh -c` script.
+  void add(const Process& p);
+  const LineIndex& lines() const { return lines_; }
+  std::string_view source() const { return source_; }
+
+ private:
+  void add_one(const Process& p);
+
+  const Context& ctx_;
+  Facts& out_;
+  std::string_view source_;
+  LineIndex lines_;
+  int depth_ = 0;  ///< `sh -c` strings inside `sh -c` strings
+};
+
+/// What a shell script starts and installs.
+struct Script {
+  /// Its commands in order (those that only set variables or install packages aside),
+  /// each with the environment exported before it, its own `VAR=x` prefix, and every
+  /// package the script installs; `docker run IMAGE ...` is a process of that image.
+  std::vector<Process> processes;
+  std::vector<DeployedEngine> packages;  ///< `pip install` / `uv pip install` lines
+};
+
+/// Reads a shell script; `base` gives the image, environment and labels of the container
+/// the script runs in (empty for a script file).
+Script read_script(std::string_view text, const Locator& where, const Process& base,
+                   const Context& ctx, Facts& out);
+
+/// Package requirements (`vllm==0.26.0`, `lmcache`, `sglang[all]>=0.5`) that are engines,
+/// as engines with the pinned version (none for a range); others go to `unread`.
+void read_requirement(const Word& spec, const std::string& file, const std::string& via,
+                      const Context& ctx, std::vector<DeployedEngine>& engines,
+                      std::vector<Unread>& unread);
+
+/// Masks a value when the name it belongs to looks like a credential.
+std::string shown_value(std::string_view name, std::string_view value);
+
+}  // namespace kb::deploy

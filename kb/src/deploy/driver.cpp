@@ -1,0 +1,200 @@
+// The driver of the readers: picks one per input (by content, or `--input-kind`), reads
+// it, and merges what every input said into one deployment.
+
+#include <algorithm>
+#include <set>
+#include <tuple>
+
+#include "check_index_impl.h"
+#include "deploy/catalog.h"
+#include "deploy/reader.h"
+#include "kb/check.h"
+#include "kb/corpus.h"
+
+namespace kb {
+namespace deploy {
+namespace {
+
+bool ends_with(std::string_view s, std::string_view suffix) {
+  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
+}
+
+const std::vector<std::unique_ptr<Reader>>& readers() {
+  static const auto list = [] {
+    std::vector<std::unique_ptr<Reader>> v;
+    v.push_back(kubernetes_reader());
+    v.push_back(compose_reader());
+    v.push_back(deployment_reader());
+    v.push_back(packages_reader());
+    v.push_back(image_reader());
+    v.push_back(shell_reader());
+    return v;
+  }();
+  return list;
+}
+
+const Reader* by_name(std::string_view name) {
+  for (const auto& r : readers()) {
+    if (r->name() == name) return r.get();
+  }
+  return nullptr;
+}
+
+const Reader* pick(const DeployInput& in, const Context& ctx) {
+  if (!ctx.options.kind.empty()) return by_name(ctx.options.kind);
+  for (const auto& r : readers()) {
+    if (r->accepts(in.file, in.text, ctx)) return r.get();
+  }
+  // YAML or JSON nothing else claims: the hand-written format, which says what is wrong.
+  const std::string_view t = in.text;
+  const auto first = t.find_first_not_of(" \t\r\n");
+  if (ends_with(in.file, ".yaml") || ends_with(in.file, ".yml") || ends_with(in.file, ".json") ||
+      (first != std::string_view::npos && t[first] == '{')) {
+    return by_name("deployment");
+  }
+  return nullptr;
+}
+
+std::string file_label(const std::string& file) {
+  return file == "-" ? "stdin" : file;
+}
+
+// A shared engine in every service: it completes the version of an engine the service
+// runs without one, or is added.
+void apply_shared(Service& svc, const DeployedEngine& shared) {
+  for (DeployedEngine& e : svc.engines) {
+    if (e.id != shared.id) continue;
+    if (e.version.empty() && !shared.version.empty()) {
+      e.version = shared.version;
+      e.version_pos = shared.version_pos;
+      e.file = shared.file;
+      e.pos = shared.pos;
+      e.end = shared.end;
+      e.via = e.via.empty() ? shared.via : e.via + "; version from " + shared.via;
+    }
+    return;
+  }
+  svc.engines.push_back(shared);
+}
+
+}  // namespace
+
+Diagnostic diag(Severity s, std::string code, const std::string& file, Pos pos, std::string message,
+                std::string hint) {
+  return {s, std::move(code), file, pos.line, pos.column, std::move(message), std::move(hint), ""};
+}
+
+}  // namespace deploy
+
+const std::vector<std::string>& input_kinds() {
+  static const std::vector<std::string> kinds = [] {
+    std::vector<std::string> out;
+    for (const auto& r : deploy::readers()) out.emplace_back(r->name());
+    return out;
+  }();
+  return kinds;
+}
+
+Deployment CheckIndex::read(const std::vector<DeployInput>& inputs, const ReadOptions& options,
+                            std::vector<Diagnostic>& diags) const {
+  using namespace deploy;
+  Deployment d;
+  for (const auto& in : inputs) d.file += (d.file.empty() ? "" : ", ") + in.file;
+  if (!impl_) return d;
+  const Catalog catalog(*impl_->corpus);
+  const Context ctx{*impl_->corpus, *impl_->vocab, catalog, options};
+  if (!options.kind.empty() && !by_name(options.kind)) {
+    diags.push_back(diag(Severity::error, "deploy.unknown-kind", "", {},
+                         "'" + options.kind + "' is not a kind of input kb reads",
+                         "one of kubernetes, compose, deployment, packages, image, shell"));
+    return d;
+  }
+  std::vector<Facts> read;
+  for (const DeployInput& in : inputs) {
+    if (in.text.size() > kMaxDeploymentBytes) {
+      diags.push_back(
+          diag(Severity::error, "limits.file-size", in.file, {},
+               "the file is larger than " + std::to_string(kMaxDeploymentBytes) + " bytes", ""));
+      continue;
+    }
+    const Reader* r = pick(in, ctx);
+    if (!r) {
+      if (in.from_directory) {
+        diags.push_back(diag(Severity::note, "deploy.skipped", in.file, {},
+                             "not a kind of input kb reads; skipped", ""));
+      } else {
+        diags.push_back(diag(Severity::error, "deploy.unknown-kind", in.file, {},
+                             "not a kind of input kb reads",
+                             "kb reads Kubernetes manifests, compose files, shell scripts, package "
+                             "lists, image references and deployment files; name the kind with "
+                             "--input-kind"));
+      }
+      continue;
+    }
+    read.push_back(r->read(in, ctx));
+  }
+  for (Facts& f : read) {
+    diags.insert(diags.end(), f.diagnostics.begin(), f.diagnostics.end());
+  }
+  // One hand-written deployment alone is checked as it always was.
+  if (read.size() == 1 && read[0].whole && inputs.size() == 1) {
+    Deployment whole = std::move(*read[0].whole);
+    whole.not_understood.insert(whole.not_understood.end(), read[0].unread.begin(),
+                                read[0].unread.end());
+    return whole;
+  }
+  std::vector<DeployedEngine> shared;
+  // Sets, not scans: a hostile input may hold many thousands of services or unread words.
+  std::set<std::tuple<std::string, int, int, std::string>> seen_services, seen_unread;
+  std::set<std::string> names;
+  for (Facts& f : read) {
+    if (f.whole) {
+      for (Service s : f.whole->effective_services()) {
+        if (s.name.empty()) s.name = file_label(f.whole->file);
+        f.services.push_back(std::move(s));
+      }
+      f.unread.insert(f.unread.end(), f.whole->not_understood.begin(),
+                      f.whole->not_understood.end());
+    }
+    for (Service& s : f.services) {
+      // The same input given twice says nothing new.
+      if (!seen_services.emplace(s.file, s.pos.line, s.pos.column, s.name).second) continue;
+      if (names.count(s.name)) s.name = file_label(s.file) + "/" + s.name;
+      names.insert(s.name);
+      d.services.push_back(std::move(s));
+    }
+    for (DeployedEngine& e : f.shared_engines) {
+      auto same = std::find_if(shared.begin(), shared.end(),
+                               [&](const DeployedEngine& x) { return x.id == e.id; });
+      if (same == shared.end()) {
+        shared.push_back(std::move(e));
+      } else if (same->version.empty() && !e.version.empty()) {
+        *same = std::move(e);
+      }
+    }
+    for (Unread& u : f.unread) {
+      // An exported variable reaches every command of a script: say it once.
+      if (seen_unread.emplace(u.file, u.pos.line, u.pos.column, u.text).second) {
+        d.not_understood.push_back(std::move(u));
+      }
+    }
+  }
+  if (d.services.empty()) {
+    d.engines = std::move(shared);
+  } else {
+    for (Service& s : d.services) {
+      for (const DeployedEngine& e : shared) apply_shared(s, e);
+    }
+  }
+  const bool errors = count_severity(diags, Severity::error) > 0;
+  if (!errors && d.services.empty() && d.engines.empty() && !read.empty()) {
+    diags.push_back(diag(options.allow_unknown ? Severity::warning : Severity::error,
+                         "deploy.no-engine", inputs.size() == 1 ? inputs[0].file : "", {},
+                         "the input names no engine kb knows, so no gotcha can be ruled out",
+                         "check that the image, command or packages of each service are in an "
+                         "engine record, or pass --allow-unknown"));
+  }
+  return d;
+}
+
+}  // namespace kb

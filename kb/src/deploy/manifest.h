@@ -1,0 +1,60 @@
+#pragma once
+
+// A Kubernetes input being read: its ConfigMaps, and how a container (image, command,
+// args, env, resources, labels) becomes a Process. Workloads are read in
+// read_kubernetes.cpp, Dynamo's graph deployments in read_dynamo.cpp.
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "deploy/command.h"
+#include "yaml_tree.h"
+
+namespace kb::deploy {
+
+/// The scalar text of `n`, or "" when it is none.
+std::string scalar(const yaml::Node* n);
+
+class Manifest {
+ public:
+  Manifest(const DeployInput& in, const Context& ctx, Facts& out);
+  /// Reads every document: ConfigMaps first, then workloads.
+  void read(const std::vector<yaml::Node>& docs);
+
+ private:
+  using Node = yaml::Node;
+  struct ConfigEntry {
+    std::string value;
+    Pos pos;
+    Pos end;
+  };
+
+  void collect_config_maps(const Node& d);
+  Word word(const Node& n) const;
+  /// Labels as keys a record may spell (`llm-d.ai/role: decode`).
+  void labels(const Node* metadata, std::vector<KeyFact>& keys, const char* what = "label") const;
+  void document(const Node& d, std::size_t index);
+  /// A resource kb has no rule for: every pod spec (a mapping with `containers`) in it.
+  void generic(const Node& n, const std::string& name, const std::vector<KeyFact>& keys);
+  void pod_template(const Node* t, const std::string& name, std::vector<KeyFact> keys);
+  void pod(const Node& spec, const std::string& name, std::vector<KeyFact> keys);
+  void container(const Node& c, const std::string& pod_name, bool suffix,
+                 const std::vector<KeyFact>& keys, bool init);
+  void command(const Node* cmd, const Node* args, Process& p);
+  void resources(const Node* r, Process& p);
+  void env(const Node& c, std::vector<EnvVar>& out);
+  void value_from(const Node& from, EnvVar& v);
+  /// Dynamo's graph (read_dynamo.cpp).
+  void dynamo(const Node& spec, const std::vector<KeyFact>& keys);
+  Process dynamo_process(const Node& svc, const std::string& name, const std::vector<KeyFact>& keys,
+                         const std::vector<EnvVar>& shared);
+  void dynamo_envs(const Node* list, std::vector<EnvVar>& out);
+
+  const DeployInput& in_;
+  Facts& out_;
+  Interpreter interp_;
+  std::map<std::string, std::map<std::string, ConfigEntry>> config_maps_;
+};
+
+}  // namespace kb::deploy

@@ -1,0 +1,250 @@
+// Reading a shell script into the processes it starts: wrappers (`exec`, `nohup`, `env`,
+// `uv run`), `export`, `VAR=x cmd` prefixes, `pip install`, `docker run` / `podman run`.
+
+#include <algorithm>
+#include <set>
+
+#include "deploy/catalog.h"
+#include "deploy/command.h"
+
+namespace kb::deploy {
+namespace {
+
+// Words that may precede the program of a simple command without being it.
+const std::set<std::string, std::less<>> kWrappers = {
+    "exec", "nohup", "sudo", "time",  "command", "builtin", "then", "do",
+    "else", "elif",  "if",   "while", "until",   "!",       "{",    "}"};
+
+// `docker run` options that take a value (the rest are switches such as -d, --rm, -it).
+const std::set<std::string, std::less<>> kRunValueOptions = {"-e",
+                                                             "--env",
+                                                             "-v",
+                                                             "--volume",
+                                                             "-p",
+                                                             "--publish",
+                                                             "--name",
+                                                             "--network",
+                                                             "--net",
+                                                             "--device",
+                                                             "--gpus",
+                                                             "--entrypoint",
+                                                             "-w",
+                                                             "--workdir",
+                                                             "-u",
+                                                             "--user",
+                                                             "--ipc",
+                                                             "--shm-size",
+                                                             "--env-file",
+                                                             "--mount",
+                                                             "--runtime",
+                                                             "--ulimit",
+                                                             "--cap-add",
+                                                             "--cap-drop",
+                                                             "--security-opt",
+                                                             "-h",
+                                                             "--hostname",
+                                                             "--add-host",
+                                                             "--label",
+                                                             "-l",
+                                                             "--memory",
+                                                             "-m",
+                                                             "--cpus",
+                                                             "--platform",
+                                                             "--pull",
+                                                             "--restart",
+                                                             "--log-driver",
+                                                             "--log-opt",
+                                                             "--tmpfs",
+                                                             "--pid",
+                                                             "--uts",
+                                                             "--userns",
+                                                             "--dns",
+                                                             "--expose",
+                                                             "--volumes-from",
+                                                             "--cpuset-cpus",
+                                                             "--group-add",
+                                                             "--label-file",
+                                                             "--annotation",
+                                                             "--stop-signal",
+                                                             "--health-cmd"};
+
+// `pip install` options that take a value; a requirements file is not in the input.
+const std::set<std::string, std::less<>> kPipValueOptions = {"-r",
+                                                             "--requirement",
+                                                             "-c",
+                                                             "--constraint",
+                                                             "-e",
+                                                             "--editable",
+                                                             "-i",
+                                                             "--index-url",
+                                                             "--extra-index-url",
+                                                             "-f",
+                                                             "--find-links",
+                                                             "--target",
+                                                             "-t",
+                                                             "--prefix",
+                                                             "--root",
+                                                             "--python",
+                                                             "--upgrade-strategy"};
+
+EnvVar env_of(const Word& w, const std::string& file, const std::string& source) {
+  const auto eq = w.text.find('=');
+  EnvVar e;
+  e.name = w.text.substr(0, eq);
+  e.value = eq == std::string::npos ? std::string() : w.text.substr(eq + 1);
+  e.file = file;
+  e.pos = w.pos;
+  e.end = w.end;
+  e.source = source;
+  return e;
+}
+
+// Where the package arguments of a `pip install` start, or 0.
+std::size_t pip_install(const std::vector<Word>& w, std::size_t i) {
+  auto at = [&](std::size_t k) -> std::string_view {
+    return k < w.size() ? std::string_view(w[k].text) : std::string_view();
+  };
+  const std::string_view prog = base_name(at(i));
+  if ((prog == "pip" || prog.rfind("pip3", 0) == 0) && at(i + 1) == "install") return i + 2;
+  if (is_python(prog) && at(i + 1) == "-m" && at(i + 2) == "pip" && at(i + 3) == "install")
+    return i + 4;
+  if (prog == "uv" && at(i + 1) == "pip" && at(i + 2) == "install") return i + 3;
+  return 0;
+}
+
+}  // namespace
+
+Script read_script(std::string_view text, const Locator& where, const Process& base,
+                   const Context& ctx, Facts& out) {
+  Script script;
+  script.packages = base.packages;
+  ShellLexer lexer(text, where);
+  Vars vars;
+  for (const EnvVar& e : base.env) {
+    if (!e.runtime) vars[e.name] = e.value;
+  }
+  std::vector<EnvVar> exported;
+  const std::string& file = base.file;
+  while (auto cmd = lexer.next(vars)) {
+    const std::vector<Word>& w = cmd->words;
+    std::vector<EnvVar> prefix;
+    std::size_t i = 0;
+    while (i < w.size()) {
+      const std::string& t = w[i].text;
+      if (is_assignment(t)) {
+        prefix.push_back(env_of(w[i], file, "env"));
+        ++i;
+      } else if (kWrappers.count(t)) {
+        ++i;
+      } else if (t == "env") {
+        ++i;
+        while (i < w.size() && (is_assignment(w[i].text) || w[i].text.rfind('-', 0) == 0)) {
+          if (is_assignment(w[i].text)) prefix.push_back(env_of(w[i], file, "env"));
+          ++i;
+        }
+      } else if (t == "uv" && i + 1 < w.size() && w[i + 1].text == "run") {
+        i += 2;
+        while (i < w.size() && w[i].text.rfind('-', 0) == 0) ++i;
+      } else {
+        break;
+      }
+    }
+    if (i == w.size()) {
+      for (const EnvVar& a : prefix) vars[a.name] = a.value;  // shell variables, not exported
+      continue;
+    }
+    const std::string& prog = w[i].text;
+    if (prog == "export") {
+      for (std::size_t j = i + 1; j < w.size(); ++j) {
+        if (w[j].text.rfind('-', 0) == 0) continue;
+        EnvVar e = env_of(w[j], file, "export");
+        if (!is_assignment(w[j].text)) {
+          auto known = vars.find(e.name);
+          if (known == vars.end()) continue;
+          e.value = known->second;
+        }
+        vars[e.name] = e.value;
+        exported.erase(std::remove_if(exported.begin(), exported.end(),
+                                      [&](const EnvVar& x) { return x.name == e.name; }),
+                       exported.end());
+        exported.push_back(std::move(e));
+      }
+      continue;
+    }
+    if (std::size_t k = pip_install(w, i)) {
+      for (std::size_t j = k; j < w.size(); ++j) {
+        const std::string& a = w[j].text;
+        if (a.rfind('-', 0) == 0) {
+          const std::string name = a.substr(0, a.find('='));
+          if (kPipValueOptions.count(name) && a.find('=') == std::string::npos) ++j;
+          continue;
+        }
+        read_requirement(w[j], file, "pip install", ctx, script.packages, out.unread);
+      }
+      continue;
+    }
+    Process q = base;
+    q.argv.assign(w.begin() + static_cast<std::ptrdiff_t>(i), w.end());
+    q.pos = w[i].pos;
+    if (q.name.empty()) {
+      q.name = (file == "-" ? std::string("stdin") : file) + ":" + std::to_string(w[i].pos.line);
+    }
+    const std::string_view program = base_name(prog);
+    if ((program == "docker" || program == "podman" || program == "nerdctl") && i + 1 < w.size() &&
+        w[i + 1].text == "run") {
+      // docker run [OPTIONS] IMAGE [ARG...]: only the -e variables reach the process.
+      q.env.clear();
+      q.argv.clear();
+      Word entrypoint;
+      std::size_t j = i + 2;
+      for (; j < w.size() && w[j].text.size() > 1 && w[j].text[0] == '-'; ++j) {
+        const std::string& a = w[j].text;
+        const auto eq = a.find('=');
+        const std::string name = a.substr(0, eq);
+        const bool takes = kRunValueOptions.count(name) && eq == std::string::npos;
+        const Word value = eq != std::string::npos     ? Word{a.substr(eq + 1), w[j].pos, w[j].end}
+                           : takes && j + 1 < w.size() ? w[j + 1]
+                                                       : Word{};
+        if (name == "-e" || name == "--env") {
+          EnvVar e = env_of(value, file, "docker run -e");
+          if (value.text.find('=') == std::string::npos) {
+            auto known = vars.find(e.name);
+            if (known == vars.end())
+              e.runtime = true;
+            else
+              e.value = known->second;
+          }
+          q.env.push_back(std::move(e));
+        } else if (name == "--gpus" ||
+                   (name == "--device" && value.text.find("gpu") != std::string::npos) ||
+                   (name == "--runtime" && value.text == "nvidia")) {
+          q.gpu = "it is given GPUs (" + name + ")";
+          q.gpu_pos = w[j].pos;
+        } else if (name == "--entrypoint") {
+          entrypoint = value;
+        } else if (name == "--name" && base.name.empty()) {
+          q.name = value.text;
+        }
+        if (takes) ++j;
+      }
+      if (j >= w.size()) continue;
+      q.image = w[j];
+      q.pos = w[i].pos;
+      if (!entrypoint.text.empty()) q.argv.push_back(entrypoint);
+      q.argv.insert(q.argv.end(), w.begin() + static_cast<std::ptrdiff_t>(j) + 1, w.end());
+      q.image_entrypoint = entrypoint.text.empty();
+      script.processes.push_back(std::move(q));
+      continue;
+    }
+    q.env.insert(q.env.end(), exported.begin(), exported.end());
+    q.env.insert(q.env.end(), prefix.begin(), prefix.end());
+    script.processes.push_back(std::move(q));
+  }
+  for (Process& q : script.processes) {
+    q.packages = script.packages;
+    q.quiet = true;
+  }
+  return script;
+}
+
+}  // namespace kb::deploy

@@ -1,0 +1,293 @@
+#include "deploy/settings_reader.h"
+
+#include <algorithm>
+
+#include "kb/corpus.h"
+#include "kb/version.h"
+#include "yaml_tree.h"
+
+namespace kb::deploy {
+namespace {
+
+// Which fact wins when several set one setting (lower wins; among equals, the later).
+constexpr int kKey = 0;        // what the orchestrator says: labels, Dynamo service fields
+constexpr int kEntryFlag = 1;  // the launched engine's own flags, its entry point's role
+constexpr int kFlag = 2;       // flags spelled by the other engines of the service
+constexpr int kEnv = 3;        // environment variables
+
+bool looks_like_flag(std::string_view s) {
+  return s.size() > 1 && s[0] == '-' && !(s[1] >= '0' && s[1] <= '9') && s[1] != '.';
+}
+
+std::string where(Pos p) {
+  return p.line > 0 ? " (line " + std::to_string(p.line) + ")" : "";
+}
+
+// Every scalar or list under a JSON object, with its dotted path.
+void leaves(const yaml::Node& n, const std::string& path,
+            std::vector<std::pair<std::string, const yaml::Node*>>& out) {
+  if (n.is_map()) {
+    for (const auto& [k, v] : n.entries) {
+      if (!k.is_scalar()) continue;
+      leaves(v, path.empty() ? k.value : path + "." + k.value, out);
+    }
+  } else if (!n.is_null()) {
+    out.emplace_back(path, &n);
+  }
+}
+
+}  // namespace
+
+SettingsReader::SettingsReader(const Context& ctx, Facts& out, Service& svc,
+                               std::string entry_engine)
+    : ctx_(ctx), out_(out), svc_(svc), entry_engine_(std::move(entry_engine)) {}
+
+bool SettingsReader::engine_in_service(const SpellingRef& ref) const {
+  auto id = ctx_.corpus.target(Kind::engine, ref.engine->engine.raw);
+  if (!id) return false;
+  for (const DeployedEngine& e : svc_.engines) {
+    if (e.id != *id) continue;
+    if (ref.engine->versions.empty() || e.version.empty()) return true;
+    auto v = Version::parse(e.version);
+    auto range = VersionRange::parse(ref.engine->versions);
+    return !v || !range || range->contains(*v);
+  }
+  return false;
+}
+
+const SpellingRef* SettingsReader::choose(const std::vector<SpellingRef>* refs) const {
+  if (!refs || refs->empty()) return nullptr;
+  const SpellingRef* mine = nullptr;
+  const SpellingRef* entry = nullptr;
+  for (const SpellingRef& r : *refs) {
+    if (!engine_in_service(r)) continue;
+    if (!mine) mine = &r;
+    if (!entry && ctx_.corpus.target(Kind::engine, r.engine->engine.raw) == entry_engine_)
+      entry = &r;
+  }
+  if (entry) return entry;
+  if (mine) return mine;
+  // Spelled only by engines this service does not run: usable when every spelling means
+  // the same setting.
+  const bool one = std::all_of(refs->begin(), refs->end(), [&](const SpellingRef& r) {
+    return r.setting == refs->front().setting;
+  });
+  return one ? &refs->front() : nullptr;
+}
+
+void SettingsReader::unread(const std::string& file, Pos pos, std::string text, std::string why) {
+  out_.unread.push_back({file, pos, std::move(text), std::move(why)});
+}
+
+void SettingsReader::set(const SpellingRef& ref, const std::string& raw_value,
+                         const std::string& via, const std::string& file, Pos pos, Pos end,
+                         int rank, bool runtime) {
+  const SettingDef& def = ref.setting->setting;
+  std::string value = ref.spelling->has_value ? ref.spelling->value : raw_value;
+  if (ref.spelling->invert && def.type == "bool" && !runtime) {
+    if (auto norm = normalize_value(def, value)) value = *norm == "true" ? "false" : "true";
+  }
+  if (def.key == "model") {
+    if (runtime) return;
+    svc_.model = value;
+    svc_.model_pos = pos;
+    return;
+  }
+  Candidate c;
+  Setting& s = c.setting;
+  s.key = def.key;
+  s.value = runtime ? std::string() : value;
+  s.raw_key = ref.spelling->name + (ref.spelling->field.empty() ? "" : "." + ref.spelling->field);
+  s.raw_value =
+      runtime ? raw_value : (ref.spelling->has_value && raw_value.empty() ? value : raw_value);
+  s.via = via;
+  s.file = file;
+  s.pos = pos;
+  s.end = end;
+  s.runtime = runtime;
+  c.rank = rank;
+  c.order = order_++;
+  if (auto norm = normalize_value(def, value); norm && !runtime) {
+    c.has_norm = true;
+    c.norm = *norm;
+  }
+  auto it = by_key_.find(def.key);
+  if (it == by_key_.end()) {
+    by_key_.emplace(def.key, std::move(c));
+    return;
+  }
+  Candidate& old = it->second;
+  const bool differ = !c.has_norm || !old.has_norm || c.norm != old.norm;
+  auto shown = [](const Setting& x) {
+    return x.via + (x.runtime             ? " (set at run time)"
+                    : x.raw_value.empty() ? ""
+                                          : " = " + x.raw_value);
+  };
+  if (rank <= old.rank) {
+    if (differ) {
+      unread(old.setting.file, old.setting.pos, shown(old.setting),
+             "overridden by " + shown(s) + where(s.pos));
+    }
+    c.order = old.order;
+    old = std::move(c);
+  } else if (differ) {
+    unread(s.file, s.pos, shown(s), "overridden by " + shown(old.setting) + where(old.setting.pos));
+  }
+}
+
+void SettingsReader::entrypoint_role(const std::string& role, const Word& at,
+                                     const std::string& file, const std::string& via) {
+  const Record* rec = ctx_.vocab.setting("role");
+  if (!rec) return;
+  Spelling spelling;
+  spelling.name = "entrypoint";
+  EngineSpelling engine;
+  SpellingRef ref{rec, &engine, &spelling};
+  set(ref, role, via, file, at.pos, at.end, kEntryFlag);
+}
+
+void SettingsReader::json_flag(const std::vector<SpellingRef>& refs, const Word& flag,
+                               const Word& value, const std::string& file) {
+  yaml::Limits limits;
+  limits.max_bytes = 64 * 1024;
+  limits.max_depth = 16;
+  limits.max_nodes = 10000;
+  yaml::Node root;
+  std::vector<Diagnostic> ignored;
+  if (!yaml::parse(value.text, file, limits, root, ignored) || !root.is_map()) {
+    const bool soft = ctx_.options.allow_unknown;
+    out_.diagnostics.push_back(
+        diag(soft ? Severity::warning : Severity::error, "deploy.bad-json", file, value.pos,
+             "the value of " + flag.text +
+                 " is not a JSON object, so the settings inside it are not known",
+             "write it as JSON, such as '{\"kv_connector\": \"NixlConnector\"}'"));
+    return;
+  }
+  std::vector<std::pair<std::string, const yaml::Node*>> found;
+  leaves(root, "", found);
+  for (const auto& [path, node] : found) {
+    std::vector<SpellingRef> same;
+    for (const SpellingRef& r : refs) {
+      if (r.spelling->field == path) same.push_back(r);
+    }
+    const SpellingRef* ref = choose(&same);
+    if (!ref || !node->is_scalar()) {
+      unread(file, value.pos, flag.text + " " + path + (node->is_scalar() ? "=" + node->value : ""),
+             ref ? "not a single value" : "no settings record spells this field");
+      continue;
+    }
+    auto engine = ctx_.corpus.target(Kind::engine, ref->engine->engine.raw);
+    const int rank = engine && *engine == entry_engine_ ? kEntryFlag : kFlag;
+    set(*ref, node->value, flag.text + " " + path, file, value.pos, value.end, rank);
+  }
+}
+
+void SettingsReader::args(const std::vector<Word>& args, const std::string& file,
+                          bool positional_model) {
+  bool model_done = !positional_model;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const Word& w = args[i];
+    const std::string& t = w.text;
+    if (t == "--") {
+      for (std::size_t j = i + 1; j < args.size(); ++j) {
+        unread(file, args[j].pos, args[j].text, "an argument kb does not read");
+      }
+      return;
+    }
+    if (!looks_like_flag(t)) {
+      if (!model_done) {
+        svc_.model = t;
+        svc_.model_pos = w.pos;
+        model_done = true;
+      } else {
+        unread(file, w.pos, t, "an argument kb does not read");
+      }
+      continue;
+    }
+    const auto eq = t.find('=');
+    const std::string name = t.substr(0, eq);
+    const bool has_inline = eq != std::string::npos;
+    Word value_word{has_inline ? t.substr(eq + 1) : std::string(), w.pos, w.end};
+    auto next_value = [&]() -> const Word* {
+      if (has_inline) return &value_word;
+      if (i + 1 < args.size() && !looks_like_flag(args[i + 1].text)) return &args[++i];
+      return nullptr;
+    };
+    if (const auto* json = ctx_.vocab.json(name); json && !json->empty()) {
+      if (const Word* v = next_value()) {
+        json_flag(*json, Word{name, w.pos, w.end}, *v, file);
+      } else {
+        unread(file, w.pos, t, "no value follows the flag");
+      }
+      continue;
+    }
+    if (const SpellingRef* ref = choose(ctx_.vocab.flag(name))) {
+      const SettingDef& def = ref->setting->setting;
+      auto engine = ctx_.corpus.target(Kind::engine, ref->engine->engine.raw);
+      const int rank = engine && *engine == entry_engine_ ? kEntryFlag : kFlag;
+      if (ref->spelling->has_value || def.type == "bool") {
+        set(*ref,
+            has_inline ? value_word.text : std::string(ref->spelling->has_value ? "" : "true"),
+            name, file, w.pos, w.end, rank);
+      } else if (const Word* v = next_value()) {
+        set(*ref, v->text, name, file, w.pos, v->end.line ? v->end : w.end, rank);
+      } else {
+        unread(file, w.pos, t, "no value follows the flag");
+      }
+      continue;
+    }
+    std::string text = name;
+    if (const Word* v = next_value()) text += (has_inline ? "=" : " ") + shown_value(name, v->text);
+    unread(file, w.pos, text, "no settings record spells this flag");
+  }
+}
+
+void SettingsReader::env(const std::vector<EnvVar>& env) {
+  for (const EnvVar& e : env) {
+    const std::string via =
+        "env " + e.name + (e.source == "env" || e.source.empty() ? "" : " (" + e.source + ")");
+    if (const SpellingRef* ref = choose(ctx_.vocab.env(e.name))) {
+      set(*ref, e.value, via, e.file, e.pos, e.end, kEnv, e.runtime);
+    } else {
+      unread(e.file, e.pos, via, "no settings record spells this variable");
+    }
+  }
+}
+
+void SettingsReader::keys(const std::vector<KeyFact>& keys) {
+  for (const KeyFact& k : keys) {
+    const SpellingRef* ref = choose(ctx_.vocab.key(k.key));
+    if (!ref) continue;  // labels and fields no record spells are not configuration
+    const SettingDef& def = ref->setting->setting;
+    if (!ref->spelling->has_value && !normalize_value(def, k.value)) {
+      unread(k.file, k.pos, k.via + ": " + k.value, "not a value of " + def.key);
+      continue;
+    }
+    set(*ref, k.value, k.via, k.file, k.pos, k.end, kKey);
+  }
+}
+
+void SettingsReader::finish() {
+  std::vector<Candidate*> list;
+  for (auto& [key, c] : by_key_) list.push_back(&c);
+  std::sort(list.begin(), list.end(),
+            [](const Candidate* a, const Candidate* b) { return a->order < b->order; });
+  for (Candidate* c : list) svc_.config.push_back(std::move(c->setting));
+  by_key_.clear();
+}
+
+bool passes_engine_flags(const Vocabulary& vocab, const std::vector<Word>& args) {
+  for (const Word& w : args) {
+    if (!looks_like_flag(w.text)) continue;
+    const std::string name = w.text.substr(0, w.text.find('='));
+    if (const auto* json = vocab.json(name); json && !json->empty()) return true;
+    if (const auto* refs = vocab.flag(name)) {
+      for (const SpellingRef& r : *refs) {
+        if (r.setting->setting.key != "model") return true;
+      }
+    }
+  }
+  return false;
+}
+
+}  // namespace kb::deploy

@@ -1,0 +1,64 @@
+#pragma once
+
+// Reads the settings of one service from its command-line arguments, environment and
+// record-spelled keys, through the vocabulary's spellings. When several facts set one
+// setting, the strongest wins: what the orchestrator says (labels, Dynamo service fields:
+// it routes traffic by them), then the launched engine's own flags, then flags of the
+// other engines, then environment variables; among equals the later one, as argparse and
+// Kubernetes do. The facts that lose are kept as unread.
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "deploy/command.h"
+#include "vocab.h"
+
+namespace kb::deploy {
+
+class SettingsReader {
+ public:
+  /// `entry_engine`: the id of the engine the command line starts ("" when none).
+  SettingsReader(const Context& ctx, Facts& out, Service& svc, std::string entry_engine);
+
+  /// The role an entry point implies (`{module: sglang_router.launch_router, role: router}`).
+  void entrypoint_role(const std::string& role, const Word& at, const std::string& file,
+                       const std::string& via);
+  /// Flags and positional arguments; the first positional one is the model when
+  /// `positional_model` (`vllm serve MODEL`).
+  void args(const std::vector<Word>& args, const std::string& file, bool positional_model);
+  void env(const std::vector<EnvVar>& env);
+  void keys(const std::vector<KeyFact>& keys);
+  /// Moves the winning settings into the service, in the order they were first seen.
+  void finish();
+
+ private:
+  struct Candidate {
+    Setting setting;
+    int rank = 0;
+    std::size_t order = 0;
+    bool has_norm = false;
+    std::string norm;  ///< normalised value, to tell a real override from a repeat
+  };
+
+  const SpellingRef* choose(const std::vector<SpellingRef>* refs) const;
+  bool engine_in_service(const SpellingRef& ref) const;
+  void set(const SpellingRef& ref, const std::string& raw_value, const std::string& via,
+           const std::string& file, Pos pos, Pos end, int rank, bool runtime = false);
+  void json_flag(const std::vector<SpellingRef>& refs, const Word& flag, const Word& value,
+                 const std::string& file);
+  void unread(const std::string& file, Pos pos, std::string text, std::string why);
+
+  const Context& ctx_;
+  Facts& out_;
+  Service& svc_;
+  std::string entry_engine_;
+  std::map<std::string, Candidate> by_key_;
+  std::size_t order_ = 0;
+};
+
+/// Whether `args` pass a flag some settings record spells (the model's aside): a sign that
+/// the process is an engine even when kb cannot tell which.
+bool passes_engine_flags(const Vocabulary& vocab, const std::vector<Word>& args);
+
+}  // namespace kb::deploy

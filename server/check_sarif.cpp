@@ -1,0 +1,172 @@
+// `kb check --format sarif`: SARIF 2.1.0 for GitHub code scanning and other viewers.
+
+#include <cstdint>
+#include <cstdio>
+#include <map>
+
+#include "check_json.h"
+#include "json.h"
+
+namespace kb::json {
+
+using nlohmann::json;
+
+namespace {
+
+constexpr const char* kSarifSchema =
+    "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json";
+
+// SARIF levels: a blocker fails the scan, a major is worth a look, the rest inform.
+std::string sarif_level(std::string_view severity) {
+  if (severity == "blocker") return "error";
+  if (severity == "major") return "warning";
+  return "note";
+}
+
+std::string sarif_level(Severity s) {
+  return s == Severity::error ? "error" : s == Severity::warning ? "warning" : "note";
+}
+
+// A relative URI reference for a file path: unreserved characters and '/' stay.
+std::string file_uri(std::string_view path) {
+  static const char* kHex = "0123456789ABCDEF";
+  std::string out;
+  for (unsigned char c : path) {
+    bool keep = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                c == '-' || c == '.' || c == '_' || c == '~' || c == '/';
+    if (keep) {
+      out.push_back(static_cast<char>(c));
+    } else {
+      out += '%';
+      out += kHex[c >> 4];
+      out += kHex[c & 15];
+    }
+  }
+  return out;
+}
+
+json location(const std::string& file, Pos pos, Pos end = {}) {
+  json region = {{"startLine", pos.line > 0 ? pos.line : 1}};
+  if (pos.line > 0 && pos.column > 0) region["startColumn"] = pos.column;
+  if (pos.line > 0 && end.line >= pos.line && end.column > 0) {
+    region["endLine"] = end.line;
+    region["endColumn"] = end.column;
+  }
+  return {{"physicalLocation",
+           {{"artifactLocation", {{"uri", file_uri(file)}}}, {"region", std::move(region)}}}};
+}
+
+std::string message_text(const Finding& f) {
+  std::string text = f.title + " [" + f.severity + ", " + f.status + ", " + f.evidence + "]";
+  if (!f.service.empty()) text += " on service " + f.service;
+  if (f.possible) text += " (possible: a version or value is not known)";
+  if (!f.why.empty()) {
+    text += ". Matched: ";
+    for (std::size_t i = 0; i < f.why.size(); ++i) text += (i ? "; " : "") + f.why[i];
+    text += ".";
+  }
+  if (!f.workaround.empty()) text += " Do: " + f.workaround;
+  for (const auto& a : f.fixes) text += " Fix: " + a.advice + ".";
+  return text;
+}
+
+// Stable across runs and line moves: the gotcha, the service and the file it hit.
+std::string fingerprint(const Finding& f, const std::string& file) {
+  std::uint64_t h = 1469598103934665603ull;
+  for (const std::string* part : {&f.id, &f.service, &file}) {
+    for (unsigned char c : *part) {
+      h ^= c;
+      h *= 1099511628211ull;
+    }
+    h ^= 0xff;
+    h *= 1099511628211ull;
+  }
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
+  return buf;
+}
+
+}  // namespace
+
+json sarif_json(const CheckReport& report, const std::string& tool_version,
+                const std::string& base_url) {
+  json rules = json::array();
+  std::map<std::string, int> rule_index;
+  json results = json::array();
+  const std::string& file = report.deployment.file;
+  auto add = [&](const Finding& f, bool ignored) {
+    auto [it, fresh] = rule_index.emplace(f.id, static_cast<int>(rules.size()));
+    if (fresh) {
+      json rule = {{"id", f.id},
+                   {"name", f.id.substr(f.id.find('/') + 1)},
+                   {"shortDescription", {{"text", f.title}}},
+                   {"fullDescription", {{"text", f.symptom.empty() ? f.title : f.symptom}}},
+                   {"defaultConfiguration", {{"level", sarif_level(f.severity)}}},
+                   {"properties",
+                    {{"severity", f.severity},
+                     {"status", f.status},
+                     {"evidence", f.evidence},
+                     {"tags", f.tags}}}};
+      if (!f.workaround.empty()) {
+        rule["help"] = {{"text", f.workaround}, {"markdown", f.workaround_markdown}};
+      }
+      if (!base_url.empty()) rule["helpUri"] = gotcha_url(base_url, f.id, false);
+      rules.push_back(std::move(rule));
+    }
+    const std::string where = f.locations.empty() ? file : f.locations.front().file;
+    json r = {{"ruleId", f.id},
+              {"ruleIndex", it->second},
+              {"level", sarif_level(f.severity)},
+              {"kind", "fail"},
+              {"message", {{"text", message_text(f)}}},
+              {"partialFingerprints", {{"kbFinding/v1", fingerprint(f, where)}}},
+              {"properties", {{"why", f.why}, {"severity", f.severity}, {"possible", f.possible}}}};
+    if (!f.service.empty()) r["properties"]["service"] = f.service;
+    json locs = json::array();
+    for (const auto& l : f.locations) {
+      const std::string& where = l.file.empty() ? file : l.file;
+      if (!where.empty()) locs.push_back(location(where, l.pos, l.end));
+    }
+    if (locs.empty() && !file.empty()) locs.push_back(location(file, f.pos));
+    if (!locs.empty()) r["locations"] = std::move(locs);
+    if (ignored) {
+      r["suppressions"] = json::array(
+          {{{"kind", "external"}, {"status", "accepted"}, {"justification", f.ignore_reason}}});
+    }
+    results.push_back(std::move(r));
+  };
+  for (const auto& f : report.findings) add(f, false);
+  for (const auto& f : report.ignored) add(f, true);
+
+  json notes = json::array();
+  bool ok = true;
+  for (const auto& d : report.diagnostics) {
+    ok = ok && d.severity != Severity::error;
+    json n = {{"level", sarif_level(d.severity)},
+              {"message", {{"text", d.message + (d.hint.empty() ? "" : " (" + d.hint + ")")}}},
+              {"descriptor", {{"id", d.code}}}};
+    if (!d.file.empty()) n["locations"] = json::array({location(d.file, Pos{d.line, d.column})});
+    notes.push_back(std::move(n));
+  }
+  json run = {
+      {"tool",
+       {{"driver", {{"name", "kb"}, {"version", tool_version}, {"rules", std::move(rules)}}}}},
+      {"automationDetails", {{"id", "kb-check/" + file + "/"}}},
+      {"invocations",
+       json::array({{{"executionSuccessful", ok}, {"toolExecutionNotifications", notes}}})},
+      {"results", std::move(results)}};
+  json artifacts = json::array();
+  std::map<std::string, bool> seen;
+  for (const auto& s : report.deployment.services) {
+    if (!s.file.empty() && !seen[s.file]) {
+      seen[s.file] = true;
+      artifacts.push_back({{"location", {{"uri", file_uri(s.file)}}}});
+    }
+  }
+  if (artifacts.empty() && !file.empty())
+    artifacts.push_back({{"location", {{"uri", file_uri(file)}}}});
+  if (!artifacts.empty()) run["artifacts"] = std::move(artifacts);
+  return {{"$schema", kSarifSchema}, {"version", "2.1.0"}, {"runs", json::array({run})}};
+}
+
+}  // namespace kb::json

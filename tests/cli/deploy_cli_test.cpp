@@ -1,0 +1,223 @@
+// `kb check` on deployment artifacts: several inputs, stdin, directories, --db,
+// --print-deployment, --explain, SARIF and Markdown, and the exit codes of the gate.
+
+#include <catch2/catch.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include "cli/cli_support.h"
+
+using namespace kb_test;
+using nlohmann::json;
+
+namespace {
+
+fs::path data(const std::string& name) {
+  return fs::path(KB_TEST_DATA) / "deploy" / name;
+}
+
+std::string q(const fs::path& p) {
+  return "'" + p.string() + "'";
+}
+
+std::string records() {
+  return "--records " + q(data("records"));
+}
+
+Run check(const std::string& args) {
+  auto dir = scratch("deploy");
+  return kb(dir, "check " + args + " " + records());
+}
+
+json parse(const Run& r) {
+  INFO(r.err);
+  json j = json::parse(r.out, nullptr, false);
+  REQUIRE_FALSE(j.is_discarded());
+  return j;
+}
+
+std::vector<std::string> ids(const json& list) {
+  std::vector<std::string> out;
+  for (const auto& f : list) out.push_back(f.at("id").get<std::string>());
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("kb check: a script and a package list are one deployment", "[cli][deploy]") {
+  Run r = check(q(data("vllm-serve.sh")) + " " + q(data("requirements.txt")) + " --format json");
+  CHECK(r.code == 1);
+  json j = parse(r);
+  REQUIRE(ids(j["findings"]) == std::vector<std::string>{"gotchas/apc-warm-hit-differs-from-cold"});
+  const json& f = j["findings"][0];
+  CHECK(f["why"] ==
+        json::array({"engine vllm 0.26.0 (command vllm serve; version from pip vllm==0.26.0)",
+                     "prefix_caching = true (--enable-prefix-caching)"}));
+  CHECK(f["locations"][1] == json{{"file", data("vllm-serve.sh").string()},
+                                  {"line", 1},
+                                  {"column", 26},
+                                  {"end_line", 1},
+                                  {"end_column", 49}});
+  CHECK(f["workaround"] ==
+        "For work that must reproduce exactly, run with --no-enable-prefix-caching, or try "
+        "batch-invariant mode where it is supported.");
+  CHECK(f["fixes"] == json::array({{{"engine", "vllm"},
+                                    {"running", "0.26.0"},
+                                    {"affected", nullptr},
+                                    {"fixed_in", nullptr},
+                                    {"resolution", "none"},
+                                    {"advice", "no fixed release of vllm yet"}}}));
+  CHECK(f["tags"] == json::array({"prefix-caching", "correctness", "silent"}));
+  CHECK_FALSE(f.contains("url"));
+}
+
+TEST_CASE("kb check: stdin and --input-kind", "[cli][deploy]") {
+  auto dir = scratch("deploy-stdin");
+  Run r = kb_stdin(dir, "check - --format json " + records(), data("vllm-serve.sh"));
+  CHECK(r.code == 1);
+  json j = parse(r);
+  CHECK(j["deployment"]["services"][0]["name"] == "stdin:1");
+  CHECK(j["findings"][0]["locations"][0]["file"] == "-");
+  Run image =
+      kb_stdin(dir, "check - --input-kind image --format json " + records(), data("image.txt"));
+  CHECK(image.code == 1);
+  CHECK(parse(image)["deployment"]["engines"][0]["version"] == "0.26.0");
+  Run bad = kb(dir, "check - --input-kind yaml " + records());
+  CHECK(bad.code == 2);
+}
+
+TEST_CASE("kb check: a directory is every file in it", "[cli][deploy]") {
+  Run r = check(q(data("sglang-dir")) + " --format json");
+  CHECK(r.code == 1);
+  json j = parse(r);
+  CHECK(ids(j["findings"]) == std::vector<std::string>{"gotchas/sglang-hetero-tp-gqa-heads-zero"});
+  REQUIRE(j["diagnostics"].size() == 1);
+  CHECK(j["diagnostics"][0]["code"] == "deploy.skipped");
+  CHECK(j["diagnostics"][0]["file"] == data("sglang-dir/README.md").string());
+  CHECK(j["deployment"]["services"][0]["engines"][0]["version"] == "0.5.16");
+}
+
+TEST_CASE("kb check --print-deployment: services, provenance, normalisation, unread",
+          "[cli][deploy]") {
+  Run text = check(q(data("llm-d-pd.yaml")) + " --print-deployment");
+  CHECK(text.code == 0);
+  const std::string file = data("llm-d-pd.yaml").string();
+  CHECK(text.out.find("service ms-pd-prefill  role prefill  (" + file + ":36:11)\n") !=
+        std::string::npos);
+  CHECK(text.out.find("  setting  role = prefill  via label llm-d.ai/role  at " + file +
+                      ":33:9\n") != std::string::npos);
+  CHECK(
+      text.out.find("  setting  batch_invariant = true  (written 1)  via env VLLM_BATCH_INVARIANT "
+                    "(configMap vllm-env)  at " +
+                    file + ":8:3\n") != std::string::npos);
+  CHECK(text.out.find("  setting  nixl_side_channel_host = (set at run time)") !=
+        std::string::npos);
+  CHECK(
+      text.out.find(file + ":42:15: --block-size=128  -- no settings record spells this flag\n") !=
+      std::string::npos);
+
+  Run j = check(q(data("llm-d-pd.yaml")) + " --print-deployment --format json");
+  CHECK(j.code == 0);
+  json d = parse(j)["deployment"];
+  REQUIRE(d["services"].size() == 2);
+  json fact;
+  for (const auto& x : d["services"][0]["facts"]) {
+    if (x["key"] == "kv_connector") fact = x;
+  }
+  CHECK(fact == json{{"key", "kv_connector"},
+                     {"value", "nixl"},
+                     {"setting", "settings/kv-connector"},
+                     {"written",
+                      {{"key", "--kv-transfer-config.kv_connector"}, {"value", "NixlConnector"}}},
+                     {"line", 44},
+                     {"column", 15},
+                     {"file", file},
+                     {"via", "--kv-transfer-config kv_connector"}});
+  CHECK(d["not_understood"].size() == 6);
+}
+
+TEST_CASE("kb check --explain: each clause per service", "[cli][deploy]") {
+  Run r = check(q(data("sglang-pd-symmetric.sh")) + " --explain sglang-pd-kv-dtype-mismatch");
+  CHECK(r.code == 0);
+  CHECK(r.out.find("gotchas/sglang-pd-kv-dtype-mismatch: does not apply\n") == 0);
+  CHECK(r.out.find("    [true]    engine sglang\n") != std::string::npos);
+  CHECK(r.out.find("    [false]   prefill and decode differ in kv_cache_dtype\n") !=
+        std::string::npos);
+  Run j = check(q(data("sglang-pd.sh")) + " --explain sglang-pd-kv-dtype-mismatch --format json");
+  CHECK(j.code == 0);
+  CHECK(parse(j)["result"] == "applies");
+  Run missing = check(q(data("sglang-pd.sh")) + " --explain no-such-gotcha");
+  CHECK(missing.code == 2);
+}
+
+TEST_CASE("kb check --format sarif: help, fingerprints, run id, end positions", "[cli][deploy]") {
+  Run r =
+      check(q(data("vllm-pd-lmcache.sh")) + " --format sarif --base-url https://kb.example.com/");
+  CHECK(r.code == 1);  // blocker findings fail the default --fail-on
+  json s = parse(r);
+  const json& run = s["runs"][0];
+  CHECK(run["automationDetails"]["id"] == "kb-check/" + data("vllm-pd-lmcache.sh").string() + "/");
+  const json& rules = run["tool"]["driver"]["rules"];
+  REQUIRE(rules.size() == 2);
+  const json& rule = rules[1];
+  CHECK(rule["id"] == "gotchas/lmcache-pd-vllm-layout");
+  CHECK(rule["helpUri"] == "https://kb.example.com/gotchas/lmcache-pd-vllm-layout");
+  CHECK(rule["help"]["text"] ==
+        "Upgrade vLLM to 0.28.0, or run P/D over vLLM's own NIXL connector.");
+  CHECK(rule["fullDescription"]["text"] ==
+        "Decode output diverges from a monolithic server from the first generated token.");
+  CHECK(rule["properties"]["tags"] == json::array({"kv-transfer", "correctness"}));
+  const json& result = run["results"][1];
+  CHECK(result["partialFingerprints"]["kbFinding/v1"].get<std::string>().size() == 16);
+  CHECK(result["locations"][0]["physicalLocation"]["region"] ==
+        json{{"startLine", 11}, {"startColumn", 5}, {"endLine", 11}, {"endColumn", 15}});
+  CHECK(result["message"]["text"].get<std::string>().find(
+            "Fix: upgrade vllm from 0.26.0 to 0.28.0 or later (fixed there).") !=
+        std::string::npos);
+}
+
+TEST_CASE("kb check --format markdown: a PR comment", "[cli][deploy]") {
+  Run r = check(q(data("sglang-pd.sh")) + " --format markdown --base-url https://kb.example.com");
+  CHECK(r.code == 1);
+  CHECK(r.out.find("### kb check: 2 gotchas (2 blocker) in `") == 0);
+  CHECK(r.out.find("| Severity | Gotcha | Service | Where |\n|---|---|---|---|\n") !=
+        std::string::npos);
+  CHECK(r.out.find(
+            "| **blocker** | [SGLang prefill and decode with different KV cache dtypes corrupt "
+            "the transfer silently](https://kb.example.com/gotchas/sglang-pd-kv-dtype-mismatch)"
+            "<br>`gotchas/sglang-pd-kv-dtype-mismatch` | ") != std::string::npos);
+  CHECK(r.out.find("**Fix:** upgrade sglang from 0.5.16 to 0.5.18 or later (fixed there)") !=
+        std::string::npos);
+}
+
+TEST_CASE("kb check: what fails closed, and --allow-unknown", "[cli][deploy]") {
+  Run unidentified = check(q(data("compose-unidentified.yaml")));
+  CHECK(unidentified.code == 2);
+  CHECK(unidentified.err.find("error[deploy.unidentified-engine]") != std::string::npos);
+  Run allowed = check(q(data("compose-unidentified.yaml")) + " --allow-unknown");
+  CHECK(allowed.code == 0);
+  CHECK(allowed.err.find("warning[deploy.unidentified-engine]") != std::string::npos);
+  auto dir = scratch("deploy-kind");
+  spit(dir / "notes.md", "Nothing here.\n");
+  Run unknown = check(q(dir / "notes.md"));
+  CHECK(unknown.code == 2);
+  CHECK(unknown.err.find("error[deploy.unknown-kind]") != std::string::npos);
+  Run missing = check(q(dir / "absent.yaml"));
+  CHECK(missing.code == 2);
+  CHECK(missing.err.find("error[io.read]") != std::string::npos);
+}
+
+TEST_CASE("kb check --db: against a built index", "[cli][deploy]") {
+  auto dir = scratch("deploy-db");
+  Run build = kb(dir, "build " + records() + " --db " + q(dir / "kb.db"));
+  REQUIRE(build.code == 0);
+  Run r =
+      kb(dir, "check " + q(data("sglang-pd.sh")) + " --db " + q(dir / "kb.db") + " --format json");
+  CHECK(r.code == 1);
+  CHECK(ids(parse(r)["findings"]) ==
+        std::vector<std::string>{"gotchas/sglang-hetero-tp-gqa-heads-zero",
+                                 "gotchas/sglang-pd-kv-dtype-mismatch"});
+  Run both =
+      kb(dir, "check " + q(data("sglang-pd.sh")) + " --db " + q(dir / "kb.db") + " " + records());
+  CHECK(both.code == 2);
+}

@@ -1,0 +1,181 @@
+// The shell reader: scripts and command lines, entry points from records, pip installs,
+// exports, `sh -c`, `docker run`.
+
+#include "unit/deploy_fixture.h"
+
+using namespace kb;
+using namespace kb::test;
+
+TEST_CASE("shell: vLLM's LMCache P/D launcher", "[deploy][shell]") {
+  Read r = read_files({"vllm-pd-lmcache.sh"});
+  REQUIRE(r.diags.empty());
+  REQUIRE(r.names() == std::vector<std::string>{"vllm-pd-lmcache.sh:11", "vllm-pd-lmcache.sh:20"});
+  const Service& p = r.service("vllm-pd-lmcache.sh:11");
+  const DeployedEngine* vllm = engine(p, "engines/vllm");
+  REQUIRE(vllm);
+  CHECK(vllm->version == "0.26.0");
+  CHECK(vllm->pos.line == 11);         // where `vllm serve` starts
+  CHECK(vllm->version_pos.line == 5);  // the pip install line
+  CHECK(vllm->via == "command vllm serve; version from pip install vllm==0.26.0");
+  CHECK(engine(p, "engines/lmcache")->version == "0.3.9");
+  CHECK(p.model == "Qwen/Qwen3-8B");  // $MODEL, set by the script
+  const Setting* role = setting(p, "role");
+  REQUIRE(role);
+  CHECK(role->value == "kv_producer");
+  CHECK(role->raw_key == "--kv-transfer-config.kv_role");
+  CHECK(role->via == "--kv-transfer-config kv_role");
+  CHECK(role->pos.line == 15);
+  CHECK(setting(p, "kv_connector")->value == "LMCacheConnectorV1");
+  CHECK(setting(r.service("vllm-pd-lmcache.sh:20"), "role")->value == "kv_consumer");
+  CHECK(r.unread("--port 8100", 12));
+  CHECK(r.unread("--enforce-eager", 13));
+  CHECK(r.unread("env UCX_TLS", 8));
+  CHECK(
+      r.unread("--kv-transfer-config kv_connector_extra_config.discard_partial_chunks=false", 15));
+}
+
+TEST_CASE("shell: the LMCache launcher hits the layout gotcha, with what to do",
+          "[deploy][shell]") {
+  CheckReport report = check_read(read_files({"vllm-pd-lmcache.sh"}));
+  REQUIRE(count_severity(report.diagnostics, Severity::error) == 0);
+  REQUIRE(finding_ids(report) == std::vector<std::string>{"gotchas/apc-warm-hit-differs-from-cold",
+                                                          "gotchas/lmcache-pd-vllm-layout"});
+  const Finding& f = report.findings[1];
+  CHECK(f.service == "vllm-pd-lmcache.sh:11");
+  CHECK(f.why ==
+        std::vector<std::string>{
+            "engine vllm 0.26.0 in >=0.26.0, <0.28 (command vllm serve; version from pip "
+            "install vllm==0.26.0)",
+            "engine lmcache 0.3.9 (pip install lmcache==0.3.9)",
+            "service 'vllm-pd-lmcache.sh:11' has role prefill (--kv-transfer-config kv_role)"});
+  REQUIRE(f.locations.size() == 3);
+  CHECK(f.locations[0].pos.line == 11);
+  CHECK(f.locations[1].pos.line == 5);
+  CHECK(f.locations[2].pos.line == 15);
+  CHECK(f.workaround == "Upgrade vLLM to 0.28.0, or run P/D over vLLM's own NIXL connector.");
+  REQUIRE(f.fixes.size() == 1);
+  CHECK(f.fixes[0].engine == "vllm");
+  CHECK(f.fixes[0].running == "0.26.0");
+  CHECK(f.fixes[0].affected == ">=0.26.0, <0.28");
+  CHECK(f.fixes[0].fixed_in == "0.28.0");
+  CHECK(f.fixes[0].advice == "upgrade vllm from 0.26.0 to 0.28.0 or later (fixed there)");
+  // The first paragraph of the workaround, without Markdown.
+  const Finding& apc = report.findings[0];
+  CHECK(apc.workaround ==
+        "For work that must reproduce exactly, run with --no-enable-prefix-caching, or try "
+        "batch-invariant mode where it is supported.");
+  CHECK(apc.fixes[0].advice == "no fixed release of vllm yet");
+}
+
+TEST_CASE("shell: SGLang P/D with a router; asymmetric dtype and TP", "[deploy][shell]") {
+  Read r = read_files({"sglang-pd.sh"});
+  REQUIRE(r.diags.empty());
+  REQUIRE(r.names() ==
+          std::vector<std::string>{"sglang-pd.sh:7", "sglang-pd.sh:9", "sglang-pd.sh:11"});
+  const Service& p = r.service("sglang-pd.sh:7");
+  CHECK(engine(p, "engines/sglang")->version == "0.5.16");  // pip install "sglang[all]==0.5.16"
+  CHECK(p.model == "Qwen/Qwen3.5-35B-A3B");                 // exported $MODEL
+  CHECK(setting(p, "role")->value == "prefill");
+  CHECK(setting(p, "kv_transfer_backend")->value == "mooncake");
+  CHECK(setting(p, "kv_cache_dtype")->value == "fp8_e4m3");
+  CHECK(setting(p, "kv_cache_dtype")->pos.line == 8);
+  CHECK(setting(p, "tensor_parallel_size")->value == "1");
+  const Service& router = r.service("sglang-pd.sh:11");
+  CHECK(setting(router, "role")->value == "router");
+  CHECK(setting(router, "role")->via == "command python3 -m sglang_router.launch_router");
+  CHECK(r.unread("--prefill http://127.0.0.1:30000", 12));
+  // The exported MODEL reaches every command, and is listed once.
+  CHECK(std::count_if(r.deployment.not_understood.begin(), r.deployment.not_understood.end(),
+                      [](const Unread& u) { return u.text == "env MODEL (export)"; }) == 1);
+
+  CheckReport report = check_read(r);
+  REQUIRE(finding_ids(report) == std::vector<std::string>{"gotchas/sglang-hetero-tp-gqa-heads-zero",
+                                                          "gotchas/sglang-pd-kv-dtype-mismatch"});
+  CHECK(report.findings[0].fixes[0].advice ==
+        "upgrade sglang from 0.5.16 to 0.5.18 or later (fixed there)");
+  CHECK(report.findings[1].why ==
+        std::vector<std::string>{
+            "engine sglang 0.5.16 (command python3 -m sglang.launch_server; "
+            "version from pip install sglang[all]==0.5.16)",
+            "prefill and decode differ in kv_cache_dtype",
+            "kv_cache_dtype = fp8 on sglang-pd.sh:7 (--kv-cache-dtype)",
+            "kv_cache_dtype = auto on sglang-pd.sh:9 (the default of sglang 0.5.16)"});
+}
+
+TEST_CASE("shell: a symmetric SGLang pair hits neither P/D gotcha", "[deploy][shell]") {
+  CheckReport report = check_read(read_files({"sglang-pd-symmetric.sh"}));
+  CHECK(count_severity(report.diagnostics, Severity::error) == 0);
+  CHECK(report.findings.empty());
+}
+
+TEST_CASE("shell: --no-enable-prefix-caching keeps the prefix-cache gotcha away",
+          "[deploy][shell]") {
+  CheckReport on = check_read(read_texts(
+      {{"a.sh", "vllm serve m --enable-prefix-caching\n"}, {"r.txt", "vllm==0.26.0\n"}}));
+  CHECK(finding_ids(on) == std::vector<std::string>{"gotchas/apc-warm-hit-differs-from-cold"});
+  CheckReport off = check_read(read_texts(
+      {{"a.sh", "vllm serve m --no-enable-prefix-caching\n"}, {"r.txt", "vllm==0.26.0\n"}}));
+  CHECK(off.findings.empty());
+  // argparse semantics: the later of two switches wins, the other is listed.
+  Read both =
+      read_texts({{"a.sh", "vllm serve m --enable-prefix-caching --no-enable-prefix-caching\n"}});
+  CHECK(setting(both.deployment.services[0], "prefix_caching")->value == "false");
+  CHECK(both.unread("--enable-prefix-caching = true", 1));
+}
+
+TEST_CASE("shell: sh -c strings, VAR=x prefixes, exports and exec", "[deploy][shell]") {
+  Read r = read_texts(
+      {{"run.sh",
+        "export VLLM_BATCH_INVARIANT=1\n"
+        "bash -lc \"pip install vllm==0.26.0 && exec vllm serve m --tensor-parallel-size 2\"\n"
+        "VLLM_NIXL_SIDE_CHANNEL_HOST=10.0.0.1 nohup vllm serve m2 &\n"}});
+  REQUIRE(r.diags.empty());
+  REQUIRE(r.deployment.services.size() == 2);
+  const Service& a = r.deployment.services[0];
+  CHECK(a.name == "run.sh:2");
+  CHECK(engine(a, "engines/vllm")->version == "0.26.0");
+  CHECK(setting(a, "tensor_parallel_size")->value == "2");
+  CHECK(setting(a, "tensor_parallel_size")->pos.line == 2);
+  CHECK(setting(a, "batch_invariant")->pos.line == 1);
+  const Service& b = r.deployment.services[1];
+  CHECK(b.model == "m2");
+  CHECK(setting(b, "nixl_side_channel_host")->value == "10.0.0.1");
+  CHECK(setting(b, "batch_invariant")->value == "1");
+}
+
+TEST_CASE("shell: docker run and podman run", "[deploy][shell]") {
+  Read r = read_texts(
+      {{"run.sh",
+        "podman run --network host --device nvidia.com/gpu=0 -e VLLM_BATCH_INVARIANT=1 \\\n"
+        "  -e HF_HOME=/models ghcr.io/llm-d/llm-d:v0.2.0 --model Qwen/Qwen3-0.6B \\\n"
+        "  --kv-transfer-config='{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_both\"}'\n"
+        "docker run --rm -it redis:7\n"}});
+  REQUIRE(r.diags.empty());
+  REQUIRE(r.deployment.services.size() == 1);
+  const Service& s = r.deployment.services[0];
+  CHECK(engine(s, "engines/llm-d")->version == "0.2.0");
+  CHECK(engine(s, "engines/vllm")->version == "0.10.0");
+  CHECK(s.model == "Qwen/Qwen3-0.6B");
+  CHECK(setting(s, "role")->value == "kv_both");
+  CHECK(setting(s, "batch_invariant")->pos.line == 1);
+  CHECK(r.unread("env HF_HOME (docker run -e)", 2));
+}
+
+TEST_CASE("shell: a command passing engine flags that no record starts fails closed",
+          "[deploy][shell]") {
+  Read r =
+      read_texts({{"serve.sh",
+                   "python3 my_server.py --tensor-parallel-size 4\ncurl localhost:8000/health\n"}});
+  REQUIRE(r.codes() == std::vector<std::string>{"deploy.unidentified-engine"});
+  CHECK(r.diags[0].line == 1);
+  CHECK(
+      r.diags[0].message ==
+      "'serve.sh:1' runs an engine kb cannot identify (command python3): it passes flags that only "
+      "engines take");
+}
+
+TEST_CASE("shell: a script that starts nothing kb knows is not a check", "[deploy][shell]") {
+  Read r = read_texts({{"x.sh", "#!/bin/sh\necho hello\n"}});
+  CHECK(r.codes() == std::vector<std::string>{"deploy.no-engine"});
+  CHECK(r.diags[0].severity == Severity::error);
+}

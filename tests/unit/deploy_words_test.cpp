@@ -1,0 +1,136 @@
+// The small parsers under the readers: shell words, image references, tags, packages.
+
+#include <catch2/catch.hpp>
+
+#include "deploy/catalog.h"
+#include "deploy/shell_words.h"
+
+using namespace kb;
+using namespace kb::deploy;
+
+namespace {
+
+std::vector<std::vector<std::string>> commands(const std::string& text, Vars vars = {}) {
+  LineIndex index(text);
+  ShellLexer lexer(text, Locator{&index, text, 0, true, {}});
+  std::vector<std::vector<std::string>> out;
+  while (auto cmd = lexer.next(vars)) {
+    std::vector<std::string> words;
+    for (const auto& w : cmd->words) words.push_back(w.text);
+    out.push_back(words);
+  }
+  return out;
+}
+
+using Cmds = std::vector<std::vector<std::string>>;
+
+}  // namespace
+
+TEST_CASE("shell words: quotes, escapes and $'...'", "[deploy][shell]") {
+  CHECK(commands(R"(vllm serve 'a b' "c \"d\" $X" e\ f $'g\nh')", {{"X", "x"}}) ==
+        Cmds{{"vllm", "serve", "a b", "c \"d\" x", "e f", "g\nh"}});
+  CHECK(commands(R"(--kv-transfer-config '{"kv_connector":"NixlConnector"}')") ==
+        Cmds{{"--kv-transfer-config", R"({"kv_connector":"NixlConnector"})"}});
+}
+
+TEST_CASE("shell words: separators, continuations, comments, redirections", "[deploy][shell]") {
+  const std::string script =
+      "# a comment\n"
+      "pip install x==1 && exec vllm serve m \\\n"
+      "  --port 8000 > /tmp/log 2>&1 &\n"
+      "echo done; sleep 1 | cat # trailing\n";
+  CHECK(commands(script) == Cmds{{"pip", "install", "x==1"},
+                                 {"exec", "vllm", "serve", "m", "--port", "8000"},
+                                 {"echo", "done"},
+                                 {"sleep", "1"},
+                                 {"cat"}});
+}
+
+TEST_CASE("shell words: here-documents are skipped", "[deploy][shell]") {
+  const std::string script =
+      "cat > cfg.yaml <<'EOF'\n"
+      "vllm serve not-a-command\n"
+      "EOF\n"
+      "vllm serve real\n";
+  CHECK(commands(script) == Cmds{{"cat"}, {"vllm", "serve", "real"}});
+}
+
+TEST_CASE("shell words: variables expand, unknown ones stay", "[deploy][shell]") {
+  CHECK(commands("vllm serve $MODEL ${PORT:-8000} ${TP} $(hostname) '$MODEL'", {{"MODEL", "m"}}) ==
+        Cmds{{"vllm", "serve", "m", "8000", "${TP}", "$(hostname)", "$MODEL"}});
+}
+
+TEST_CASE("shell words: positions are the words' own lines and columns", "[deploy][shell]") {
+  const std::string script = "A=1 \\\n  vllm serve --x 2\n";
+  LineIndex index(script);
+  ShellLexer lexer(script, Locator{&index, script, 0, true, {}});
+  auto cmd = lexer.next({});
+  REQUIRE(cmd);
+  REQUIRE(cmd->words.size() == 5);
+  CHECK(cmd->words[0].pos.line == 1);
+  CHECK(cmd->words[0].pos.column == 1);
+  CHECK(cmd->words[3].text == "--x");
+  CHECK(cmd->words[3].pos.line == 2);
+  CHECK(cmd->words[3].pos.column == 14);
+  CHECK(cmd->words[3].end.column == 17);
+}
+
+TEST_CASE("shell words: assignments", "[deploy][shell]") {
+  CHECK(is_assignment("VLLM_X=1"));
+  CHECK(is_assignment("_A="));
+  CHECK_FALSE(is_assignment("--x=1"));
+  CHECK_FALSE(is_assignment("1A=2"));
+  CHECK_FALSE(is_assignment("=x"));
+}
+
+TEST_CASE("image references: registries, Docker Hub, tags and digests", "[deploy][image]") {
+  auto r = parse_image("docker.io/vllm/vllm-openai:v0.26.0");
+  REQUIRE(r);
+  CHECK(r->registry.empty());
+  CHECK(r->path == "vllm/vllm-openai");
+  CHECK(r->tag == "v0.26.0");
+  r = parse_image("nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.3.0@sha256:abc");
+  REQUIRE(r);
+  CHECK(r->registry == "nvcr.io");
+  CHECK(r->path == "nvidia/ai-dynamo/vllm-runtime");
+  CHECK(r->tag == "1.3.0");
+  CHECK(r->digest == "sha256:abc");
+  r = parse_image("localhost:5000/redis");
+  REQUIRE(r);
+  CHECK(r->registry == "localhost:5000");
+  CHECK(r->path == "redis");
+  CHECK(r->tag.empty());
+  r = parse_image("docker.io/library/redis:7");
+  REQUIRE(r);
+  CHECK(r->path == "redis");
+  CHECK_FALSE(parse_image("vllm serve"));
+  CHECK_FALSE(parse_image("a//b"));
+  CHECK_FALSE(parse_image("x:"));
+}
+
+TEST_CASE("image tags give versions", "[deploy][image]") {
+  CHECK(version_from_tag("v0.26.0") == "0.26.0");
+  CHECK(version_from_tag("0.5.18-cu128") == "0.5.18");
+  CHECK(version_from_tag("v0.5.18-cu128-b200") == "0.5.18");
+  CHECK(version_from_tag("v0.26.0rc1") == "0.26.0rc1");
+  CHECK(version_from_tag("v0.26.0-rc1") == "0.26.0rc1");
+  CHECK(version_from_tag("0.26.0-py3") == "0.26.0");
+  CHECK(version_from_tag("latest").empty());
+  CHECK(version_from_tag("nightly-2026-01-01").empty());
+  CHECK(version_from_tag("${VERSION}").empty());
+  CHECK(version_from_tag("").empty());
+}
+
+TEST_CASE("package names compare after PEP 503 normalisation", "[deploy][packages]") {
+  CHECK(normalize_package("Nixl_CU12") == "nixl-cu12");
+  CHECK(normalize_package("a.-_b") == "a-b");
+  CHECK(normalize_package("vLLM") == "vllm");
+}
+
+TEST_CASE("python interpreters and base names", "[deploy][shell]") {
+  CHECK(is_python("python3"));
+  CHECK(is_python("/usr/bin/python3.12"));
+  CHECK(is_python("python"));
+  CHECK_FALSE(is_python("pythonx"));
+  CHECK(base_name("/opt/venv/bin/vllm") == "vllm");
+}
