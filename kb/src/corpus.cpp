@@ -1,4 +1,5 @@
 #include "kb/corpus.h"
+#include "kb/repair.h"
 #include "record_lint.h"
 
 #include <sys/stat.h>
@@ -342,7 +343,10 @@ void Corpus::check_names(const Record& r, std::vector<Diagnostic>& out) const {
                       ? ref.field + ": no " + std::string(kind_name(slot.target)) + " '" + ref.raw + "'"
                       : ref.field + ": '" + ref.raw + "' names " + res.other_namespace_id +
                             ", but this field holds " + std::string(kind_namespace(slot.target)) + " ids";
-      d.hint = dangling_hint(res);
+      d.hint = res.candidates.empty()
+                   ? dangling_hint(res)
+                   : dangling_hint(res, repair_text_for(*this, slot.target, ref.raw,
+                                                        res.candidates.front().id));
     }
     out.push_back(std::move(d));
   }

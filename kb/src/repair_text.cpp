@@ -114,7 +114,11 @@ bool scalar_edit(std::string_view body, const std::vector<std::size_t>& starts,
   }
   if (body.compare(at, r.from.size(), r.from) != 0) return fail("'" + r.from + "' is not there");
   const std::size_t after = at + r.from.size();
-  if (after < body.size() && !is_blank(body[after]) &&
+  // A mapping key (a setting in a predicate's config) ends at a ':' followed by a blank.
+  const bool key_end = after < body.size() && body[after] == ':' &&
+                       (after + 1 == body.size() || is_blank(body[after + 1]) ||
+                        std::string_view(",]}\n").find(body[after + 1]) != std::string_view::npos);
+  if (after < body.size() && !is_blank(body[after]) && !key_end &&
       std::string_view(",]}#\n").find(body[after]) == std::string_view::npos) {
     return fail("'" + r.from + "' continues past the recorded value");
   }

@@ -336,10 +336,14 @@ std::string_view dangling_code(const Resolution& r) {
 }
 
 std::string dangling_hint(const Resolution& r) {
+  return dangling_hint(r, r.candidates.empty() ? std::string() : tail(r.candidates.front().id));
+}
+
+std::string dangling_hint(const Resolution& r, const std::string& written) {
   if (!r.other_namespace_id.empty()) return r.reason;
   if (r.candidates.empty()) return r.reason;
   const Candidate& best = r.candidates.front();
-  std::string hint = "did you mean `" + tail(best.id) + "`? (" + format_score(best.score);
+  std::string hint = "did you mean `" + written + "`? (" + format_score(best.score);
   if (r.repairable) return hint + ", `kb repair --write` would apply it)";
   return hint + ", not applied: " + r.reason + ")";
 }
