@@ -9,7 +9,10 @@
 #include "kb/check.h"
 #include "kb/corpus.h"
 #include "kb/evidence.h"
+#include "kb/atomic_write.h"
+#include "kb/file_read.h"
 #include "kb/store.h"
+#include "probe.h"
 
 namespace kb::cli {
 namespace {
@@ -27,6 +30,9 @@ struct CheckConfig {
   std::string today;
   std::string explain;
   std::string base_url;
+  std::vector<std::string> endpoints;  ///< URL or ROLE=URL
+  std::string save_endpoint;
+  double endpoint_timeout = 10;
   bool print_deployment = false;
   bool allow_unknown = false;
   bool allow_invalid_records = false;
@@ -46,12 +52,54 @@ std::optional<std::string> read_stream(std::istream& in, const std::string& path
 }
 
 std::optional<std::string> read_input(const std::string& path, std::vector<Diagnostic>& diags) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    diags.push_back({Severity::error, "io.read", path, 0, 0, "cannot open the file", "", ""});
+  // Never blocks on a FIFO without a writer, never reads /dev/zero without end.
+  FileRead read = read_file(path, named_input_policy(kMaxDeploymentBytes));
+  if (read.failure == ReadFailure::too_large) return std::string(kMaxDeploymentBytes + 1, ' ');
+  if (read.failure == ReadFailure::missing) {
+    diags.push_back({Severity::error, "io.read", path, 0, 0, "cannot open the file: no such file",
+                     "check the path", ""});
     return std::nullopt;
   }
-  return read_stream(in, path, diags);
+  if (read.failure) {
+    diags.push_back(read_diagnostic(read, path, kMaxDeploymentBytes));
+    return std::nullopt;
+  }
+  return std::move(read.bytes);
+}
+
+// `--endpoint [ROLE=]URL`: asks the server what it is through the engines' probe routes
+// and turns the answer into an endpoint document (kb/src/deploy/read_endpoint.cpp).
+// An unreachable server fails closed.
+void probe_endpoints(const CheckConfig& cfg, const Corpus& corpus, std::vector<DeployInput>& out,
+                     std::vector<Diagnostic>& diags) {
+  const auto specs = client::probe_specs(corpus);
+  for (const std::string& arg : cfg.endpoints) {
+    std::string role, url = arg;
+    if (auto eq = arg.find('='); eq != std::string::npos && arg.find("://") > eq) {
+      role = arg.substr(0, eq);
+      url = arg.substr(eq + 1);
+    }
+    std::string why;
+    auto endpoint = client::parse_endpoint(url, &why);
+    if (!endpoint) {
+      diags.push_back({Severity::error, "check.endpoint-invalid", url, 0, 0,
+                       "not a server URL: " + why, "write http://host:port or ROLE=http://host:port",
+                       ""});
+      continue;
+    }
+    client::ClientOptions options;
+    options.timeout_seconds = cfg.endpoint_timeout;
+    client::Http http(*endpoint, options);
+    client::EndpointProbe p = client::probe(http, specs);
+    if (!p.reachable) {
+      diags.push_back({Severity::error, "check.endpoint-unreachable", url, 0, 0,
+                       "the server does not answer: " +
+                           (p.problems.empty() ? std::string("no answer") : p.problems.front()),
+                       "check the URL and that the server is up", ""});
+      continue;
+    }
+    out.push_back({url, client::endpoint_document(p, url, role)});
+  }
 }
 
 // PATH, `-` (stdin) or a directory (every file under it, sorted; hidden ones skipped).
@@ -128,6 +176,10 @@ int unusable(CheckReport& report, const CheckConfig& cfg) {
 int run_check(const CheckConfig& cfg) {
   CheckReport report;
   auto& diags = report.diagnostics;
+  if (cfg.inputs.empty() && cfg.endpoints.empty()) {
+    std::cerr << "kb check: give a deployment: PATH..., - for stdin, or --endpoint URL\n";
+    return kExitUsage;
+  }
   std::vector<DeployInput> inputs = gather(cfg.inputs, diags);
   IgnoreList ignores;
   if (!cfg.ignore.empty()) {
@@ -139,6 +191,20 @@ int run_check(const CheckConfig& cfg) {
   if (count_severity(diags, Severity::error) > 0) return unusable(report, cfg);
 
   auto corpus = load_corpus(cfg);
+  if (!cfg.endpoints.empty()) {
+    probe_endpoints(cfg, *corpus, inputs, diags);
+    if (count_severity(diags, Severity::error) > 0) return unusable(report, cfg);
+    if (!cfg.save_endpoint.empty()) {
+      // One document per endpoint; a file holds one, so several go to FILE, FILE.2, ...
+      std::size_t n = 0;
+      for (const auto& in : inputs) {
+        if (in.text.rfind("{\"kb_endpoint\"", 0) != 0) continue;
+        const std::string path = cfg.save_endpoint + (n ? "." + std::to_string(n + 1) : "");
+        write_atomic(path, in.text, IfExists::replace);
+        ++n;
+      }
+    }
+  }
   EvidenceIndex evidence = EvidenceIndex::build(*corpus);
   CheckIndex index = CheckIndex::build(*corpus, evidence);
   const CheckOptions options{cfg.allow_unknown};
@@ -199,9 +265,20 @@ void add_check(CLI::App& app, Action& run) {
   auto* sub = app.add_subcommand("check", "Which gotchas hit this deployment");
   sub->add_option("inputs", cfg->inputs,
                   "Deployment artifacts: Kubernetes manifests, compose files, shell scripts, "
-                  "package lists, image references, deployment files, directories of them; "
-                  "- is stdin")
-      ->required();
+                  "package lists, image references, deployment files, endpoint documents, "
+                  "directories of them; - is stdin");
+  sub->add_option("--endpoint", cfg->endpoints,
+                  "[ROLE=]URL of a running OpenAI-compatible server to check (repeatable): "
+                  "engines and versions from the engine records' probe routes, the model from "
+                  "/v1/models, settings from /metrics info labels; unreachable fails (exit 2)")
+      ->take_all()
+      ->allow_extra_args(false);
+  sub->add_option("--save-endpoint", cfg->save_endpoint,
+                  "Write what --endpoint learned to FILE, to check it later as an input");
+  sub->add_option("--endpoint-timeout", cfg->endpoint_timeout,
+                  "Seconds to wait for each endpoint request")
+      ->check(CLI::Range(0.1, 600.0))
+      ->capture_default_str();
   add_records_option(sub, cfg->records);
   sub->add_option("--db", cfg->db, "Check against a prebuilt index (kb build) instead of --records")
       ->excludes(sub->get_option("--records"));

@@ -22,6 +22,7 @@ bool ends_with(std::string_view s, std::string_view suffix) {
 const std::vector<std::unique_ptr<Reader>>& readers() {
   static const auto list = [] {
     std::vector<std::unique_ptr<Reader>> v;
+    v.push_back(endpoint_reader());  // before deployment: it has `engines` too
     v.push_back(kubernetes_reader());
     v.push_back(compose_reader());
     v.push_back(deployment_reader());
