@@ -194,7 +194,8 @@ void write_all(const Linted& linted, const pages::Renderer& renderer, Writer& w)
   }
   for (const auto& r : linted.corpus->records()) {
     tasks.emplace_back([&w, &renderer, &v, &linted, &r = *r] {
-      w.write(r.id + ".json", json::record(*linted.corpus, r, linted.evidence).dump(2) + "\n");
+      w.write(r.id + ".json",
+              json::versioned(json::record(*linted.corpus, r, linted.evidence)).dump(2) + "\n");
       w.write(r.id + ".yaml", r.source_text);
       if (auto html = renderer.record(v, r)) w.write(r.id + ".html", *html);
     });
