@@ -6,6 +6,7 @@
 #include "http_status.h"
 #include "json.h"
 #include "kb/record_dates.h"
+#include "openapi.h"
 #include "tabular.h"
 
 namespace kb::http {
@@ -74,6 +75,12 @@ void api_index(const Ctx& c) {
     routes.push_back({{"method", r.method}, {"path", r.name}});
   }
   send_json(c.res, {{"snapshot", c.snap.etag()}, {"version", "v1"}, {"routes", std::move(routes)}});
+}
+
+// The document describes itself: its `info.version` is the schema version (OpenAPI allows
+// no other top-level field).
+void openapi(const Ctx& c) {
+  send_body(c.res, dump(openapi_document()), "application/json");
 }
 
 void diagnostics(const Ctx& c) {

@@ -37,6 +37,8 @@ void check_batch(const Ctx& c);
 // api_misc.cpp
 /// GET /api/v1: what this API offers, for discovery.
 void api_index(const Ctx& c);
+/// GET /api/v1/openapi.json: the OpenAPI 3.1 document (openapi.h).
+void openapi(const Ctx& c);
 /// GET /api/v1/diagnostics: what `kb lint --format json` would say of the files now.
 void diagnostics(const Ctx& c);
 /// GET /api/v1/changes?since=: records added, changed or deleted since a time.

@@ -119,6 +119,8 @@ const std::vector<Route>& route_table() {
       {"GET", "/healthz", "/healthz", healthz, false, "liveness and the reload state"},
       {"GET", "/metrics", "/metrics", metrics, false, "Prometheus text"},
       {"GET", "/api/v1", "/api/v1", api_index, true, "the routes of this API"},
+      {"GET", "/api/v1/openapi\\.json", "/api/v1/openapi.json", openapi, true,
+       "the OpenAPI 3.1 document of this API"},
       {"GET", "/api/v1/gotchas" + kSuffix, "/api/v1/gotchas", list_gotchas, true,
        "a page of gotcha summaries with facet counts; CSV and NDJSON stream every match",
        with_format(gotcha_params())},
