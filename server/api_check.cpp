@@ -67,7 +67,7 @@ bool flag_param(const httplib::Request& req, const char* name) {
                  std::string(name) + " must be true or false");
 }
 
-CheckParams check_params(const httplib::Request& req) {
+CheckParams read_check_params(const httplib::Request& req) {
   CheckParams p;
   p.options.allow_unknown = flag_param(req, "allow_unknown");
   p.allow_invalid_records = flag_param(req, "allow_invalid_records");
@@ -270,7 +270,7 @@ CheckRequest read_request(const httplib::Request& req) {
 void check(const Ctx& c) {
   check_body(c.req, kMaxDeploymentBytes, true);
   std::vector<Diagnostic> diags;
-  const CheckParams params = check_params(c.req);
+  const CheckParams params = read_check_params(c.req);
   CheckRequest r = read_request(c.req);
   Deployment d;
   if (r.deployment && r.deployment->is_object()) {
@@ -305,7 +305,7 @@ void check_batch(const Ctx& c) {
     throw ApiError(Problem::payload_too_large, problem_code(Problem::payload_too_large),
                    "at most " + std::to_string(c.svc.config.max_batch) + " deployments per batch");
   }
-  const CheckParams params = check_params(c.req);
+  const CheckParams params = read_check_params(c.req);
   BatchSlot slot(c.svc.config.max_concurrent_batches);
   // Parse every deployment first: the work the batch asks for is known before any runs.
   std::vector<Deployment> parsed(list->size());

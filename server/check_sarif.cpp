@@ -154,7 +154,8 @@ json sarif_json(const CheckReport& report, const std::string& tool_version,
       {"automationDetails", {{"id", "kb-check/" + file + "/"}}},
       {"invocations",
        json::array({{{"executionSuccessful", ok}, {"toolExecutionNotifications", notes}}})},
-      {"results", std::move(results)}};
+      {"results", std::move(results)},
+      {"properties", {{"schema_version", kSchemaVersion}}}};
   json artifacts = json::array();
   std::map<std::string, bool> seen;
   for (const auto& s : report.deployment.services) {

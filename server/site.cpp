@@ -20,6 +20,7 @@
 
 #include "json.h"
 #include "kb/error.h"
+#include "openapi.h"
 #include "pages_internal.h"
 
 namespace kb::site {
@@ -163,8 +164,9 @@ void run_all(const std::vector<std::function<void()>>& tasks) {
   if (failure) std::rethrow_exception(failure);
 }
 
-constexpr const char* kTopFiles[] = {"index.html", "search.html", "diagnostics.html",
-                                     "404.html",   "feed.xml",    "search-index.js"};
+constexpr const char* kTopFiles[] = {"index.html",         "search.html", "diagnostics.html",
+                                     "404.html",           "feed.xml",    "search-index.js",
+                                     "api/v1/openapi.json"};
 
 // Every file a build may write, so collisions are found before anything is written. A
 // record's page is planned even where its type has none: planning too much only checks
@@ -188,13 +190,16 @@ void write_all(const Linted& linted, const pages::Renderer& renderer, Writer& w)
       [&] { w.write("404.html", renderer.not_found(v, "")); },
       [&] { w.write("feed.xml", renderer.feed(v)); },
       [&] { w.write("search-index.js", search_index_js(v)); },
+      // The API's description, for clients generated against the live server.
+      [&] { w.write("api/v1/openapi.json", http::openapi_document().dump(2) + "\n"); },
   };
   for (const auto& name : renderer.asset_names()) {
     tasks.emplace_back([&w, &renderer, name] { w.write("static/" + name, *renderer.asset(name)); });
   }
   for (const auto& r : linted.corpus->records()) {
     tasks.emplace_back([&w, &renderer, &v, &linted, &r = *r] {
-      w.write(r.id + ".json", json::record(*linted.corpus, r, linted.evidence).dump(2) + "\n");
+      w.write(r.id + ".json",
+              json::versioned(json::record(*linted.corpus, r, linted.evidence)).dump(2) + "\n");
       w.write(r.id + ".yaml", r.source_text);
       if (auto html = renderer.record(v, r)) w.write(r.id + ".html", *html);
     });

@@ -6,6 +6,7 @@
 #include "check_json.h"
 #include "check_print.h"
 #include "commands.h"
+#include "json.h"
 #include "kb/check.h"
 #include "kb/corpus.h"
 #include "kb/evidence.h"
@@ -148,11 +149,15 @@ std::shared_ptr<const Corpus> load_corpus(const CheckConfig& cfg) {
   return Corpus::from_store(store, cfg.db);
 }
 
-void print(const CheckReport& report, const CheckConfig& cfg) {
+// `snapshot` is the knowledge base's content hash (empty before it is loaded).
+void print(const CheckReport& report, const CheckConfig& cfg, std::string_view snapshot) {
   if (cfg.format == "json") {
-    std::cout << json::findings_json(report, cfg.base_url).dump(2) << "\n";
+    std::cout << json::versioned(json::findings_json(report, cfg.base_url), snapshot).dump(2)
+              << "\n";
   } else if (cfg.format == "sarif") {
-    std::cout << json::sarif_json(report, "0.1.0", cfg.base_url).dump(2) << "\n";
+    nlohmann::json log = json::sarif_json(report, "0.1.0", cfg.base_url);
+    if (!snapshot.empty()) log["runs"][0]["properties"]["snapshot"] = snapshot;
+    std::cout << log.dump(2) << "\n";
   } else if (cfg.format == "markdown") {
     for (const auto& d : report.diagnostics) std::cerr << format_diagnostic(d) << "\n";
     print_findings_markdown(std::cout, report, cfg.base_url);
@@ -162,13 +167,13 @@ void print(const CheckReport& report, const CheckConfig& cfg) {
 }
 
 // Reading problems: text prints the diagnostics, the other formats their document.
-int unusable(CheckReport& report, const CheckConfig& cfg) {
+int unusable(CheckReport& report, const CheckConfig& cfg, std::string_view snapshot = {}) {
   if (cfg.format == "text") {
     for (const auto& d : report.diagnostics) std::cerr << format_diagnostic(d) << "\n";
   } else if (cfg.print_deployment && cfg.format == "json") {
-    std::cout << json::deployment_json(report).dump(2) << "\n";
+    std::cout << json::versioned(json::deployment_json(report), snapshot).dump(2) << "\n";
   } else {
-    print(report, cfg);
+    print(report, cfg, snapshot);
   }
   return kExitUsage;
 }
@@ -210,7 +215,8 @@ int run_check(const CheckConfig& cfg) {
   const CheckOptions options{cfg.allow_unknown};
   Deployment deployment = index.read(inputs, {cfg.input_kind, cfg.allow_unknown}, diags);
   report.deployment = deployment;
-  if (count_severity(diags, Severity::error) > 0) return unusable(report, cfg);
+  if (count_severity(diags, Severity::error) > 0)
+    return unusable(report, cfg, corpus->content_hash());
   // The gate fails closed: a knowledge base that did not load whole, or holds no gotchas,
   // cannot say "0 findings".
   const std::string source = cfg.db.empty() ? cfg.records : cfg.db;
@@ -234,7 +240,8 @@ int run_check(const CheckConfig& cfg) {
       return kExitUsage;
     }
     if (cfg.format == "json") {
-      std::cout << json::explanation_json(*e).dump(2) << "\n";
+      std::cout << json::versioned(json::explanation_json(*e), corpus->content_hash()).dump(2)
+                << "\n";
     } else {
       print_explanation_text(std::cout, *e);
     }
@@ -245,7 +252,8 @@ int run_check(const CheckConfig& cfg) {
   checked.diagnostics = std::move(diags);
   if (cfg.print_deployment) {
     if (cfg.format == "json") {
-      std::cout << json::deployment_json(checked).dump(2) << "\n";
+      std::cout << json::versioned(json::deployment_json(checked), corpus->content_hash()).dump(2)
+                << "\n";
     } else {
       for (const auto& d : checked.diagnostics) std::cerr << format_diagnostic(d) << "\n";
       print_deployment_text(std::cout, checked);
@@ -253,7 +261,7 @@ int run_check(const CheckConfig& cfg) {
     return count_severity(checked.diagnostics, Severity::error) > 0 ? kExitUsage : kExitOk;
   }
   index.apply_ignores(checked, ignores, cfg.today);
-  print(checked, cfg);
+  print(checked, cfg, corpus->content_hash());
   if (count_severity(checked.diagnostics, Severity::error) > 0) return kExitUsage;
   return fails(checked, *parse_gotcha_severity(cfg.fail_on)) ? kExitProblems : kExitOk;
 }

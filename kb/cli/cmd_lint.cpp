@@ -39,9 +39,11 @@ std::optional<std::string> read_bytes(std::istream& in, std::size_t limit) {
   return text;
 }
 
-void print(const LintConfig& cfg, std::size_t records, const std::vector<Diagnostic>& diags) {
+// `snapshot`: the content hash of the corpus linted, as the API's `snapshot`.
+void print(const LintConfig& cfg, std::size_t records, const std::vector<Diagnostic>& diags,
+           std::string_view snapshot) {
   if (cfg.format == "json") {
-    std::cout << json::lint_report(records, diags).dump(2) << "\n";
+    std::cout << json::versioned(json::lint_report(records, diags), snapshot).dump(2) << "\n";
     return;
   }
   for (const auto& d : diags) std::cout << format_diagnostic(d) << "\n";
@@ -88,20 +90,22 @@ int lint_files(const LintCli& cli) {
       return kExitUsage;
     }
     FileResult fresh = load_record_text(*rel, *bytes, options.load);
-    auto it = std::find_if(files.begin(), files.end(), [&](const FileResult& f) { return f.file == *rel; });
+    auto it = std::find_if(files.begin(), files.end(),
+                           [&](const FileResult& f) { return f.file == *rel; });
     if (it == files.end())
       files.push_back(std::move(fresh));
     else
       *it = std::move(fresh);
     named.push_back(*rel);
   }
-  std::sort(files.begin(), files.end(), [](const FileResult& a, const FileResult& b) { return a.file < b.file; });
+  std::sort(files.begin(), files.end(),
+            [](const FileResult& a, const FileResult& b) { return a.file < b.file; });
   Linted linted = lint_corpus(Corpus::from_files(cli.cfg.records, std::move(files)), options);
   std::vector<Diagnostic> mine;
   for (const auto& d : linted.diagnostics) {
     if (std::find(named.begin(), named.end(), d.file) != named.end()) mine.push_back(d);
   }
-  print(cli.cfg, named.size(), mine);
+  print(cli.cfg, named.size(), mine, linted.corpus->content_hash());
   return count_severity(mine, Severity::error) > 0 ? kExitProblems : kExitOk;
 }
 
@@ -109,7 +113,8 @@ int lint_files(const LintCli& cli) {
 
 void add_lint(CLI::App& app, Action& run) {
   auto cli = std::make_shared<LintCli>();
-  auto* sub = app.add_subcommand("lint", "Validate every record and every reference; writes nothing");
+  auto* sub =
+      app.add_subcommand("lint", "Validate every record and every reference; writes nothing");
   add_lint_options(sub, cli->cfg);
   add_format_option(sub, cli->cfg.format, {"text", "json"});
   sub->add_option("files", cli->files,
@@ -120,7 +125,8 @@ void add_lint(CLI::App& app, Action& run) {
     run = [cli] {
       if (!cli->files.empty()) return lint_files(*cli);
       Linted linted = lint_tree(cli->cfg.records, cli->cfg.lint_options());
-      print(cli->cfg, linted.corpus->records().size(), linted.diagnostics);
+      print(cli->cfg, linted.corpus->records().size(), linted.diagnostics,
+            linted.corpus->content_hash());
       return count_severity(linted.diagnostics, Severity::error) > 0 ? kExitProblems : kExitOk;
     };
   });

@@ -10,6 +10,7 @@
 #include <iostream>
 
 #include "commands.h"
+#include "json.h"
 #include "kb/error.h"
 #include "kb/evidence.h"
 #include "openai.h"
@@ -127,7 +128,8 @@ class OracleCommand {
                 ? std::filesystem::path(cfg_.out)
                 : std::filesystem::path(cfg_.out) / (slug(run.result.id) + extension(cfg_.format));
         std::vector<oracle::SuiteRun> one = {{&run.spec, &run.report, &run.result}};
-        const std::string text = cfg_.format == "json"    ? run_json(run).dump(2) + "\n"
+        const std::string text = cfg_.format == "json"
+                                     ? json::versioned(run_json(run)).dump(2) + "\n"
                                  : cfg_.format == "junit" ? oracle::junit_report(one)
                                                           : run.yaml;
         if (!write_new_file(path, text)) {
@@ -140,11 +142,11 @@ class OracleCommand {
       }
     } else if (cfg_.format == "json") {
       if (p_.gotcha.empty()) {
-        std::cout << run_json(runs.front()).dump(2) << "\n";
+        std::cout << json::versioned(run_json(runs.front())).dump(2) << "\n";
       } else {
         nlohmann::json all = nlohmann::json::array();
         for (const auto& run : runs) all.push_back(run_json(run));
-        std::cout << nlohmann::json{{"gotcha", p_.gotcha}, {"results", all}}.dump(2) << "\n";
+        std::cout << json::versioned({{"gotcha", p_.gotcha}, {"results", all}}).dump(2) << "\n";
       }
     } else if (cfg_.format == "junit") {
       std::vector<oracle::SuiteRun> all;

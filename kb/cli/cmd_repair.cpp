@@ -2,6 +2,7 @@
 #include <iostream>
 
 #include "commands.h"
+#include "json.h"
 #include "kb/corpus.h"
 #include "kb/evidence.h"
 #include "kb/repair.h"
@@ -66,7 +67,7 @@ int run_repair(const RepairConfig& cfg) {
   }
   for (const auto& d : result.refused) std::cerr << format_diagnostic(d) << "\n";
   if (cfg.format == "json") {
-    std::cout << json::repair_report(plan).dump(2) << "\n";
+    std::cout << json::versioned(json::repair_report(plan), corpus->content_hash()).dump(2) << "\n";
   } else {
     print_text(plan, cfg.write);
   }

@@ -103,7 +103,7 @@ int run_import(const ImportConfig& cfg) {
   }
   if (cfg.dry_run) {
     if (as_json) {
-      std::cout << nlohmann::json{{"id", spec.id}, {"record", yaml}}.dump(2) << "\n";
+      std::cout << json::versioned({{"id", spec.id}, {"record", yaml}}).dump(2) << "\n";
     } else {
       std::cout << yaml;
     }
@@ -136,15 +136,15 @@ int run_import(const ImportConfig& cfg) {
     nlohmann::json diags = nlohmann::json::array();
     for (const auto& d : report.diagnostics) diags.push_back(json::diagnostic(d));
     const TestCounts& c = spec.counts;
-    std::cout << nlohmann::json{{"id", spec.id},
-                                {"file", path.generic_string()},
-                                {"format", to_string(report.format)},
-                                {"passed", c.passed},
-                                {"failed", c.failed},
-                                {"errors", c.errors},
-                                {"skipped", c.skipped},
-                                {"gotchas", std::move(gotchas)},
-                                {"diagnostics", std::move(diags)}}
+    std::cout << json::versioned({{"id", spec.id},
+                                  {"file", path.generic_string()},
+                                  {"format", to_string(report.format)},
+                                  {"passed", c.passed},
+                                  {"failed", c.failed},
+                                  {"errors", c.errors},
+                                  {"skipped", c.skipped},
+                                  {"gotchas", std::move(gotchas)},
+                                  {"diagnostics", std::move(diags)}})
                      .dump(2)
               << "\n";
     return kExitOk;

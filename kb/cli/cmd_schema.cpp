@@ -88,7 +88,8 @@ int run_schema(const SchemaConfig& cfg) {
 
 void add_schema(CLI::App& app, Action& run) {
   auto cfg = std::make_shared<SchemaConfig>();
-  auto* sub = app.add_subcommand("schema", "Print the record schema: a field reference or JSON Schemas");
+  auto* sub =
+      app.add_subcommand("schema", "Print the record schema: a field reference or JSON Schemas");
   add_format_option(sub, cfg->format, {"markdown", "json-schema"});
   sub->add_option("namespace", cfg->ns,
                   "Only this namespace: gotchas, engines, oracles, results, settings, models");

@@ -88,7 +88,10 @@ void add_show(CLI::App& app, Action& run) {
         return kExitProblems;
       }
       if (cfg->format == "json") {
-        std::cout << json::record(corpus, *r, linted.evidence).dump(2) << "\n";
+        std::cout << json::versioned(json::record(corpus, *r, linted.evidence),
+                                     corpus.content_hash())
+                         .dump(2)
+                  << "\n";
       } else if (cfg->format == "yaml") {
         std::string_view src = r->source_text;
         if (src.substr(0, 3) == "\xEF\xBB\xBF") src.remove_prefix(3);

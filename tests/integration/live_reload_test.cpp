@@ -142,9 +142,11 @@ TEST_CASE("a broken edit keeps the last good version, stale, with its diagnostic
   wait_for(s, "/api/v1/gotchas/beta-major", [](int status, const json&) { return status == 404; });
   CHECK(get_json(s, "/api/v1/gotchas?limit=0")["total"] == 10);
   auto changes = get_json(s, "/api/v1/changes?since=" + std::to_string(cursor));
-  REQUIRE(changes["changes"].size() == 1);
-  CHECK(changes["changes"][0]["id"] == "gotchas/beta-major");
-  CHECK(changes["changes"][0]["deleted"] == true);
+  json deleted = json::array();
+  for (const auto& c : changes["changes"]) {
+    if (c["deleted"] == true) deleted.push_back(c["id"]);
+  }
+  CHECK(deleted == json::array({"gotchas/beta-major"}));
   // alpha-blocker lists beta-major as related no more.
   CHECK(get_json(s, "/api/v1/gotchas/alpha-blocker")["related_by"].size() == 1);
   CHECK(s.errors().empty());
@@ -275,8 +277,7 @@ TEST_CASE("serve --db: a prebuilt index, read-only", "[server][db]") {
   CHECK_THROWS_AS(TestServer(missing), kb::Error);
 }
 
-TEST_CASE("serve --db: a record stale when the index was written is still stale",
-          "[server][db]") {
+TEST_CASE("serve --db: a record stale when the index was written is still stale", "[server][db]") {
   TreeCopy tree;
   TempDir out;
   const auto db = out.path() / "kb.db";

@@ -47,6 +47,7 @@ TEST_CASE("kb site writes every page, the JSON and YAML beside each, feed, index
   }
   const std::set<std::string> expected = {".kb-site",
                                           "404.html",
+                                          "api/v1/openapi.json",
                                           "diagnostics.html",
                                           "feed.xml",
                                           "index.html",
@@ -153,14 +154,23 @@ TEST_CASE("a rebuild removes the pages it no longer writes, and only those", "[p
   CHECK(!fs::exists(out / "oracles"));  // kb made it, and nothing else is in it now
   CHECK(fs::exists(out / "engines/vllm.html"));
   const std::set<std::string> left = files_under(out);
-  const std::set<std::string> expected = {".git/HEAD",          ".kb-site",
-                                          "404.html",           "CNAME",
-                                          "diagnostics.html",   "engines/vllm.html",
-                                          "engines/vllm.json",  "engines/vllm.yaml",
-                                          "feed.xml",           "gotchas/my-notes.txt",
-                                          "index.html",         "left-over.html",
-                                          "search-index.js",    "search.html",
-                                          "static/favicon.svg", "static/kb.css",
+  const std::set<std::string> expected = {".git/HEAD",
+                                          ".kb-site",
+                                          "api/v1/openapi.json",
+                                          "404.html",
+                                          "CNAME",
+                                          "diagnostics.html",
+                                          "engines/vllm.html",
+                                          "engines/vllm.json",
+                                          "engines/vllm.yaml",
+                                          "feed.xml",
+                                          "gotchas/my-notes.txt",
+                                          "index.html",
+                                          "left-over.html",
+                                          "search-index.js",
+                                          "search.html",
+                                          "static/favicon.svg",
+                                          "static/kb.css",
                                           "static/search.js"};
   CHECK(left == expected);
   std::size_t siblings = 0;
