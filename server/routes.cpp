@@ -23,6 +23,9 @@ const std::vector<Route>& route_table() {
       {"GET", "/api/v1/diagnostics", "/api/v1/diagnostics", diagnostics, true},
       {"GET", "/api/v1/changes", "/api/v1/changes", changes, false},
       {"GET", "/api/v1/export", "/api/v1/export", export_all, true},
+      {"GET", "/api/v1/schemas", "/api/v1/schemas", list_schemas, true},
+      {"GET", "/api/v1/schemas/([a-z]+)\\.schema\\.json", "/api/v1/schemas/{namespace}.schema.json",
+       get_schema, true},
       {"POST", "/api/v1/check", "/api/v1/check", check, false},
       {"POST", "/api/v1/check/batch", "/api/v1/check/batch", check_batch, false},
       // HTML pages (server/pages_http.cpp), last: the final row answers every other path
