@@ -23,7 +23,7 @@ struct CheckConfig {
   std::vector<std::string> inputs;
   std::string input_kind;
   std::string format = "text";
-  std::string fail_on(to_string(GotchaSeverity::blocker));
+  std::string fail_on{to_string(GotchaSeverity::blocker)};
   std::string ignore;
   std::string today;
   std::string explain;
