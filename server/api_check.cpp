@@ -7,6 +7,7 @@
 #include "http_status.h"
 #include "json.h"
 #include "kb/check.h"
+#include "kb/diagnostic_codes.h"
 
 namespace kb::http {
 
@@ -31,7 +32,7 @@ std::optional<ApiError> unusable(const std::vector<Diagnostic>& diags) {
   bool syntax = false;
   for (const auto& d : diags) {
     if (d.severity != Severity::error) continue;
-    if (d.code == "limits.file-size") {
+    if (d.code == diag_code("limits.file-size")) {
       return ApiError(Problem::payload_too_large, problem_code(Problem::payload_too_large),
                       "a deployment is at most " + std::to_string(kMaxDeploymentBytes) + " bytes");
     }
@@ -132,7 +133,7 @@ json run_check(const Ctx& c, const Deployment& d, std::vector<Diagnostic> diags,
                const IgnoreList* ignores = nullptr) {
   if (std::size_t errors = count_severity(c.snap.corpus().diagnostics(), Severity::error)) {
     diags.push_back({p.allow_invalid_records ? Severity::warning : Severity::error,
-                     "check.records-invalid", "", 0, 0,
+                     diag_code("check.records-invalid"), "", 0, 0,
                      "the knowledge base has " + std::to_string(errors) +
                          " lint errors; gotchas in broken files are missing or stale",
                      "see /api/v1/diagnostics; allow_invalid_records=true checks against what "
@@ -140,7 +141,7 @@ json run_check(const Ctx& c, const Deployment& d, std::vector<Diagnostic> diags,
                      ""});
   }
   if (c.snap.checks().size() == 0) {
-    diags.push_back({Severity::error, "check.empty-knowledge-base", "", 0, 0,
+    diags.push_back({Severity::error, diag_code("check.empty-knowledge-base"), "", 0, 0,
                      "the knowledge base holds no gotchas", "", ""});
   }
   CheckReport report = c.snap.checks().run(d, p.options);

@@ -18,8 +18,8 @@ constexpr const char* kSarifSchema =
 
 // SARIF levels: a blocker fails the scan, a major is worth a look, the rest inform.
 std::string sarif_level(std::string_view severity) {
-  if (severity == "blocker") return "error";
-  if (severity == "major") return "warning";
+  if (severity == to_string(GotchaSeverity::blocker)) return "error";
+  if (severity == to_string(GotchaSeverity::major)) return "warning";
   return "note";
 }
 

@@ -50,6 +50,12 @@ void healthz(const Ctx& c);
 /// GET /metrics: Prometheus text.
 void metrics(const Ctx& c);
 
+// api_schemas.cpp
+/// GET /api/v1/schemas: the JSON Schema of every record namespace, by name and URL.
+void list_schemas(const Ctx& c);
+/// GET /api/v1/schemas/{namespace}.schema.json: one namespace's JSON Schema.
+void get_schema(const Ctx& c);
+
 // api_json.cpp
 /// "/api/v1/gotchas/x" for record "gotchas/x".
 std::string api_url(std::string_view id);

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "json.h"
+#include "schema_json.h"
 #include "kb/error.h"
 #include "openapi.h"
 #include "pages_internal.h"
@@ -174,6 +175,7 @@ constexpr const char* kTopFiles[] = {"index.html",         "search.html", "diagn
 std::vector<std::string> plan(const Linted& linted, const pages::Renderer& renderer) {
   std::vector<std::string> out(std::begin(kTopFiles), std::end(kTopFiles));
   for (const auto& name : renderer.asset_names()) out.push_back("static/" + name);
+  for (Kind k : kAllKinds) out.push_back("schemas/" + json::schema_file_name(k));
   for (const auto& r : linted.corpus->records()) {
     for (const char* ext : {".json", ".yaml", ".html"}) out.push_back(r->id + ext);
   }
@@ -195,6 +197,12 @@ void write_all(const Linted& linted, const pages::Renderer& renderer, Writer& w)
   };
   for (const auto& name : renderer.asset_names()) {
     tasks.emplace_back([&w, &renderer, name] { w.write("static/" + name, *renderer.asset(name)); });
+  }
+  // The JSON Schemas of record files, for editors: the same as the repository's schemas/.
+  for (Kind k : kAllKinds) {
+    tasks.emplace_back([&w, k] {
+      w.write("schemas/" + json::schema_file_name(k), json::json_schema(k).dump(2) + "\n");
+    });
   }
   for (const auto& r : linted.corpus->records()) {
     tasks.emplace_back([&w, &renderer, &v, &linted, &r = *r] {

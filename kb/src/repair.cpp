@@ -8,6 +8,7 @@
 #include "kb/atomic_write.h"
 #include "kb/error.h"
 #include "kb/file_read.h"
+#include "kb/diagnostic_codes.h"
 #include "resolver_internal.h"
 
 namespace kb {
@@ -114,37 +115,40 @@ ApplyResult apply_repairs(const Corpus& corpus, RepairPlan& plan, std::string_vi
                                           "run `kb repair` again after fixing the file", id});
     };
     if (record == nullptr) {
-      refuse("repair.stale", "record " + id + " is not in the corpus");
+      refuse(diag_code("repair.stale"), "record " + id + " is not in the corpus");
       continue;
     }
     const std::filesystem::path path = corpus.dir() / record->file;
     const std::size_t limit = corpus.options().max_file_bytes;
     const FileRead now = read_file(path, record_file_policy(limit));
     if (now.failure) {
-      refuse("repair.stale",
+      refuse(diag_code("repair.stale"),
              "cannot read the file again (" + read_failure_text(now, limit) + "); nothing written");
       continue;
     }
     if (now.bytes != record->source_text) {
-      refuse("repair.stale", "the file changed since it was read; nothing written");
+      refuse(diag_code("repair.stale"), "the file changed since it was read; nothing written");
       continue;
     }
     std::vector<PlannedRepair> repairs;
     for (const auto* r : pending) repairs.push_back(*r);
-    std::string error;
-    auto text = repaired_text(*record, repairs, today, &error);
+    std::vector<Diagnostic> problems;
+    auto text = repaired_text(*record, repairs, today, problems);
     if (!text) {
-      refuse("repair.not-in-place", "cannot edit in place: " + error + "; nothing written");
+      for (Diagnostic& d : problems) {
+        d.message = "cannot edit in place: " + d.message + "; nothing written";
+        result.refused.push_back(std::move(d));
+      }
       continue;
     }
     if (std::string why = verify(*record, *text, repairs, corpus.options()); !why.empty()) {
-      refuse("repair.unsound", why + "; nothing written");
+      refuse(diag_code("repair.unsound"), why + "; nothing written");
       continue;
     }
     // An editor may save between the read above and the write: the write goes ahead only
     // if the file in place is still the one read, and never over a save.
     if (replace_if_unchanged(path, *text, record->source_text) == ReplaceResult::changed) {
-      refuse("repair.stale", "the file was saved while it was being repaired; nothing written");
+      refuse(diag_code("repair.stale"), "the file was saved while it was being repaired; nothing written");
       continue;
     }
     for (auto* r : pending) r->applied = true;

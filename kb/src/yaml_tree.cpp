@@ -8,6 +8,7 @@
 #include <memory>
 #include <sstream>
 #include <unordered_map>
+#include "kb/diagnostic_codes.h"
 
 namespace kb::yaml {
 namespace {
@@ -90,7 +91,7 @@ class TreeBuilder final : public YAML::EventHandler {
   void count(std::size_t n, const YAML::Mark& mark) {
     nodes_ += n;
     if (nodes_ > limits_.max_nodes) {
-      throw LimitHit{"limits.nodes",
+      throw LimitHit{diag_code("limits.nodes"),
                      "document expands to more than " + std::to_string(limits_.max_nodes) +
                          " nodes (an alias/anchor expansion bomb?)",
                      to_pos(mark)};
@@ -99,7 +100,7 @@ class TreeBuilder final : public YAML::EventHandler {
   void open(Node::Type t, const YAML::Mark& mark, YAML::anchor_t anchor) {
     count(1, mark);
     if (static_cast<int>(stack_.size()) >= limits_.max_depth) {
-      throw LimitHit{"limits.depth",
+      throw LimitHit{diag_code("limits.depth"),
                      "collections nested deeper than " + std::to_string(limits_.max_depth) +
                          " levels",
                      to_pos(mark)};
@@ -201,7 +202,7 @@ void check_duplicates(const Node& n, const std::string& file, std::vector<Diagno
       if (k.type == Node::Type::scalar) {
         auto [it, fresh] = seen.emplace(k.value, k.pos);
         if (!fresh) {
-          diags.push_back({Severity::error, "yaml.duplicate-key", file, k.pos.line, k.pos.column,
+          diags.push_back({Severity::error, diag_code("yaml.duplicate-key"), file, k.pos.line, k.pos.column,
                            "duplicate key '" + k.value + "' (first at line " +
                                std::to_string(it->second.line) + ")",
                            "YAML keeps only one of them; merge the two values into one key",
@@ -341,7 +342,7 @@ bool parse(std::string_view text, const std::string& file, const Limits& limits,
   Pos where;
   if (!flow_depth_ok(text, limits.max_depth, where) ||
       !block_depth_ok(text, limits.max_depth, where)) {
-    error("limits.depth", where,
+    error(diag_code("limits.depth"), where,
           "collections nested deeper than " + std::to_string(limits.max_depth) + " levels",
           "records are shallow; this file is probably corrupt or hostile");
     return false;
@@ -351,13 +352,13 @@ bool parse(std::string_view text, const std::string& file, const Limits& limits,
   try {
     YAML::Parser parser(in);
     if (!parser.HandleNextDocument(builder) || !builder.has_root()) {
-      error("yaml.empty", Pos{1, 1}, "the file holds no YAML document",
+      error(diag_code("yaml.empty"), Pos{1, 1}, "the file holds no YAML document",
             "a record is a mapping such as `title: ...`");
       return false;
     }
     TreeBuilder second(limits);
     if (parser.HandleNextDocument(second)) {
-      error("yaml.multiple-documents", second.start(),
+      error(diag_code("yaml.multiple-documents"), second.start(),
             "the file holds more than one YAML document",
             "put one record per file; remove the `---` separator");
       return false;
@@ -367,12 +368,12 @@ bool parse(std::string_view text, const std::string& file, const Limits& limits,
     return false;
   } catch (const YAML::Exception& e) {
     std::string msg = e.msg.empty() ? std::string("malformed YAML") : e.msg;
-    error("yaml.syntax", to_pos(e.mark), msg);
+    error(diag_code("yaml.syntax"), to_pos(e.mark), msg);
     return false;
   }
   out = builder.take_root();
   if (const Node* bad = unterminated_quote(out, text)) {
-    error("yaml.unterminated-string", bad->pos, "quoted string is never closed",
+    error(diag_code("yaml.unterminated-string"), bad->pos, "quoted string is never closed",
           std::string("add the closing ") + text[bad->offset] + " where the text ends");
     return false;
   }

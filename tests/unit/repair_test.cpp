@@ -303,12 +303,18 @@ TEST_CASE("a scalar that cannot be edited in place is refused") {
   r.source_text = std::string(kHead) + "affects: [\"moon\\x63ache\"]\n";
   PlannedRepair p{"gotchas/g", "gotchas/g.yaml",   5,    11,    "affects[0]", "mooncache",
                   "mooncake",  "engines/mooncake", 0.85, false, "typo"};
-  std::string error;
-  CHECK_FALSE(repaired_text(r, {p}, "2026-10-04", &error));
-  CHECK(error == "affects[0] at line 5: escaped scalar; edit it by hand");
+  std::vector<kb::Diagnostic> problems;
+  CHECK_FALSE(repaired_text(r, {p}, "2026-10-04", problems));
+  REQUIRE(problems.size() == 1);
+  CHECK(problems[0].code == "repair.not-in-place");
+  CHECK(problems[0].file == "gotchas/g.yaml");
+  CHECK(problems[0].line == 5);
+  CHECK(problems[0].column == 11);
+  CHECK(problems[0].message == "affects[0] at line 5: escaped scalar; edit it by hand");
   p.column = 12;
-  CHECK_FALSE(repaired_text(r, {p}, "2026-10-04", &error));
-  CHECK(error == "affects[0] at line 5: 'mooncache' is not there");
+  CHECK_FALSE(repaired_text(r, {p}, "2026-10-04", problems));
+  REQUIRE(problems.size() == 2);
+  CHECK(problems[1].message == "affects[0] at line 5: 'mooncache' is not there");
 }
 
 TEST_CASE("a typo'd setting key in a predicate: lint names the key, repair writes the key") {

@@ -72,9 +72,11 @@ struct ApplyResult {
 ApplyResult apply_repairs(const Corpus& corpus, RepairPlan& plan, std::string_view today);
 
 /// The text of `record`'s file after `repairs` (all of that record) on `today`, or nullopt
-/// with `error` set when a scalar is not where and as the record says.
+/// with a `repair.not-in-place` diagnostic appended to `problems` when a scalar is not
+/// where and as the record says (or the file no longer parses).
 std::optional<std::string> repaired_text(const Record& record,
                                          const std::vector<PlannedRepair>& repairs,
-                                         std::string_view today, std::string* error = nullptr);
+                                         std::string_view today,
+                                         std::vector<Diagnostic>& problems);
 
 }  // namespace kb

@@ -13,6 +13,7 @@
 #include "kb/atomic_write.h"
 #include "kb/file_read.h"
 #include "kb/store.h"
+#include "kb/diagnostic_codes.h"
 #include "probe.h"
 
 namespace kb::cli {
@@ -26,7 +27,7 @@ struct CheckConfig {
   std::vector<std::string> inputs;
   std::string input_kind;
   std::string format = "text";
-  std::string fail_on = "blocker";
+  std::string fail_on{to_string(GotchaSeverity::blocker)};
   std::string ignore;
   std::string today;
   std::string explain;
@@ -45,7 +46,7 @@ std::optional<std::string> read_stream(std::istream& in, const std::string& path
   std::string text(kMaxDeploymentBytes + 1, '\0');
   in.read(text.data(), static_cast<std::streamsize>(text.size()));
   if (in.bad()) {
-    diags.push_back({Severity::error, "io.read", path, 0, 0, "cannot read the file", "", ""});
+    diags.push_back({Severity::error, diag_code("io.read"), path, 0, 0, "cannot read the file", "", ""});
     return std::nullopt;
   }
   text.resize(static_cast<std::size_t>(in.gcount()));
@@ -130,14 +131,14 @@ std::vector<DeployInput> gather(const std::vector<std::string>& paths,
     }
     if (ec)
       diags.push_back(
-          {Severity::error, "io.read", path, 0, 0, "cannot list the directory", "", ""});
+          {Severity::error, diag_code("io.read"), path, 0, 0, "cannot list the directory", "", ""});
     std::sort(files.begin(), files.end());
     for (const std::string& f : files) {
       if (auto text = read_input(f, diags)) out.push_back({f, std::move(*text), true});
     }
     if (files.empty()) {
       diags.push_back(
-          {Severity::error, "io.read", path, 0, 0, "the directory holds no files", "", ""});
+          {Severity::error, diag_code("io.read"), path, 0, 0, "the directory holds no files", "", ""});
     }
   }
   return out;
@@ -222,13 +223,13 @@ int run_check(const CheckConfig& cfg) {
   const std::string source = cfg.db.empty() ? cfg.records : cfg.db;
   if (std::size_t errors = count_severity(corpus->diagnostics(), Severity::error)) {
     diags.push_back({cfg.allow_invalid_records ? Severity::warning : Severity::error,
-                     "check.records-invalid", source, 0, 0,
+                     diag_code("check.records-invalid"), source, 0, 0,
                      "the knowledge base has " + std::to_string(errors) +
                          " lint errors; gotchas in broken files are missing",
                      "run `kb lint`; --allow-invalid-records checks against what loaded", ""});
   }
   if (index.size() == 0) {
-    diags.push_back({Severity::error, "check.empty-knowledge-base", source, 0, 0,
+    diags.push_back({Severity::error, diag_code("check.empty-knowledge-base"), source, 0, 0,
                      "the knowledge base holds no gotchas", "point --records at the records/ tree",
                      ""});
   }
@@ -295,7 +296,7 @@ void add_check(CLI::App& app, Action& run) {
                   "Read every input as this kind instead of guessing")
       ->check(CLI::IsMember(input_kinds()));
   sub->add_option("--fail-on", cfg->fail_on, "Exit 1 when a finding is at least this severe")
-      ->check(CLI::IsMember({"blocker", "major", "minor", "info"}))
+      ->check(CLI::IsMember(std::vector<std::string>(std::begin(kSeverityNames), std::end(kSeverityNames))))
       ->capture_default_str();
   sub->add_option("--ignore", cfg->ignore, "Ignore file: ignore: [{id, reason, expires}]");
   sub->add_option("--base-url", cfg->base_url,

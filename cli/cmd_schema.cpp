@@ -11,7 +11,6 @@ namespace kb::cli {
 namespace {
 
 constexpr std::string_view kBegin = "<!-- BEGIN GENERATED: kb schema --format markdown -->";
-constexpr std::string_view kEnd = "<!-- END GENERATED -->";
 
 struct SchemaConfig {
   std::string format = "markdown";
@@ -19,38 +18,6 @@ struct SchemaConfig {
   std::string out;
   std::string update;
 };
-
-std::string read_all(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error(Errc::io, "cannot read '" + path + "'");
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-void write_all(const std::string& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out || !(out << text)) throw Error(Errc::io, "cannot write '" + path + "'");
-}
-
-// Replaces what stands between the markers of `path` with the generated reference.
-int update_markdown(const std::string& path) {
-  std::string text = read_all(path);
-  auto begin = text.find(kBegin);
-  auto end = text.find(kEnd);
-  if (begin == std::string::npos || end == std::string::npos || end < begin) {
-    std::cerr << "kb schema: " << path << " has no '" << kBegin << "' ... '" << kEnd
-              << "' section to update\n";
-    return kExitUsage;
-  }
-  begin += kBegin.size();
-  const std::string fresh = "\n" + schema::markdown_reference() + "\n";
-  if (text.compare(begin, end - begin, fresh) == 0) return kExitOk;
-  text.replace(begin, end - begin, fresh);
-  write_all(path, text);
-  std::cerr << "kb schema: updated " << path << "\n";
-  return kExitOk;
-}
 
 int run_schema(const SchemaConfig& cfg) {
   std::optional<Kind> kind;
@@ -62,7 +29,9 @@ int run_schema(const SchemaConfig& cfg) {
       return kExitUsage;
     }
   }
-  if (!cfg.update.empty()) return update_markdown(cfg.update);
+  if (!cfg.update.empty()) {
+    return update_generated(cfg.update, kBegin, schema::markdown_reference(), "kb schema");
+  }
   if (cfg.format == "markdown") {
     std::cout << (kind ? schema::markdown_namespace(*kind) : schema::markdown_reference());
     return kExitOk;

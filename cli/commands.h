@@ -9,6 +9,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace kb::cli {
@@ -31,7 +32,20 @@ void add_format_option(CLI::App* sub, std::string& format, std::vector<std::stri
 CLI::Option* add_date_option(CLI::App* sub, const std::string& name, std::string& date,
                              const std::string& help);
 
+/// Writes `text` to `path`, replacing it; throws kb::Error(io) on failure.
+void write_all(const std::string& path, const std::string& text);
+
+/// Replaces what stands between `begin_marker` and the next `<!-- END GENERATED -->` of
+/// the Markdown file `path` with `generated` (writing only when it differs); `who` names
+/// the command in messages. Exit code: 2 when the markers are missing.
+int update_generated(const std::string& path, std::string_view begin_marker,
+                     const std::string& generated, std::string_view who);
+
+/// Prints the documentation of a diagnostic code (`kb explain`, `kb lint --explain`).
+int explain(const std::string& code);
+
 void add_lint(CLI::App& app, Action& run);
+void add_explain(CLI::App& app, Action& run);
 void add_build(CLI::App& app, Action& run);
 void add_show(CLI::App& app, Action& run);
 void add_import_text(CLI::App& app, Action& run);

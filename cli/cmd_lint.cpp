@@ -18,6 +18,7 @@ struct LintCli {
   LintConfig cfg;
   std::vector<std::string> files;
   std::string stdin_path;
+  std::string explain;  ///< a diagnostic code to document instead of linting
 };
 
 // `file` as a path inside the records directory ("gotchas/x.yaml"), or nullopt.
@@ -119,10 +120,13 @@ void add_lint(CLI::App& app, Action& run) {
   add_format_option(sub, cli->cfg.format, {"text", "json"});
   sub->add_option("files", cli->files,
                   "Only these record files (in the context of the tree); - reads stdin");
+  sub->add_option("--explain", cli->explain,
+                  "Print what a diagnostic code means instead of linting (as `kb explain CODE`)");
   sub->add_option("--stdin-path", cli->stdin_path,
                   "Where the record read from stdin stands in the tree, e.g. gotchas/x.yaml");
   sub->callback([&run, cli] {
     run = [cli] {
+      if (!cli->explain.empty()) return explain(cli->explain);
       if (!cli->files.empty()) return lint_files(*cli);
       Linted linted = lint_tree(cli->cfg.records, cli->cfg.lint_options());
       print(cli->cfg, linted.corpus->records().size(), linted.diagnostics,

@@ -7,6 +7,7 @@
 #include "kb/error.h"
 #include "kb/file_read.h"
 #include "kb/import_text.h"
+#include "kb/diagnostic_codes.h"
 
 namespace kb::cli {
 namespace {
@@ -17,13 +18,13 @@ struct ImportTextConfig {
   bool force = false;
 };
 
-// A seed file becomes one record, so it is held to a record file's size limit.
-std::optional<std::string> read_input(const std::string& file, std::string& error) {
+// A seed file becomes one record, so it is held to a record file's size limit. Throws
+// kb::Error(io) when it cannot be read whole.
+std::string read_input(const std::string& file) {
   const std::size_t limit = LoadOptions{}.max_file_bytes;
   FileRead read = read_file(file, named_input_policy(limit));
   if (read.failure) {
-    error = read_failure_text(read, limit);
-    return std::nullopt;
+    throw Error(Errc::io, "import-text: cannot read " + file + ": " + read_failure_text(read, limit));
   }
   return std::move(read.bytes);
 }
@@ -35,7 +36,7 @@ void verify(const Record& r, const std::string& relative, const std::string& yam
     throw Error(Errc::internal, "the YAML written for " + r.id + " " + why);
   };
   for (const auto& d : load_record_text(relative, yaml_text).diagnostics) {
-    if (d.code != "schema.missing-field") fail("does not load: " + format_diagnostic(d));
+    if (d.code != diag_code("schema.missing-field")) fail("does not load: " + format_diagnostic(d));
   }
   Record completed = r;
   if (completed.title.empty()) completed.title = "title";
@@ -57,13 +58,7 @@ int import_text(const ImportTextConfig& cfg) {
   std::vector<Record> records;
   bool problems = false;
   for (const auto& file : cfg.files) {
-    std::string error;
-    auto bytes = read_input(file, error);
-    if (!bytes) {
-      std::cerr << "kb import-text: cannot read " << file << ": " << error << "\n";
-      return kExitUsage;
-    }
-    TextImport t = parse_seed_text(*bytes, file);
+    TextImport t = parse_seed_text(read_input(file), file);
     for (const auto& d : t.diagnostics) std::cerr << format_diagnostic(d) << "\n";
     if (!t.record) {
       problems = true;

@@ -32,6 +32,7 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", "kb 0.1.0");
   Action run;
   add_lint(app, run);
+  add_explain(app, run);
   add_build(app, run);
   add_show(app, run);
   add_import_text(app, run);

@@ -11,6 +11,7 @@
 #include "kb/error.h"
 #include "kb/evidence.h"
 #include "kb/results_import.h"
+#include "kb/text.h"
 
 namespace kb::cli {
 namespace {
@@ -130,9 +131,12 @@ class Planner {
   }
 
   Server server(const std::string& url, const std::string& flag, const std::string& model) {
-    std::string error;
-    auto endpoint = client::parse_endpoint(url, &error);
-    if (!endpoint) throw usage(flag + " " + error);
+    std::optional<client::Endpoint> endpoint;
+    try {
+      endpoint = client::parse_endpoint(url);
+    } catch (const Error& e) {
+      throw usage(flag + " " + e.what());
+    }
     Server s{*endpoint, {}, model};
     client::Http http(*endpoint, p_.options);
     s.probe = client::probe(http, client::probe_specs(*p_.corpus));
@@ -254,9 +258,7 @@ class Planner {
 
 }  // namespace
 
-std::string slug(const std::string& id) {
-  return id.substr(id.find('/') + 1);
-}
+std::string slug(const std::string& id) { return std::string(text::id_slug(id)); }
 
 OraclePlan make_plan(const OracleConfig& cfg) {
   return Planner(cfg).make();

@@ -41,8 +41,7 @@ std::string summary(const CheckReport& report) {
     if (auto s = parse_gotcha_severity(f.severity)) ++counts[static_cast<int>(*s)];
   }
   std::ostringstream out;
-  for (auto s : {GotchaSeverity::blocker, GotchaSeverity::major, GotchaSeverity::minor,
-                 GotchaSeverity::info}) {
+  for (GotchaSeverity s : kAllGotchaSeverities) {
     std::size_t n = counts[static_cast<int>(s)];
     if (n) out << (out.tellp() > 0 ? ", " : "") << n << " " << to_string(s);
   }
