@@ -16,11 +16,13 @@ std::string deployment(const std::string& name) {
   return "'" + (fs::path(KB_TEST_DATA) / "deployments" / name).string() + "'";
 }
 
+// A frozen copy of the records the seeds need, so these tests pin exact findings while
+// records/ grows (the shipped records are checked by the content tests).
 std::string records() {
-  return "--records '" + (fs::path(KB_SOURCE_DIR) / "records").string() + "'";
+  return "--records '" + (fs::path(KB_TEST_DATA) / "check" / "records").string() + "'";
 }
 
-// `kb check` on a deployment of tests/data/deployments against the shipped records.
+// `kb check` on a deployment of tests/data/deployments against tests/data/check/records.
 Run check(const std::string& name, const std::string& extra = "") {
   auto dir = scratch("check");
   return kb(dir, "check " + deployment(name) + " " + records() + " " + extra);
@@ -52,17 +54,26 @@ TEST_CASE("kb check: seed 000 hits LMCache P/D on vLLM 0.26 and exits 1", "[cli]
   CHECK(f["evidence"] == "reproduced");
   CHECK(f["possible"] == false);
   CHECK(f["line"] == 3);
+  // Both ways in hold: LMCache P/D on 0.26, and prefix caching on by vLLM's default.
   CHECK(f["why"] == json::array({"engine vllm 0.26.0 in >=0.26.0, <0.28", "engine lmcache 0.3.9",
-                                 "config kv_transfer = pd"}));
+                                 "kv_transfer = pd", "engine vllm 0.26.0",
+                                 "prefix_caching = true (the default of vllm 0.26.0)"}));
   CHECK(j["ignored"] == json::array());
   CHECK(j["diagnostics"] == json::array());
   CHECK(j["deployment"]["engines"][0]["id"] == "engines/vllm");
-  CHECK(j["deployment"]["config"]["connector"] == "lmcache");
+  CHECK(j["deployment"]["config"]["kv_connector"] == "lmcache");
   CHECK(j["counts"]["blocker"] == 1);
 }
 
 TEST_CASE("kb check: deployments that must not hit seed 000", "[cli][check]") {
-  CHECK(check_json("nixl-native-pd-vllm-0-26.yaml", 0)["findings"] == json::array());
+  // Each turns prefix caching off explicitly: vLLM's default would hit the seed.
+  json nixl = check_json("nixl-native-pd-vllm-0-26.yaml", 0);
+  CHECK(nixl["findings"] == json::array());
+  // `connector: nixl` is a synonym, normalised and said so.
+  REQUIRE(nixl["diagnostics"].size() == 1);
+  CHECK(nixl["diagnostics"][0]["code"] == "check.normalized");
+  CHECK(nixl["diagnostics"][0]["severity"] == "note");
+  CHECK(nixl["diagnostics"][0]["message"] == "connector: nixl is read as kv_connector: nixl");
   CHECK(check_json("lmcache-pd-vllm-0-28.yaml", 0)["findings"] == json::array());
   CHECK(check_json("batch-invariant-off.yaml", 0)["findings"] == json::array());
 }
@@ -71,7 +82,7 @@ TEST_CASE("kb check: plain prefix caching also hits seed 000", "[cli][check]") {
   json j = check_json("prefix-caching.yaml", 1);
   REQUIRE(ids(j["findings"]) == std::vector<std::string>{kSeed000});
   CHECK(j["findings"][0]["why"] ==
-        json::array({"engine vllm 0.29.0+cu128", "config prefix_caching = true"}));
+        json::array({"engine vllm 0.29.0+cu128", "prefix_caching = true"}));
 }
 
 TEST_CASE("kb check: seed 002 and --fail-on", "[cli][check]") {
@@ -79,7 +90,7 @@ TEST_CASE("kb check: seed 002 and --fail-on", "[cli][check]") {
   REQUIRE(ids(j["findings"]) == std::vector<std::string>{kSeed002});
   CHECK(j["findings"][0]["severity"] == "major");
   CHECK(j["findings"][0]["why"] ==
-        json::array({"config VLLM_BATCH_INVARIANT = 1", "config kv_offload = shared"}));
+        json::array({"batch_invariant = true", "kv_offload = shared"}));
   check_json("batch-invariant-shared-offload.json", 1, "--fail-on major");
   check_json("batch-invariant-shared-offload.json", 1, "--fail-on info");
   CHECK(check("batch-invariant-shared-offload.json", "--fail-on critical").code == 2);
@@ -95,13 +106,19 @@ TEST_CASE("kb check: text output", "[cli][check]") {
   CHECK(r.out.find("         why: engine vllm 0.26.0 in >=0.26.0, <0.28\n") != std::string::npos);
 }
 
-TEST_CASE("kb check: an unknown engine is a warning, not a failure", "[cli][check]") {
-  json j = check_json("unknown-engine.yaml", 0);
+TEST_CASE("kb check: an unknown engine fails closed; --allow-unknown makes it a warning",
+          "[cli][check]") {
+  json j = check_json("unknown-engine.yaml", 2);
   REQUIRE(j["diagnostics"].size() == 1);
   CHECK(j["diagnostics"][0]["code"] == "check.unknown-engine");
-  CHECK(j["diagnostics"][0]["severity"] == "warning");
+  CHECK(j["diagnostics"][0]["severity"] == "error");
   CHECK(j["diagnostics"][0]["line"] == 3);
   CHECK(j["diagnostics"][0]["hint"] == "did you mean 'mooncake'?");
+
+  json allowed = check_json("unknown-engine.yaml", 1, "--allow-unknown");
+  REQUIRE(allowed["diagnostics"].size() == 1);
+  CHECK(allowed["diagnostics"][0]["severity"] == "warning");
+  CHECK(ids(allowed["findings"]) == std::vector<std::string>{kSeed000});
 }
 
 TEST_CASE("kb check: malformed or unreadable deployments exit 2", "[cli][check]") {
@@ -194,7 +211,7 @@ TEST_CASE("kb check --format sarif has SARIF 2.1.0's required fields", "[cli][ch
   CHECK(res["ruleId"] == kSeed000);
   CHECK(res["ruleIndex"] == 0);
   CHECK(res["level"] == "error");
-  CHECK(res["message"]["text"].get<std::string>().find("config kv_transfer = pd") !=
+  CHECK(res["message"]["text"].get<std::string>().find("kv_transfer = pd") !=
         std::string::npos);
   CHECK(res["locations"][0]["physicalLocation"]["region"]["startLine"] == 3);
   CHECK(res["suppressions"][0]["kind"] == "external");

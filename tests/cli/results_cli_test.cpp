@@ -165,9 +165,11 @@ TEST_CASE("kb show carries the shipped seed's evidence summary", "[cli][results]
                    "vllm 0.26.0 + lmcache: 6/6 failed in 2 runs") == 1);
   CHECK(std::count(summaries.begin(), summaries.end(),
                    "vllm 0.27.1 + lmcache: 3/3 failed in 1 run") == 1);
-  REQUIRE(evidence["controls"].size() == 2);
-  CHECK(evidence["controls"][0]["subject"] == "mooncake + vllm");
-  CHECK(evidence["controls"][1]["subject"] == "nixl + vllm");
+  // The seed's two controls; later records may add more passing runs.
+  std::vector<std::string> controls;
+  for (const auto& c : evidence["controls"]) controls.push_back(c["subject"]);
+  CHECK(std::count(controls.begin(), controls.end(), "mooncake + vllm") == 1);
+  CHECK(std::count(controls.begin(), controls.end(), "nixl + vllm") == 1);
   fs::remove_all(dir);
 }
 

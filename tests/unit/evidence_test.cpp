@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <string>
 #include <vector>
@@ -255,15 +256,15 @@ TEST_CASE("the shipped records reproduce the seeds' figures", "[evidence][record
   CHECK(summaries == std::vector<std::string>{"vllm 0.26.0 + lmcache: 6/6 failed in 2 runs",
                                               "vllm 0.27.1 + lmcache: 3/3 failed in 1 run"});
 
-  REQUIRE(seed0.controls.size() == 2);
+  // The seed's two controls; later records may add more, each a passing run.
   std::vector<std::string> controls;
   for (const auto& c : seed0.controls) {
-    CHECK(c.oracle == "oracles/monolithic-equivalence");
     CHECK(c.failed == 0);
     CHECK(c.passed > 0);
-    controls.push_back(c.subject);
+    if (c.oracle == "oracles/monolithic-equivalence") controls.push_back(c.subject);
   }
-  CHECK(controls == std::vector<std::string>{"mooncake + vllm", "nixl + vllm"});
+  CHECK(std::count(controls.begin(), controls.end(), "mooncake + vllm") == 1);
+  CHECK(std::count(controls.begin(), controls.end(), "nixl + vllm") == 1);
 
   const auto& seed2 = index.for_gotcha("gotchas/pd-batch-invariant-mode-absent-from-kv-namespace");
   CHECK(seed2.state == Reproduction::no_evidence);
