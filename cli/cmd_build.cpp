@@ -14,7 +14,7 @@ void add_build(CLI::App& app, Action& run) {
   sub->add_option("--db", *db, "Index file to write")->capture_default_str();
   sub->callback([&run, cfg, db] {
     run = [cfg, db] {
-      Linted linted = lint_tree(cfg->records, cfg->lint_options());
+      Linted linted = build_index_file(cfg->records, cfg->lint_options(), *db);
       std::size_t errors = count_severity(linted.diagnostics, Severity::error);
       if (errors > 0) {
         for (const auto& d : linted.diagnostics) {
@@ -23,7 +23,6 @@ void add_build(CLI::App& app, Action& run) {
         std::cerr << "kb build: " << errors << " errors; '" << *db << "' left unchanged\n";
         return kExitProblems;
       }
-      write_index_file(*linted.corpus, linted.evidence, *db);
       std::cout << "built " << *db << ": " << linted.corpus->records().size() << " records, "
                 << count_severity(linted.diagnostics, Severity::warning) << " warnings, content "
                 << linted.corpus->content_hash() << "\n";

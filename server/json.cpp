@@ -148,7 +148,7 @@ json predicate(const Corpus& corpus, const Predicate& p) {
       return {{"differs", keys}};
     }
     case Predicate::Op::compare:
-      return {{"compare", json::array({operand(corpus, p.left), p.cmp, operand(corpus, p.right)})}};
+      return {{"compare", json::array({operand(corpus, p.compare->left), p.compare->cmp, operand(corpus, p.compare->right)})}};
   }
   return nullptr;
 }
@@ -377,7 +377,9 @@ std::vector<std::string_view> encoded_fields() {
   return out;
 }
 
-json record(const Corpus& corpus, const Record& r, const EvidenceIndex& evidence) {
+json record(const Corpus& corpus, const Record& slim, const EvidenceIndex& evidence) {
+  const std::shared_ptr<const Record> whole = corpus.whole(slim);
+  const Record& r = *whole;
   json j = {{"id", r.id}, {"type", kind_name(r.kind)}, {"file", r.file}};
   if (corpus.is_stale(r.id)) j["stale"] = true;
   for (const Field& f : kb::schema::record_struct(r.kind).fields) {

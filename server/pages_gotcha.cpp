@@ -59,7 +59,7 @@ std::string predicate_text(const View& v, const Predicate& p, bool nested) {
         if (o.is_literal) return o.literal;
         return o.role.empty() ? o.key.raw : o.role + "." + o.key.raw;
       };
-      return side(p.left) + " " + p.cmp + " " + side(p.right);
+      return side(p.compare->left) + " " + p.compare->cmp + " " + side(p.compare->right);
     }
   }
   return out;

@@ -148,7 +148,7 @@ std::string Renderer::feed(const View& v) const {
     e.set("href", links.page(g->id));
     e.set("severity", g->severity);
     e.set("status", g->status);
-    e.set("content", render_markdown(g->symptom));
+    e.set("content", render_markdown(v.corpus.whole(*g)->symptom));
     list.push_back(e);
   }
   Data d;

@@ -67,8 +67,9 @@ std::string search_index_js(const pages::View& v) {
       if (auto id = v.corpus.target(Kind::engine, ref.raw)) engines.push_back(pages::slug_of(*id));
     }
     std::string text;
-    for (const std::string* field : {&r->symptom, &r->root_cause, &r->workaround, &r->notes,
-                                     &r->method, &r->pass_criterion, &r->description}) {
+    const auto w = v.corpus.whole(*r);
+    for (const std::string* field : {&w->symptom, &w->root_cause, &w->workaround, &w->notes,
+                                     &w->method, &w->pass_criterion, &w->description}) {
       if (!field->empty()) text += *field + "\n";
     }
     for (const auto& alias : r->aliases) text += alias + "\n";
@@ -206,10 +207,9 @@ void write_all(const Linted& linted, const pages::Renderer& renderer, Writer& w)
   }
   for (const auto& r : linted.corpus->records()) {
     tasks.emplace_back([&w, &renderer, &v, &linted, &r = *r] {
-      w.write(r.id + ".json",
-              json::versioned(json::record(*linted.corpus, r, linted.evidence)).dump(2) + "\n");
-      w.write(r.id + ".yaml", r.source_text);
-      if (auto html = renderer.record(v, r)) w.write(r.id + ".html", *html);
+      w.write(r.id + ".json", json::versioned(json::record(*linted.corpus, r, linted.evidence)).dump(2) + "\n");
+      w.write(r.id + ".yaml", linted.corpus->source_text(r));
+      if (auto html = renderer.record(v, *linted.corpus->whole(r))) w.write(r.id + ".html", *html);
     });
   }
   run_all(tasks);

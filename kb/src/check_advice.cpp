@@ -80,9 +80,12 @@ std::string first_paragraph_plain(std::string_view markdown) {
 }
 
 void advise(const Corpus& corpus, const Record& gotcha, const Service& hit, Finding& f) {
-  f.symptom = first_paragraph_plain(gotcha.symptom);
-  f.workaround = first_paragraph_plain(gotcha.workaround);
-  f.workaround_markdown = std::string(text::trim(gotcha.workaround));
+  {
+    const auto whole = corpus.whole(gotcha);
+    f.symptom = first_paragraph_plain(whole->symptom);
+    f.workaround = first_paragraph_plain(whole->workaround);
+    f.workaround_markdown = std::string(text::trim(whole->workaround));
+  }
   for (const std::string& t : {gotcha.family, gotcha.category}) {
     if (!t.empty()) f.tags.push_back(t);
   }

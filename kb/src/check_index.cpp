@@ -197,9 +197,9 @@ class Compiler {
       n.engine_name = e.engine_name;
     }
     if (p.op == Predicate::Op::compare) {
-      n.left = side(p.left);
-      n.right = side(p.right);
-      n.cmp = p.cmp;
+      n.left = side(p.compare->left);
+      n.right = side(p.compare->right);
+      n.cmp = p.compare->cmp;
     }
     for (const Predicate& c : p.children) n.children.push_back(compile(c));
     return n;

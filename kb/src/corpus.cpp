@@ -154,6 +154,17 @@ ReloadPlan plan_reload(const std::vector<std::shared_ptr<const FileResult>>& pre
   return plan;
 }
 
+}  // namespace
+
+// Hands a freshly loaded file to the options' sink, then slims its record: the record
+// was made by this thread and nothing else holds it yet, so it is changed in place.
+void after_load(FileResult& f, const LoadOptions& options) {
+  if (options.on_loaded) options.on_loaded(f);
+  if (options.bodies && f.record) slim_record(const_cast<Record&>(*f.record));
+}
+
+namespace {
+
 // Opened without following a link and without blocking, then read up to the limit: a
 // record swapped for a link to a FIFO or /dev/zero between scan and read is a diagnostic,
 // never a reload that hangs or eats memory.
@@ -168,6 +179,7 @@ FileResult load_file(const FileStat& st, const LoadOptions& options) {
   r.file = st.rel;
   r.size = st.size;
   r.mtime_ns = st.mtime_ns;
+  after_load(r, options);
   return r;
 }
 
@@ -246,11 +258,13 @@ std::shared_ptr<const Corpus> Corpus::reload(const Corpus& prev, const LoadOptio
   return c;
 }
 
-std::shared_ptr<const Corpus> Corpus::from_files(fs::path dir, std::vector<FileResult> files) {
+std::shared_ptr<const Corpus> Corpus::from_files(fs::path dir, std::vector<FileResult> files,
+                                                  const LoadOptions& options) {
   std::sort(files.begin(), files.end(),
             [](const FileResult& a, const FileResult& b) { return a.file < b.file; });
   auto c = std::shared_ptr<Corpus>(new Corpus());
   c->dir_ = std::move(dir);
+  c->options_ = options;
   for (auto& f : files) c->files_.push_back(std::make_shared<const FileResult>(std::move(f)));
   c->finish();
   return c;
@@ -322,7 +336,7 @@ void Corpus::check_names(const Record& r, std::vector<Diagnostic>& out) const {
       if (id != r.id) others.push_back(id);
     }
     if (others.empty()) continue;
-    Pos p = find_value_pos(r.source_text, "aliases", alias);
+    Pos p = find_value_pos(source_text(r), "aliases", alias);
     out.push_back({Severity::error, diag_code("id.alias-collision"), r.file, p.line, p.column,
                    "alias '" + alias + "' also names " + others.front(),
                    "an alias must name one record only; remove or rename it", r.id});
@@ -367,6 +381,26 @@ void Corpus::gather() {
   content_hash_ = text::hex64(h);
   diagnostics_.insert(diagnostics_.end(), cross_.begin(), cross_.end());
   sort_diagnostics(diagnostics_);
+}
+
+std::shared_ptr<const Record> Corpus::whole(const Record& r) const {
+  if (options_.bodies) {
+    if (auto w = options_.bodies->whole(r)) return w;
+    // The index does not hold this version (yet: an update not committed, or any more):
+    // the file may, when its bytes are still the ones `r` was read from.
+    FileRead read = read_file(dir_ / r.file, record_file_policy(options_.max_file_bytes));
+    if (!read.failure && text::fnv1a_hex(read.bytes) == r.content_hash) {
+      FileResult f = load_record_text(r.file, read.bytes, options_);
+      if (f.record) return f.record;
+    }
+  }
+  // Not owned here: the caller holds the corpus (or the record) meanwhile.
+  return std::shared_ptr<const Record>(std::shared_ptr<const Record>(), &r);
+}
+
+std::string Corpus::source_text(const Record& r) const {
+  if (!r.source_text.empty() || !options_.bodies) return r.source_text;
+  return whole(r)->source_text;
 }
 
 const Record* Corpus::find(std::string_view id) const {

@@ -1,5 +1,6 @@
 #include <string>
 
+#include "evidence_internal.h"
 #include "kb/corpus.h"
 #include "kb/diagnostic_codes.h"
 #include "schema_read.h"
@@ -36,7 +37,7 @@ bool id_from_path(const std::string& file, Kind& kind, std::string& id, std::str
   return true;
 }
 
-// Tabs may not indent YAML. Reported only where yaml-cpp also failed or where the
+// Tabs may not indent YAML. Reported only where the parser also failed or where the
 // tab sits in the indentation of a line that starts a key, so tabs inside block
 // scalars (legal content) pass.
 std::optional<Pos> first_indent_tab(std::string_view text) {
@@ -135,6 +136,17 @@ FileResult load_record_text(const std::string& file, std::string_view bytes,
   // good version instead), so nothing downstream sees half-read data.
   if (count_severity(diags, Severity::error) == 0) out.record = std::move(rec);
   return out;
+}
+
+void slim_record(Record& r) {
+  auto drop = [](std::string& s) { std::string().swap(s); };
+  // The claim checks read these four bodies on every snapshot; one that may hold a claim
+  // stays (they are few), the rest are read back when a page or an answer shows them.
+  for (std::string* body : {&r.symptom, &r.root_cause, &r.workaround, &r.notes}) {
+    if (!evidence_detail::may_hold_phrase(*body)) drop(*body);
+  }
+  for (std::string* body : {&r.source_text, &r.description, &r.method, &r.pass_criterion}) drop(*body);
+  if (r.detection) drop(r.detection->canary);
 }
 
 }  // namespace kb

@@ -82,8 +82,8 @@ void predicate_slots(const Predicate& p, std::vector<RefSlot>& out) {
       for (const auto& k : p.keys) out.push_back({&k, Kind::setting});
       break;
     case Predicate::Op::compare:
-      operand_slot(p.left, out);
-      operand_slot(p.right, out);
+      operand_slot(p.compare->left, out);
+      operand_slot(p.compare->right, out);
       break;
     default:
       break;

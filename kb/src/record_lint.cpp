@@ -122,18 +122,18 @@ class Linter {
   }
 
   void compare(const Predicate& p) {
-    if (p.left.is_literal && p.right.is_literal) {
+    if (p.compare->left.is_literal && p.compare->right.is_literal) {
       add(Severity::error, diag_code("predicate.invalid"), p.pos, "compare: both sides are literals",
           "one side must be a setting");
       return;
     }
-    const bool ordered_op = p.cmp != "==" && p.cmp != "!=";
-    for (const Operand* o : {&p.left, &p.right}) {
+    const bool ordered_op = p.compare->cmp != "==" && p.compare->cmp != "!=";
+    for (const Operand* o : {&p.compare->left, &p.compare->right}) {
       if (o->is_literal) continue;
       const Record* rec = setting_of(o->key);
       if (rec && ordered_op && !ordered_type(rec->setting)) {
         add(Severity::error, diag_code("predicate.bad-operator"), o->pos,
-            "compare: " + p.cmp + " compares numbers or versions; " + rec->setting.key + " is " +
+            "compare: " + p.compare->cmp + " compares numbers or versions; " + rec->setting.key + " is " +
                 rec->setting.type,
             "use == or !=");
       }
@@ -274,9 +274,10 @@ class Linter {
   }
 
   Pos status_pos() const {
-    auto p = r_.source_text.find("\nstatus:");
+    const std::string source = corpus_.source_text(r_);
+    auto p = source.find("\nstatus:");
     if (p == std::string::npos) return Pos{1, 1};
-    return text::offset_to_pos(r_.source_text, p + 1);
+    return text::offset_to_pos(source, p + 1);
   }
 
   const Corpus& corpus_;

@@ -330,10 +330,11 @@ Predicate read_predicate(const Node& v, const std::string& path) {
     }
   } else if (op == "compare") {
     p.op = Predicate::Op::compare;
+    p.compare.emplace();
     if (val.items.size() == 3) {
-      p.left = read_operand(val.items[0], here + "[0]");
-      p.cmp = val.items[1].value;
-      p.right = read_operand(val.items[2], here + "[2]");
+      p.compare->left = read_operand(val.items[0], here + "[0]");
+      p.compare->cmp = val.items[1].value;
+      p.compare->right = read_operand(val.items[2], here + "[2]");
     }
   }
   return p;
