@@ -225,11 +225,11 @@ void check_fixed(const Corpus& corpus, const Record& g, const EvidenceSummary& s
                             r.date + "), still fails: " + std::to_string(r.failed) + "/" +
                             std::to_string(r.passed + r.failed) + " failed";
       if (inside) {
-        report(
-            oracle, r,
-            make(Severity::warning, "evidence.fixed-but-failing", g, status_pos(), std::move(message),
-                 "no result shows the fix yet: add a passing result on a fixed "
-                 "version, or set status back to open"));
+        report(oracle, r,
+               make(Severity::warning, "evidence.fixed-but-failing", g, status_pos(),
+                    std::move(message),
+                    "no result shows the fix yet: add a passing result on a fixed "
+                    "version, or set status back to open"));
       } else {
         report(oracle, r,
                make(Severity::error, "evidence.fixed-but-failing", g, status_pos(),
@@ -242,8 +242,8 @@ void check_fixed(const Corpus& corpus, const Record& g, const EvidenceSummary& s
   for (auto& [key, d] : found) out.push_back(std::move(d));
 }
 
-void check_stale(const Corpus& corpus, const Record& r, const EvidenceSummary* s, std::int64_t today,
-                 const std::string& today_text, int stale_after_days,
+void check_stale(const Corpus& corpus, const Record& r, const EvidenceSummary* s,
+                 std::int64_t today, const std::string& today_text, int stale_after_days,
                  std::vector<Diagnostic>& out) {
   std::string newest;
   Pos pos;

@@ -132,8 +132,8 @@ class Linter {
       const Record* rec = setting_of(o->key);
       if (rec && ordered_op && !ordered_type(rec->setting)) {
         add(Severity::error, "predicate.bad-operator", o->pos,
-            "compare: " + p.compare->cmp + " compares numbers or versions; " + rec->setting.key + " is " +
-                rec->setting.type,
+            "compare: " + p.compare->cmp + " compares numbers or versions; " + rec->setting.key +
+                " is " + rec->setting.type,
             "use == or !=");
       }
     }

@@ -17,7 +17,9 @@ struct Mark {
   std::size_t pos = 0;
 };
 
-Pos to_pos(const Mark& m) { return Pos{m.line + 1, m.column + 1}; }
+Pos to_pos(const Mark& m) {
+  return Pos{m.line + 1, m.column + 1};
+}
 
 struct LimitHit {
   std::string code;
@@ -144,8 +146,9 @@ class TreeBuilder {
 };
 
 // Bounds flow nesting before the parser sees the text (yaml-cpp, used before, recursed
-// once per level; libyaml does not, but the bound stays the same). Quotes are not tracked, so prose with many unbalanced brackets could trip this, which
-// is why the bound is far above anything a record needs.
+// once per level; libyaml does not, but the bound stays the same). Quotes are not tracked, so prose
+// with many unbalanced brackets could trip this, which is why the bound is far above anything a
+// record needs.
 bool flow_depth_ok(std::string_view text, int max_depth, Pos& where) {
   int depth = 0;
   int line = 1;
@@ -439,7 +442,8 @@ bool parse(std::string_view text, const std::string& file, const Limits& limits,
         const yaml_parser_t& st = parser.state();
         const std::string problem = st.problem ? st.problem : "malformed YAML";
         const std::string context = st.context ? st.context : "";
-        if (context == "while scanning a quoted scalar" && problem.find("end of stream") != std::string::npos) {
+        if (context == "while scanning a quoted scalar" &&
+            problem.find("end of stream") != std::string::npos) {
           const Mark at = offsets.mark(st.context_mark);
           error("yaml.unterminated-string", to_pos(at), "quoted string is never closed",
                 std::string("add the closing ") + text[std::min(at.pos, text.size() - 1)] +
@@ -451,8 +455,9 @@ bool parse(std::string_view text, const std::string& file, const Limits& limits,
                            ? byte_pos(text, std::min(st.problem_offset, text.size()))
                            : to_pos(offsets.mark(st.problem_mark));
         error("yaml.syntax", at, context.empty() ? problem : problem + " (" + context + ")",
-              st.error == YAML_READER_ERROR ? "record files are UTF-8 text without control characters"
-                                            : std::string());
+              st.error == YAML_READER_ERROR
+                  ? "record files are UTF-8 text without control characters"
+                  : std::string());
         return false;
       }
       EventGuard guard{e};
@@ -474,7 +479,8 @@ bool parse(std::string_view text, const std::string& file, const Limits& limits,
                 mark,
                 e.data.scalar.plain_implicit && e.data.scalar.style == YAML_PLAIN_SCALAR_STYLE,
                 anchor_of(e.data.scalar.anchor),
-                std::string(reinterpret_cast<const char*>(e.data.scalar.value), e.data.scalar.length));
+                std::string(reinterpret_cast<const char*>(e.data.scalar.value),
+                            e.data.scalar.length));
           }
           break;
         case YAML_ALIAS_EVENT:
