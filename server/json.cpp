@@ -394,4 +394,11 @@ json record(const Corpus& corpus, const Record& slim, const EvidenceIndex& evide
   return j;
 }
 
+json versioned(json doc, std::string_view snapshot) {
+  if (!doc.is_object()) return doc;
+  doc["schema_version"] = kSchemaVersion;
+  if (!snapshot.empty()) doc["snapshot"] = snapshot;
+  return doc;
+}
+
 }  // namespace kb::json

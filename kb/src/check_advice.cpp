@@ -12,10 +12,7 @@
 namespace kb {
 namespace {
 
-std::string slug(std::string_view id) {
-  auto slash = id.find('/');
-  return std::string(slash == std::string_view::npos ? id : id.substr(slash + 1));
-}
+std::string slug(std::string_view id) { return std::string(text::id_slug(id)); }
 
 std::string engine_slug(const Corpus& corpus, const RefValue& ref) {
   auto id = corpus.target(Kind::engine, ref.raw);

@@ -1,4 +1,5 @@
 #include "kb/corpus.h"
+#include "kb/repair.h"
 #include "record_lint.h"
 
 #include <sys/stat.h>
@@ -10,6 +11,7 @@
 
 #include "kb/error.h"
 #include "kb/file_read.h"
+#include "kb/diagnostic_codes.h"
 #include "parallel.h"
 #include "text_util.h"
 
@@ -275,7 +277,7 @@ void Corpus::finish() {
     auto [it, fresh] = by_id->emplace(f->record->id, records_.size());
     if (!fresh) {
       const Record& first = *records_[it->second];
-      cross_.push_back({Severity::error, "id.duplicate", f->file, 1, 1,
+      cross_.push_back({Severity::error, diag_code("id.duplicate"), f->file, 1, 1,
                         "record id '" + f->record->id + "' is also defined by " + first.file,
                         "keep one file per id", f->record->id});
       duplicate_ids_.insert(f->record->id);
@@ -335,7 +337,7 @@ void Corpus::check_names(const Record& r, std::vector<Diagnostic>& out) const {
     }
     if (others.empty()) continue;
     Pos p = find_value_pos(source_text(r), "aliases", alias);
-    out.push_back({Severity::error, "id.alias-collision", r.file, p.line, p.column,
+    out.push_back({Severity::error, diag_code("id.alias-collision"), r.file, p.line, p.column,
                    "alias '" + alias + "' also names " + others.front(),
                    "an alias must name one record only; remove or rename it", r.id});
   }
@@ -344,9 +346,9 @@ void Corpus::check_names(const Record& r, std::vector<Diagnostic>& out) const {
     if (text::trim(ref.raw).empty()) continue;
     auto ids = names_->exact(slot.target, ref.raw);
     if (ids.size() == 1) continue;
-    Diagnostic d{Severity::error, "ref.dangling", r.file, ref.pos.line, ref.pos.column, "", "", r.id};
+    Diagnostic d{Severity::error, diag_code("ref.dangling"), r.file, ref.pos.line, ref.pos.column, "", "", r.id};
     if (ids.size() > 1) {
-      d.code = "ref.ambiguous";
+      d.code = diag_code("ref.ambiguous");
       d.message = ref.field + ": '" + ref.raw + "' names several records (" + ids[0] + ", " + ids[1] + ")";
       d.hint = "write the full id";
     } else {
@@ -356,7 +358,10 @@ void Corpus::check_names(const Record& r, std::vector<Diagnostic>& out) const {
                       ? ref.field + ": no " + std::string(kind_name(slot.target)) + " '" + ref.raw + "'"
                       : ref.field + ": '" + ref.raw + "' names " + res.other_namespace_id +
                             ", but this field holds " + std::string(kind_namespace(slot.target)) + " ids";
-      d.hint = dangling_hint(res);
+      d.hint = res.candidates.empty()
+                   ? dangling_hint(res)
+                   : dangling_hint(res, repair_text_for(*this, slot.target, ref.raw,
+                                                        res.candidates.front().id));
     }
     out.push_back(std::move(d));
   }

@@ -13,6 +13,7 @@
 #include "kb/error.h"
 #include "kb/evidence.h"
 #include "kb/version.h"
+#include "kb/diagnostic_codes.h"
 
 namespace kb {
 namespace {
@@ -131,7 +132,7 @@ void check_unreproduced(const Corpus& corpus, const Record& g, const EvidenceSum
       if (grp.failed > 0) failing.insert(failing.end(), grp.results.begin(), grp.results.end());
     }
     std::sort(failing.begin(), failing.end());
-    out.push_back(make(Severity::warning, "evidence.unreproduced-claim", g, pos,
+    out.push_back(make(Severity::warning, diag_code("evidence.unreproduced-claim"), g, pos,
                        std::string(field.key) + " says \"" + std::string(phrase) +
                            "\" but linked results record " + std::to_string(s.failed) + " failure" +
                            (s.failed == 1 ? "" : "s") + ": " + list_ids(failing),
@@ -164,7 +165,7 @@ bool older(const Record& a, const std::string& va, const Record& b, const std::s
 
 void check_fixed(const Corpus& corpus, const Record& g, const EvidenceSummary& s,
                  std::vector<Diagnostic>& out) {
-  if (g.status != "fixed" || s.groups.empty()) return;
+  if (g.status != to_string(GotchaStatus::fixed) || s.groups.empty()) return;
   // Affected engine id -> its version ranges ("" when an entry gives none).
   std::map<std::string, std::vector<std::string>> affected;
   for (const auto& a : g.affects) {
@@ -225,14 +226,14 @@ void check_fixed(const Corpus& corpus, const Record& g, const EvidenceSummary& s
                             r.date + "), still fails: " + std::to_string(r.failed) + "/" +
                             std::to_string(r.passed + r.failed) + " failed";
       if (inside) {
-        report(oracle, r,
-               make(Severity::warning, "evidence.fixed-but-failing", g, status_pos(),
-                    std::move(message),
-                    "no result shows the fix yet: add a passing result on a fixed "
-                    "version, or set status back to open"));
+        report(
+            oracle, r,
+            make(Severity::warning, diag_code("evidence.fixed-but-failing"), g, status_pos(), std::move(message),
+                 "no result shows the fix yet: add a passing result on a fixed "
+                 "version, or set status back to open"));
       } else {
         report(oracle, r,
-               make(Severity::error, "evidence.fixed-but-failing", g, status_pos(),
+               make(Severity::error, diag_code("evidence.fixed-but-failing"), g, status_pos(),
                     message + "; " + version + " is outside every affects range of " + engine,
                     "the fix should cover this version: reopen the gotcha, or widen "
                     "affects to include it"));
@@ -262,7 +263,7 @@ void check_stale(const Corpus& corpus, const Record& r, const EvidenceSummary* s
   const std::int64_t age = today - *date_to_days(newest);
   if (age <= stale_after_days) return;
   if (from_results) pos = top_level_key_pos(corpus.source_text(r), "references");
-  out.push_back(make(Severity::warning, "evidence.stale", r, pos,
+  out.push_back(make(Severity::warning, diag_code("evidence.stale"), r, pos,
                      "newest verification is " + newest + ", " + std::to_string(age) +
                          " days before " + today_text + " (limit " +
                          std::to_string(stale_after_days) + " days)",

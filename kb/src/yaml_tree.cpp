@@ -6,6 +6,7 @@
 #include <map>
 #include <memory>
 #include <unordered_map>
+#include "kb/diagnostic_codes.h"
 
 namespace kb::yaml {
 namespace {
@@ -91,7 +92,7 @@ class TreeBuilder {
   void count(std::size_t n, const Mark& mark) {
     nodes_ += n;
     if (nodes_ > limits_.max_nodes) {
-      throw LimitHit{"limits.nodes",
+      throw LimitHit{diag_code("limits.nodes"),
                      "document expands to more than " + std::to_string(limits_.max_nodes) +
                          " nodes (an alias/anchor expansion bomb?)",
                      to_pos(mark)};
@@ -100,7 +101,7 @@ class TreeBuilder {
   void open(Node::Type t, const Mark& mark, const std::string& anchor) {
     count(1, mark);
     if (static_cast<int>(stack_.size()) >= limits_.max_depth) {
-      throw LimitHit{"limits.depth",
+      throw LimitHit{diag_code("limits.depth"),
                      "collections nested deeper than " + std::to_string(limits_.max_depth) +
                          " levels",
                      to_pos(mark)};
@@ -202,7 +203,7 @@ void check_duplicates(const Node& n, const std::string& file, std::vector<Diagno
       if (k.type == Node::Type::scalar) {
         auto [it, fresh] = seen.emplace(k.value, k.pos);
         if (!fresh) {
-          diags.push_back({Severity::error, "yaml.duplicate-key", file, k.pos.line, k.pos.column,
+          diags.push_back({Severity::error, diag_code("yaml.duplicate-key"), file, k.pos.line, k.pos.column,
                            "duplicate key '" + k.value + "' (first at line " +
                                std::to_string(it->second.line) + ")",
                            "YAML keeps only one of them; merge the two values into one key",
@@ -338,7 +339,7 @@ bool parse(std::string_view text, const std::string& file, const Limits& limits,
   Pos where;
   if (!flow_depth_ok(text, limits.max_depth, where) ||
       !block_depth_ok(text, limits.max_depth, where)) {
-    error("limits.depth", where,
+    error(diag_code("limits.depth"), where,
           "collections nested deeper than " + std::to_string(limits.max_depth) + " levels",
           "records are shallow; this file is probably corrupt or hostile");
     return false;
@@ -377,7 +378,7 @@ bool parse(std::string_view text, const std::string& file, const Limits& limits,
       switch (e.type) {
         case YAML_DOCUMENT_START_EVENT:
           if (++documents > 1) {
-            error("yaml.multiple-documents", to_pos(mark),
+            error(diag_code("yaml.multiple-documents"), to_pos(mark),
                   "the file holds more than one YAML document",
                   "put one record per file; remove the `---` separator");
             return false;
@@ -426,7 +427,7 @@ bool parse(std::string_view text, const std::string& file, const Limits& limits,
   }
   out = builder.take_root();
   if (const Node* bad = unterminated_quote(out, text)) {
-    error("yaml.unterminated-string", bad->pos, "quoted string is never closed",
+    error(diag_code("yaml.unterminated-string"), bad->pos, "quoted string is never closed",
           std::string("add the closing ") + text[bad->offset] + " where the text ends");
     return false;
   }

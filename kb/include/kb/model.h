@@ -65,6 +65,33 @@ std::string_view kind_name(Kind k);
 /// Parses a namespace ("gotchas") or a singular name ("gotcha").
 std::optional<Kind> parse_kind(std::string_view s);
 
+/// How bad a gotcha is when it hits; declared worst first, so `<` means "worse than".
+enum class GotchaSeverity { blocker, major, minor, info };
+/// Where a gotcha stands upstream.
+enum class GotchaStatus { open, mitigated, fixed, withdrawn };
+
+/// Every severity, worst first.
+inline constexpr GotchaSeverity kAllGotchaSeverities[] = {
+    GotchaSeverity::blocker, GotchaSeverity::major, GotchaSeverity::minor, GotchaSeverity::info};
+/// Every status, in declaration order.
+inline constexpr GotchaStatus kAllGotchaStatuses[] = {GotchaStatus::open, GotchaStatus::mitigated,
+                                                      GotchaStatus::fixed, GotchaStatus::withdrawn};
+/// "blocker", "major", "minor", "info": as records write them, worst first.
+inline constexpr std::string_view kSeverityNames[] = {"blocker", "major", "minor", "info"};
+/// "open", "mitigated", "fixed", "withdrawn": as records write them.
+inline constexpr std::string_view kStatusNames[] = {"open", "mitigated", "fixed", "withdrawn"};
+
+/// "blocker", "major", "minor" or "info".
+std::string_view to_string(GotchaSeverity s);
+/// "open", "mitigated", "fixed" or "withdrawn".
+std::string_view to_string(GotchaStatus s);
+/// Parses a severity name; nullopt for anything else.
+std::optional<GotchaSeverity> parse_gotcha_severity(std::string_view s);
+/// Parses a status name; nullopt for anything else.
+std::optional<GotchaStatus> parse_gotcha_status(std::string_view s);
+/// The rank of a severity name for sorting: 0 for blocker ... 3 for info, 4 for anything else.
+int severity_rank(std::string_view severity);
+
 /// A 1-based position in a record file; 0 means unknown.
 struct Pos {
   int line = 0;
