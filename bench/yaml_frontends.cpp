@@ -7,10 +7,10 @@
 //   ./yaml_frontends RECORDS_DIR            (bench/bench_yaml.py runs it)
 
 #include <libfyaml.h>
-#include <yaml.h>
 #include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/mark.h>
 #include <yaml-cpp/parser.h>
+#include <yaml.h>
 
 #include <chrono>
 #include <cstdio>
@@ -122,7 +122,8 @@ int main(int argc, char** argv) {
   struct Front {
     const char* name;
     long (*parse)(const std::string&);
-  } fronts[] = {{"yaml-cpp 0.7 events", yaml_cpp}, {"libyaml 0.2.5 events", libyaml},
+  } fronts[] = {{"yaml-cpp 0.7 events", yaml_cpp},
+                {"libyaml 0.2.5 events", libyaml},
                 {"libfyaml 0.7.12 events", libfyaml}};
   for (const auto& f : fronts) {
     const auto t0 = std::chrono::steady_clock::now();
@@ -133,8 +134,8 @@ int main(int argc, char** argv) {
       check += n;
     }
     const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    std::printf("%-24s %7.2f s  %6.1f MB/s  %6.1f us/file  failed %ld  (check %ld)\n", f.name,
-                s, bytes / 1e6 / s, s * 1e6 / texts.size(), failed, check);
+    std::printf("%-24s %7.2f s  %6.1f MB/s  %6.1f us/file  failed %ld  (check %ld)\n", f.name, s,
+                bytes / 1e6 / s, s * 1e6 / texts.size(), failed, check);
   }
   return 0;
 }

@@ -148,7 +148,8 @@ json predicate(const Corpus& corpus, const Predicate& p) {
       return {{"differs", keys}};
     }
     case Predicate::Op::compare:
-      return {{"compare", json::array({operand(corpus, p.compare->left), p.compare->cmp, operand(corpus, p.compare->right)})}};
+      return {{"compare", json::array({operand(corpus, p.compare->left), p.compare->cmp,
+                                       operand(corpus, p.compare->right)})}};
   }
   return nullptr;
 }

@@ -97,7 +97,8 @@ Page Renderer::serve(const View& v, std::string_view path, const SearchParams& p
         }
         if (suffix == ".yaml")
           return text_page(v.corpus.source_text(*r), "text/plain; charset=utf-8");
-        if (auto html = record(v, *v.corpus.whole(*r))) return text_page(std::move(*html), Page{}.content_type);
+        if (auto html = record(v, *v.corpus.whole(*r)))
+          return text_page(std::move(*html), Page{}.content_type);
         Page moved{Outcome::moved, Page{}.content_type, "",
                    Links(impl_->style, depth_of(id)).json(id)};
         return moved;

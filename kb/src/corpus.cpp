@@ -259,7 +259,7 @@ std::shared_ptr<const Corpus> Corpus::reload(const Corpus& prev, const LoadOptio
 }
 
 std::shared_ptr<const Corpus> Corpus::from_files(fs::path dir, std::vector<FileResult> files,
-                                                  const LoadOptions& options) {
+                                                 const LoadOptions& options) {
   std::sort(files.begin(), files.end(),
             [](const FileResult& a, const FileResult& b) { return a.file < b.file; });
   auto c = std::shared_ptr<Corpus>(new Corpus());

@@ -243,8 +243,8 @@ void check_fixed(const Corpus& corpus, const Record& g, const EvidenceSummary& s
   for (auto& [key, d] : found) out.push_back(std::move(d));
 }
 
-void check_stale(const Corpus& corpus, const Record& r, const EvidenceSummary* s, std::int64_t today,
-                 const std::string& today_text, int stale_after_days,
+void check_stale(const Corpus& corpus, const Record& r, const EvidenceSummary* s,
+                 std::int64_t today, const std::string& today_text, int stale_after_days,
                  std::vector<Diagnostic>& out) {
   std::string newest;
   Pos pos;

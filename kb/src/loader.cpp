@@ -145,7 +145,8 @@ void slim_record(Record& r) {
   for (std::string* body : {&r.symptom, &r.root_cause, &r.workaround, &r.notes}) {
     if (!evidence_detail::may_hold_phrase(*body)) drop(*body);
   }
-  for (std::string* body : {&r.source_text, &r.description, &r.method, &r.pass_criterion}) drop(*body);
+  for (std::string* body : {&r.source_text, &r.description, &r.method, &r.pass_criterion})
+    drop(*body);
   if (r.detection) drop(r.detection->canary);
 }
 

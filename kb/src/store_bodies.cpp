@@ -6,8 +6,8 @@
 
 #include <algorithm>
 #include <list>
-#include <optional>
 #include <mutex>
+#include <optional>
 #include <unordered_map>
 
 #include "kb/corpus.h"

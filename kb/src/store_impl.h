@@ -25,7 +25,7 @@ struct Store::Impl {
   sqlite3* writer = nullptr;
   mutable std::mutex mu;
   mutable std::vector<sqlite3*> idle_readers;
-  std::mutex update_mu;                  ///< serialises put() from the loading threads
+  std::mutex update_mu;                 ///< serialises put() from the loading threads
   std::shared_ptr<StoreWriter> update;  ///< set between begin_update() and its end
 
   ~Impl() {

@@ -86,41 +86,82 @@ struct StoreWriter {
         set_stale(db, "UPDATE records SET stale=? WHERE id=? AND stale<>?1") {}
 
   void remove(const std::string& id) {
-    for (auto* s : {&del_fts, &del_rec, &del_alias, &del_cit, &del_rep, &del_res}) s->bind(1, id).run();
+    for (auto* s : {&del_fts, &del_rec, &del_alias, &del_cit, &del_rep, &del_res})
+      s->bind(1, id).run();
   }
 
   // Replaces the rows of `r.id` with `r`'s, which must be whole (the full-text row is
   // made from its bodies).
   void replace(const Record& r, bool stale) {
     remove(r.id);
-    ins_rec.bind(1, r.id).bind(2, kind_name(r.kind)).bind(3, r.file).bind(4, r.title)
-        .bind(5, r.name).bind(6, r.severity).bind(7, r.status).bind(8, r.category)
-        .bind(9, r.family).bind(10, r.created).bind(11, r.updated).bind(12, r.repo)
-        .bind(13, r.url).bind(14, r.content_hash).bind(15, std::int64_t{stale ? 1 : 0})
-        .bind(16, r.source_text).run();
+    ins_rec.bind(1, r.id)
+        .bind(2, kind_name(r.kind))
+        .bind(3, r.file)
+        .bind(4, r.title)
+        .bind(5, r.name)
+        .bind(6, r.severity)
+        .bind(7, r.status)
+        .bind(8, r.category)
+        .bind(9, r.family)
+        .bind(10, r.created)
+        .bind(11, r.updated)
+        .bind(12, r.repo)
+        .bind(13, r.url)
+        .bind(14, r.content_hash)
+        .bind(15, std::int64_t{stale ? 1 : 0})
+        .bind(16, r.source_text)
+        .run();
     for (const auto& a : r.aliases) ins_alias.bind(1, r.id).bind(2, a).run();
     auto cite = [&](const Citation& c) {
-      ins_cit.bind(1, r.id).bind(2, c.type).bind(3, c.repo).bind(4, c.number).bind(5, c.ref)
-          .bind(6, c.url).bind(7, c.title).bind(8, c.state).bind(9, c.as_of).bind(10, c.note).run();
+      ins_cit.bind(1, r.id)
+          .bind(2, c.type)
+          .bind(3, c.repo)
+          .bind(4, c.number)
+          .bind(5, c.ref)
+          .bind(6, c.url)
+          .bind(7, c.title)
+          .bind(8, c.state)
+          .bind(9, c.as_of)
+          .bind(10, c.note)
+          .run();
     };
     for (const auto& c : r.references) cite(c);
     if (r.source) cite(*r.source);
     for (const auto& e : r.repairs) {
-      ins_rep.bind(1, r.id).bind(2, e.date).bind(3, e.field).bind(4, e.from).bind(5, e.to)
-          .bind(6, e.reason).bind(7, e.confidence).run();
+      ins_rep.bind(1, r.id)
+          .bind(2, e.date)
+          .bind(3, e.field)
+          .bind(4, e.from)
+          .bind(5, e.to)
+          .bind(6, e.reason)
+          .bind(7, e.confidence)
+          .run();
     }
     if (r.kind == Kind::result) {
-      ins_res.bind(1, r.id).bind(2, r.oracle.raw).bind(3, r.date).bind(4, r.passed)
-          .bind(5, r.failed).bind(6, r.errors).bind(7, r.skipped).bind(8, subject_text(r)).run();
+      ins_res.bind(1, r.id)
+          .bind(2, r.oracle.raw)
+          .bind(3, r.date)
+          .bind(4, r.passed)
+          .bind(5, r.failed)
+          .bind(6, r.errors)
+          .bind(7, r.skipped)
+          .bind(8, subject_text(r))
+          .run();
     }
     std::string other = r.name + "\n" + r.description + "\n" + r.method + "\n" + r.pass_criterion +
                         "\n" + r.repo + "\n" + r.family + "\n" + r.category;
     for (const auto& a : r.aliases) other += "\n" + a;
     // Searching an engine's name finds the gotchas that affect it.
     for (const auto& a : r.affects) other += "\n" + a.raw;
-    ins_fts.bind(1, r.id).bind(2, r.content_hash).bind(3, std::string(display_name(r)))
-        .bind(4, r.symptom).bind(5, r.root_cause).bind(6, r.workaround).bind(7, r.notes)
-        .bind(8, other).run();
+    ins_fts.bind(1, r.id)
+        .bind(2, r.content_hash)
+        .bind(3, std::string(display_name(r)))
+        .bind(4, r.symptom)
+        .bind(5, r.root_cause)
+        .bind(6, r.workaround)
+        .bind(7, r.notes)
+        .bind(8, other)
+        .run();
   }
 
   sql::Stmt del_rec, del_alias, del_cit, del_rep, del_res, del_fts;
@@ -179,11 +220,13 @@ void Store::finish_update(const Corpus* prev, const Corpus& next, const Evidence
   if (derived) {
     sql::exec(db, "DELETE FROM refs; DELETE FROM evidence; DELETE FROM evidence_groups;");
     sql::Stmt ins_ref(db,
-        "INSERT INTO refs(record_id,field,raw,target,target_kind,versions,line,col) "
-        "VALUES(?,?,?,?,?,?,?,?)");
-    sql::Stmt ins_ev(db,
+                      "INSERT INTO refs(record_id,field,raw,target,target_kind,versions,line,col) "
+                      "VALUES(?,?,?,?,?,?,?,?)");
+    sql::Stmt ins_ev(
+        db,
         "INSERT INTO evidence(gotcha_id,state,passed,failed,runs,newest_date) VALUES(?,?,?,?,?,?)");
-    sql::Stmt ins_grp(db,
+    sql::Stmt ins_grp(
+        db,
         "INSERT INTO evidence_groups(gotcha_id,role,oracle,subject,passed,failed,runs,"
         "newest_date,summary) VALUES(?,?,?,?,?,?,?,?,?)");
     for (const auto& rp : next.records()) {
@@ -191,17 +234,36 @@ void Store::finish_update(const Corpus* prev, const Corpus& next, const Evidence
       for (const auto& slot : reference_slots(r)) {
         auto target = next.target(slot.target, slot.ref->raw);
         ins_ref.bind(1, r.id).bind(2, slot.ref->field).bind(3, slot.ref->raw);
-        if (target) ins_ref.bind(4, *target); else ins_ref.bind_null(4);
-        ins_ref.bind(5, kind_name(slot.target)).bind(6, slot.ref->versions)
-            .bind(7, std::int64_t{slot.ref->pos.line}).bind(8, std::int64_t{slot.ref->pos.column}).run();
+        if (target)
+          ins_ref.bind(4, *target);
+        else
+          ins_ref.bind_null(4);
+        ins_ref.bind(5, kind_name(slot.target))
+            .bind(6, slot.ref->versions)
+            .bind(7, std::int64_t{slot.ref->pos.line})
+            .bind(8, std::int64_t{slot.ref->pos.column})
+            .run();
       }
       if (r.kind != Kind::gotcha) continue;
       const EvidenceSummary& ev = evidence.for_gotcha(r.id);
-      ins_ev.bind(1, r.id).bind(2, to_string(ev.state)).bind(3, ev.passed).bind(4, ev.failed)
-          .bind(5, ev.runs).bind(6, ev.newest_date).run();
+      ins_ev.bind(1, r.id)
+          .bind(2, to_string(ev.state))
+          .bind(3, ev.passed)
+          .bind(4, ev.failed)
+          .bind(5, ev.runs)
+          .bind(6, ev.newest_date)
+          .run();
       auto group = [&](const EvidenceGroup& g, const char* role) {
-        ins_grp.bind(1, r.id).bind(2, role).bind(3, g.oracle).bind(4, g.subject).bind(5, g.passed)
-            .bind(6, g.failed).bind(7, g.runs).bind(8, g.newest_date).bind(9, g.summary).run();
+        ins_grp.bind(1, r.id)
+            .bind(2, role)
+            .bind(3, g.oracle)
+            .bind(4, g.subject)
+            .bind(5, g.passed)
+            .bind(6, g.failed)
+            .bind(7, g.runs)
+            .bind(8, g.newest_date)
+            .bind(9, g.summary)
+            .run();
       };
       for (const auto& g : ev.groups) group(g, "evidence");
       for (const auto& g : ev.controls) group(g, "control");

@@ -18,7 +18,9 @@ struct Mark {
   std::size_t pos = 0;
 };
 
-Pos to_pos(const Mark& m) { return Pos{m.line + 1, m.column + 1}; }
+Pos to_pos(const Mark& m) {
+  return Pos{m.line + 1, m.column + 1};
+}
 
 struct LimitHit {
   std::string code;
@@ -145,8 +147,9 @@ class TreeBuilder {
 };
 
 // Bounds flow nesting before the parser sees the text (yaml-cpp, used before, recursed
-// once per level; libyaml does not, but the bound stays the same). Quotes are not tracked, so prose with many unbalanced brackets could trip this, which
-// is why the bound is far above anything a record needs.
+// once per level; libyaml does not, but the bound stays the same). Quotes are not tracked, so prose
+// with many unbalanced brackets could trip this, which is why the bound is far above anything a
+// record needs.
 bool flow_depth_ok(std::string_view text, int max_depth, Pos& where) {
   int depth = 0;
   int line = 1;
@@ -244,94 +247,6 @@ const Node* unterminated_quote(const Node& n, std::string_view text) {
   }
   return nullptr;
 }
-
-}  // namespace
-
-const Node* Node::find(std::string_view key) const {
-  for (const auto& [k, v] : entries) {
-    if (k.type == Type::scalar && k.value == key) return &v;
-  }
-  return nullptr;
-}
-
-namespace {
-
-bool all_of(std::string_view s, bool (*pred)(char)) {
-  if (s.empty()) return false;
-  for (char c : s) {
-    if (!pred(c)) return false;
-  }
-  return true;
-}
-bool is_dec(char c) { return c >= '0' && c <= '9'; }
-bool is_oct(char c) { return c >= '0' && c <= '7'; }
-bool is_hex(char c) { return is_dec(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
-
-// [-+]? ( \. [0-9]+ | [0-9]+ ( \. [0-9]* )? ) ( [eE] [-+]? [0-9]+ )?
-bool is_core_float(std::string_view s) {
-  std::size_t i = 0;
-  if (i < s.size() && (s[i] == '-' || s[i] == '+')) ++i;
-  std::size_t digits = 0;
-  while (i < s.size() && is_dec(s[i])) ++i, ++digits;
-  if (i < s.size() && s[i] == '.') {
-    ++i;
-    while (i < s.size() && is_dec(s[i])) ++i, ++digits;
-  }
-  if (digits == 0) return false;
-  if (i < s.size() && (s[i] == 'e' || s[i] == 'E')) {
-    ++i;
-    if (i < s.size() && (s[i] == '-' || s[i] == '+')) ++i;
-    if (!all_of(s.substr(i), is_dec)) return false;
-    i = s.size();
-  }
-  return i == s.size();
-}
-
-}  // namespace
-
-CoreType core_type(const Node& n) {
-  if (n.type == Node::Type::null) return CoreType::null;
-  if (n.type != Node::Type::scalar || !n.plain) return CoreType::string;
-  std::string_view s = n.value;
-  if (s == "true" || s == "True" || s == "TRUE" || s == "false" || s == "False" || s == "FALSE")
-    return CoreType::boolean;
-  std::string_view digits = s;
-  if (!digits.empty() && (digits[0] == '-' || digits[0] == '+')) digits.remove_prefix(1);
-  if (all_of(digits, is_dec)) return CoreType::integer;
-  if (s.size() > 2 && s[0] == '0' && s[1] == 'o' && all_of(s.substr(2), is_oct))
-    return CoreType::integer;
-  if (s.size() > 2 && s[0] == '0' && s[1] == 'x' && all_of(s.substr(2), is_hex))
-    return CoreType::integer;
-  if (is_core_float(s)) return CoreType::floating;
-  std::string_view mag = s;
-  if (!mag.empty() && (mag[0] == '-' || mag[0] == '+')) mag.remove_prefix(1);
-  if (mag == ".inf" || mag == ".Inf" || mag == ".INF") return CoreType::floating;
-  if (s == ".nan" || s == ".NaN" || s == ".NAN") return CoreType::floating;
-  return CoreType::string;
-}
-
-std::string_view core_type_name(CoreType t) {
-  switch (t) {
-    case CoreType::null: return "nothing";
-    case CoreType::boolean: return "a boolean";
-    case CoreType::integer: return "an integer";
-    case CoreType::floating: return "a number";
-    case CoreType::string: return "text";
-  }
-  return "?";
-}
-
-std::string_view type_name(const Node& n) {
-  switch (n.type) {
-    case Node::Type::null: return "nothing";
-    case Node::Type::scalar: return "a scalar";
-    case Node::Type::seq: return "a list";
-    case Node::Type::map: return "a mapping";
-  }
-  return "?";
-}
-
-namespace {
 
 // libyaml counts characters; nodes keep byte offsets (in-place repair edits bytes) and
 // columns in bytes, as before. Maps a character index to its byte offset.
@@ -440,7 +355,8 @@ bool parse(std::string_view text, const std::string& file, const Limits& limits,
         const yaml_parser_t& st = parser.state();
         const std::string problem = st.problem ? st.problem : "malformed YAML";
         const std::string context = st.context ? st.context : "";
-        if (context == "while scanning a quoted scalar" && problem.find("end of stream") != std::string::npos) {
+        if (context == "while scanning a quoted scalar" &&
+            problem.find("end of stream") != std::string::npos) {
           const Mark at = offsets.mark(st.context_mark);
           error("yaml.unterminated-string", to_pos(at), "quoted string is never closed",
                 std::string("add the closing ") + text[std::min(at.pos, text.size() - 1)] +
@@ -452,8 +368,9 @@ bool parse(std::string_view text, const std::string& file, const Limits& limits,
                            ? byte_pos(text, std::min(st.problem_offset, text.size()))
                            : to_pos(offsets.mark(st.problem_mark));
         error("yaml.syntax", at, context.empty() ? problem : problem + " (" + context + ")",
-              st.error == YAML_READER_ERROR ? "record files are UTF-8 text without control characters"
-                                            : std::string());
+              st.error == YAML_READER_ERROR
+                  ? "record files are UTF-8 text without control characters"
+                  : std::string());
         return false;
       }
       EventGuard guard{e};
@@ -475,7 +392,8 @@ bool parse(std::string_view text, const std::string& file, const Limits& limits,
                 mark,
                 e.data.scalar.plain_implicit && e.data.scalar.style == YAML_PLAIN_SCALAR_STYLE,
                 anchor_of(e.data.scalar.anchor),
-                std::string(reinterpret_cast<const char*>(e.data.scalar.value), e.data.scalar.length));
+                std::string(reinterpret_cast<const char*>(e.data.scalar.value),
+                            e.data.scalar.length));
           }
           break;
         case YAML_ALIAS_EVENT:

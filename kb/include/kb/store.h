@@ -94,7 +94,6 @@ class Store {
   /// A value of the `meta` table (schema_version, content_hash, built_at, records).
   std::optional<std::string> meta(std::string_view key) const;
 
-
   /// Runs `PRAGMA integrity_check`; true when it answers "ok".
   bool integrity_ok() const;
 
