@@ -267,7 +267,7 @@ std::string result_record_yaml(const ResultSpec& spec) {
   if (!spec.subject.config.empty()) {
     y += "  config:\n";
     for (const auto& [k, v] : spec.subject.config)
-      y += "    " + scalar(k) + ": " + scalar(v) + "\n";
+      y += "    " + scalar(k) + ": " + yaml_out::typed_scalar(v) + "\n";
   }
   y += "passed: " + std::to_string(spec.counts.passed) + "\n";
   y += "failed: " + std::to_string(spec.counts.failed) + "\n";

@@ -139,4 +139,18 @@ std::string scalar(std::string_view s, Quote preferred) {
   return double_quoted(s);
 }
 
+std::string typed_scalar(std::string_view s) {
+  std::string_view digits_part = s;
+  if (!digits_part.empty() && digits_part.front() == '-') digits_part.remove_prefix(1);
+  const auto dot = digits_part.find('.');
+  const auto all_digits = [](std::string_view d) {
+    return !d.empty() && d.find_first_not_of("0123456789") == std::string_view::npos;
+  };
+  const bool number = dot == std::string_view::npos
+                          ? all_digits(digits_part)
+                          : all_digits(digits_part.substr(0, dot)) && all_digits(digits_part.substr(dot + 1));
+  if (s == "true" || s == "false" || number) return std::string(s);
+  return scalar(s);
+}
+
 }  // namespace kb::yaml_out

@@ -33,4 +33,9 @@ bool plain_safe(std::string_view s);
 /// other YAML line break), otherwise double-quoted.
 std::string scalar(std::string_view s, Quote preferred = Quote::plain);
 
+/// A value whose YAML type is meant (a setting value such as `prefix_caching: true`):
+/// plain also when YAML reads it as a bool or a number (`true`, `false`, `64`, `-1`,
+/// `0.5`), otherwise as scalar().
+std::string typed_scalar(std::string_view s);
+
 }  // namespace kb::yaml_out

@@ -183,7 +183,13 @@ TEST_CASE("a rebuild removes the pages it no longer writes, and only those", "[p
                                           "search.html",
                                           "static/favicon.svg",
                                           "static/kb.css",
-                                          "static/search.js"};
+                                          "static/search.js",
+                                          "schemas/engines.schema.json",
+                                          "schemas/gotchas.schema.json",
+                                          "schemas/models.schema.json",
+                                          "schemas/oracles.schema.json",
+                                          "schemas/results.schema.json",
+                                          "schemas/settings.schema.json"};
   CHECK(left == expected);
   std::size_t siblings = 0;
   for (const auto& e : fs::directory_iterator(out.parent_path())) {

@@ -65,6 +65,17 @@ TEST_CASE("plain only where YAML reads no bool, null or number", "[yaml]") {
   CHECK(scalar("tab\there") == "\"tab\\there\"");
 }
 
+TEST_CASE("a typed value stays plain when YAML reads it as the bool or number it is", "[yaml]") {
+  CHECK(kb::yaml_out::typed_scalar("true") == "true");
+  CHECK(kb::yaml_out::typed_scalar("64") == "64");
+  CHECK(kb::yaml_out::typed_scalar("-1") == "-1");
+  CHECK(kb::yaml_out::typed_scalar("0.5") == "0.5");
+  CHECK(kb::yaml_out::typed_scalar("0.26.0") == "0.26.0");
+  CHECK(kb::yaml_out::typed_scalar("yes") == "\"yes\"");
+  CHECK(kb::yaml_out::typed_scalar("1e3") == "\"1e3\"");
+  CHECK(kb::yaml_out::typed_scalar("a: b") == "\"a: b\"");
+}
+
 TEST_CASE("a preferred quoting style is kept when it can hold the text", "[yaml]") {
   CHECK(scalar("mooncake", Quote::single) == "'mooncake'");
   CHECK(scalar("it's", Quote::single) == "'it''s'");
