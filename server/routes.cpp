@@ -15,8 +15,8 @@ const std::vector<Route>& route_table() {
       {"GET", "/metrics", "/metrics", metrics, false},
       {"GET", "/api/v1", "/api/v1", api_index, true},
       {"GET", "/api/v1/gotchas", "/api/v1/gotchas", list_gotchas, true},
-      {"GET", "/api/v1/(engines|oracles|results)", "/api/v1/{type}", list_records, true},
-      {"GET", "/api/v1/(gotchas|engines|oracles|results)/([^/]+)", "/api/v1/{type}/{slug}",
+      {"GET", "/api/v1/(engines|oracles|results|settings|models)", "/api/v1/{type}", list_records, true},
+      {"GET", "/api/v1/(gotchas|engines|oracles|results|settings|models)/([^/]+)", "/api/v1/{type}/{slug}",
        get_record, true},
       {"GET", "/api/v1/search", "/api/v1/search", search, true},
       {"GET", "/api/v1/resolve", "/api/v1/resolve", resolve_name, true},
@@ -31,7 +31,7 @@ const std::vector<Route>& route_table() {
       {"GET", "/", "/", pages::handle, false},
       {"GET", "/(search|diagnostics|feed\\.xml)", "/{page}", pages::handle, false},
       {"GET", "/static/([^/]+)", "/static/{file}", pages::handle, false},
-      {"GET", "/(gotchas|engines|oracles|results)/(.+)", "/{type}/{slug}", pages::handle, false},
+      {"GET", "/(gotchas|engines|oracles|results|settings|models)/(.+)", "/{type}/{slug}", pages::handle, false},
       {"GET", "/(?!api/|api$|healthz$|metrics$).*", "/{other}", pages::handle, false},
   };
   return kRoutes;
