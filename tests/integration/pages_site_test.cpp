@@ -55,10 +55,13 @@ TEST_CASE("kb site writes every page, the JSON and YAML beside each, feed, index
                                           "static/favicon.svg",
                                           "static/kb.css",
                                           "static/search.js",
+                                          "settings/batch-invariant.html",
                                           "settings/batch-invariant.json",
                                           "settings/batch-invariant.yaml",
+                                          "settings/kv-offload.html",
                                           "settings/kv-offload.json",
                                           "settings/kv-offload.yaml",
+                                          "settings/kv-transfer.html",
                                           "settings/kv-transfer.json",
                                           "settings/kv-transfer.yaml",
                                           "engines/lmcache.html",
@@ -90,7 +93,7 @@ TEST_CASE("kb site writes every page, the JSON and YAML beside each, feed, index
                                           "results/run-b.yaml"};
   CHECK(files == expected);
   CHECK(report.files == expected.size());
-  CHECK(report.pages == 11);
+  CHECK(report.pages == 14);
   CHECK(kb::test::read_text(out / "gotchas/pd-cache-hit.yaml") ==
         tree().linted.corpus->find("gotchas/pd-cache-hit")->source_text);
   fs::remove_all(out.parent_path());
