@@ -1,18 +1,18 @@
 # Two entry points on a fresh Debian 12 machine, as root:
-#   make run   installs what is missing, builds, serves records/ at http://127.0.0.1:8080
+#   make run   installs what is missing, builds the kb binary only, serves records/ at http://127.0.0.1:8080
 #   make test  installs what is missing (and Chromium, clang-14), builds, runs ctest, then
 #              replays the saved fuzz crash inputs and runs every fuzzer FUZZ_SECONDS
 #   make fuzz  only the fuzzers, e.g. `make fuzz FUZZ_SECONDS=300` for a longer run
 BUILD ?= build
 JOBS ?= 2
 TYPE ?= RelWithDebInfo
-KB := $(BUILD)/kb/cli/kb
+KB := $(BUILD)/cli/kb
 # The fuzzers are built by clang with sanitizers, so in a build folder of their own.
 FUZZ_BUILD ?= build-fuzz
 FUZZ_SECONDS ?= 10
 FUZZ_RUN = FUZZ_BUILD=$(FUZZ_BUILD) FUZZ_JOBS=$(JOBS) bash fuzz/run.sh $(FUZZ_SECONDS)
 
-.PHONY: all deps test-deps fuzz-deps build run test fuzz lint clean
+.PHONY: all deps test-deps fuzz-deps configure build kb run test fuzz lint clean
 
 all: build
 
@@ -25,11 +25,18 @@ test-deps:
 fuzz-deps:
 	bash scripts/deps.sh --fuzz
 
-build: deps
+configure: deps
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=$(TYPE)
+
+# Everything, tests included.
+build: configure
 	cmake --build $(BUILD) -j$(JOBS)
 
-run: build
+# Only the kb binary: `make run` and `make lint` build nothing they do not run.
+kb: configure
+	cmake --build $(BUILD) -j$(JOBS) --target kb
+
+run: kb
 	-$(KB) lint --records records
 	$(KB) serve --records records --host 127.0.0.1 --port 8080
 
@@ -40,7 +47,7 @@ test: test-deps build
 fuzz: fuzz-deps
 	$(FUZZ_RUN)
 
-lint: build
+lint: kb
 	$(KB) lint --records records
 
 clean:

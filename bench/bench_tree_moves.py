@@ -10,7 +10,7 @@
 3. the biggest subfolder (gotchas/, ~83% of the records) moved out of the tree: how long
    until its records are gone from /api/v1/gotchas, then moved back: until they return.
 
-KB=path/to/kb selects the binary (default build-g/kb/cli/kb).
+KB=path/to/kb selects the binary (default build-g/cli/kb).
 """
 import json
 import os

@@ -1,6 +1,6 @@
 """Shared helpers of the benchmark scripts: corpora, timing, servers, wrk, reporting.
 
-Environment: KB (the kb binary, default build-g/kb/cli/kb, a Release build), BENCH_WORK
+Environment: KB (the kb binary, default build-g/cli/kb, a Release build), BENCH_WORK
 (scratch directory, default /tmp/kb-bench), RUNS (repetitions, default 3, at least 3).
 Every network call is to 127.0.0.1.
 """
@@ -16,7 +16,7 @@ import sys
 import time
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-KB = os.environ.get("KB", os.path.join(REPO, "build-g", "kb", "cli", "kb"))
+KB = os.environ.get("KB", os.path.join(REPO, "build-g", "cli", "kb"))
 WORK = os.environ.get("BENCH_WORK", "/tmp/kb-bench")
 RUNS = max(3, int(os.environ.get("RUNS", "3")))
 TODAY = "2026-10-04"

@@ -35,7 +35,7 @@ CONFIG = {
     "prefix_caching": ["true", "false"], "connector": ["lmcache", "nixl", "mooncake"],
     "tp_size": ["1", "2", "4", "8"], "attention_backend": ["flashinfer", "triton", "flash_attn"],
     "kv_dtype": ["fp8", "auto", "bf16"], "block_size": ["16", "32", "64"],
-    "VLLM_BATCH_INVARIANT": ["1", "0"], "spec_decode": ["eagle", "ngram", "none"],
+    "batch_invariant": ["1", "0"], "spec_decode": ["eagle", "ngram", "none"],
     "quantization": ["awq", "fp8", "gptq", "none"], "max_num_seqs": ["64", "256", "1024"],
     "chunked_prefill": ["true", "false"], "enable_lora": ["true", "false"],
     "cuda_graphs": ["true", "false"], "pipeline_parallel": ["1", "2", "4"],
@@ -197,6 +197,15 @@ class Engines:
         return ">=0.%d.0, <0.%d" % (lo, hi), False
 
 
+def fixed_in(versions):
+    """The first version outside a closed range Engines.affected draws."""
+    if versions.startswith("=="):
+        minor = int(versions[2:].split(".")[1])
+        return "0.%d.0" % (minor + 1)
+    upper = versions.split("<")[-1].strip()
+    return upper if upper.count(".") == 2 else upper + ".0"
+
+
 def feature(g):
     """A deployment feature a gotcha needs: settings, a key set, or a setting it must not have."""
     r = g.rng.random()
@@ -244,7 +253,7 @@ def main():
     rec_dir = os.path.join(out, "records")
     if os.path.exists(out):
         shutil.rmtree(out)
-    for ns in ("gotchas", "engines", "oracles", "results"):
+    for ns in ("gotchas", "engines", "oracles", "results", "settings"):
         os.makedirs(os.path.join(rec_dir, ns))
 
     engines = [g.slug(i, 1) for i in range(n_eng)]
@@ -284,6 +293,14 @@ def main():
             "pass_criterion: %s" % q(g.sentence(5, 10)), ""]))
         docs.append(("oracles/" + o, "oracle", title, method))
 
+    # Every config key the predicates and the deployment use is a setting (kb check and
+    # kb lint resolve keys against settings/ records): an enum of the values drawn.
+    for key in CONFIG_KEYS:
+        write("settings", key.lower().replace("_", "-"), "\n".join(
+            ["id: settings/%s" % key.lower().replace("_", "-"), "title: %s" % q(key),
+             "key: %s" % key, "type: enum", "values:"] +
+            ["  - {value: %s}" % q(v) for v in CONFIG[key]] + [""]))
+
     status = {}
     for i, s in enumerate(gotchas):
         rid = "gotchas/" + s
@@ -316,6 +333,12 @@ def main():
             else:
                 lines.append("  - %s" % name)
                 atoms.append("{engine: %s}" % engines[e])
+        if status[s] == "fixed":
+            # Which release fixed it, per engine whose range closes (lint wants it said).
+            fixes = [(engines[e], fixed_in(v)) for e, (v, o) in zip(picked, ranges) if not o]
+            lines.append("fixes:")
+            lines += ["  - {engine: %s, fixed_in: %s, resolution: fixed}" % (e, q(f))
+                      for e, f in fixes if f]
         if g.rng.random() < 0.8:
             lines.append("applies_when: %s" % applies_when(g, atoms))
         lines += [block("symptom", fields[0]), block("root_cause", fields[1]),

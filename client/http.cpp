@@ -6,6 +6,8 @@
 #include <chrono>
 #include <sstream>
 
+#include "kb/error.h"
+
 namespace kb::client {
 namespace {
 
@@ -34,10 +36,9 @@ std::string describe(httplib::Error e, double timeout) {
 
 }  // namespace
 
-std::optional<Endpoint> parse_endpoint(std::string_view url, std::string* error) {
-  auto fail = [&](const std::string& why) -> std::optional<Endpoint> {
-    if (error) *error = "'" + std::string(url) + "': " + why;
-    return std::nullopt;
+Endpoint parse_endpoint(std::string_view url) {
+  auto fail = [&](const std::string& why) -> Endpoint {
+    throw Error(Errc::invalid_argument, "'" + std::string(url) + "': " + why);
   };
   const auto scheme_end = url.find("://");
   if (scheme_end == std::string_view::npos) return fail("expected http://HOST[:PORT][/PATH]");

@@ -27,8 +27,9 @@ struct Endpoint {
   std::string url;     ///< as given
 };
 
-/// Parses a base URL; nullopt with `error` set when it is not http(s)://host[:port][/path].
-std::optional<Endpoint> parse_endpoint(std::string_view url, std::string* error);
+/// Parses a base URL; throws kb::Error(invalid_argument) saying why when it is not
+/// http(s)://host[:port][/path].
+Endpoint parse_endpoint(std::string_view url);
 
 /// Parses a `Name: value` header line; nullopt when there is no name or colon.
 std::optional<std::pair<std::string, std::string>> parse_header(std::string_view line);

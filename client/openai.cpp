@@ -2,6 +2,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "kb/error.h"
+
 namespace kb::client {
 
 using nlohmann::json;
@@ -32,28 +34,25 @@ std::int64_t integer(const json& obj, const char* key) {
 
 }  // namespace
 
-std::vector<std::string> list_models(Http& http, std::string* error) {
+std::vector<std::string> list_models(Http& http) {
   std::vector<std::string> out;
   HttpResult res = http.get("/v1/models");
   if (!res.error.empty() || res.status != 200) {
-    if (error) {
-      *error = "GET /v1/models: " + (!res.error.empty() ? res.error
-                                                        : "HTTP " + std::to_string(res.status) +
-                                                              ": " + error_message(res.body));
-    }
-    return out;
+    throw Error(Errc::io, "GET /v1/models: " + (!res.error.empty()
+                                                    ? res.error
+                                                    : "HTTP " + std::to_string(res.status) + ": " +
+                                                          error_message(res.body)));
   }
   json j = json::parse(res.body, nullptr, false);
   if (!j.is_object() || !j.contains("data") || !j["data"].is_array()) {
-    if (error) *error = "GET /v1/models: not a model list";
-    return out;
+    throw Error(Errc::io, "GET /v1/models: not a model list");
   }
   for (const auto& m : j["data"]) {
     if (m.is_object() && m.contains("id") && m["id"].is_string()) {
       out.push_back(m["id"].get<std::string>());
     }
   }
-  if (out.empty() && error) *error = "GET /v1/models: the server lists no model";
+  if (out.empty()) throw Error(Errc::io, "GET /v1/models: the server lists no model");
   return out;
 }
 

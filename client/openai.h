@@ -11,9 +11,9 @@
 
 namespace kb::client {
 
-/// The model ids `GET /v1/models` lists, in order; `error` set (and nothing returned)
-/// when the server does not answer with a model list.
-std::vector<std::string> list_models(Http& http, std::string* error);
+/// The model ids `GET /v1/models` lists, in order; throws kb::Error(io) saying why when
+/// the server does not answer with a model list.
+std::vector<std::string> list_models(Http& http);
 
 /// The JSON body of a request: `/v1/chat/completions` when the prompt holds messages,
 /// else `/v1/completions`; temperature 0, one choice, not streamed.

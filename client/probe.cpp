@@ -52,6 +52,37 @@ void add_settings(const json& obj, const std::string& prefix, const std::string&
   }
 }
 
+// The labels of every Prometheus info metric (`NAME_info{k="v",...} 1`): by convention
+// they carry configuration, e.g. an engine's cache config. Other metrics are ignored.
+void add_info_labels(std::string_view text, std::vector<ProbedSetting>& out) {
+  std::size_t i = 0;
+  while (i < text.size() && out.size() < kMaxSettings) {
+    std::size_t nl = text.find('\n', i);
+    if (nl == std::string_view::npos) nl = text.size();
+    std::string_view line = text.substr(i, nl - i);
+    i = nl + 1;
+    const std::size_t brace = line.find('{');
+    if (line.empty() || line[0] == '#' || brace == std::string_view::npos) continue;
+    const std::string_view name = line.substr(0, brace);
+    if (name.size() < 5 || name.substr(name.size() - 5) != "_info") continue;
+    std::size_t j = brace + 1;
+    while (j < line.size() && line[j] != '}') {
+      const std::size_t eq = line.find('=', j);
+      if (eq == std::string_view::npos || eq + 1 >= line.size() || line[eq + 1] != '"') break;
+      std::string key(line.substr(j, eq - j));
+      std::string value;
+      std::size_t k = eq + 2;
+      for (; k < line.size() && line[k] != '"'; ++k) {
+        if (line[k] == '\\' && k + 1 < line.size()) ++k;
+        value += line[k];
+      }
+      out.push_back({key, value, "GET /metrics: " + std::string(name) + "{" + key + "}"});
+      j = k + 1;
+      if (j < line.size() && line[j] == ',') ++j;
+    }
+  }
+}
+
 struct Answer {
   bool ok = false;
   json body;
@@ -133,7 +164,32 @@ EndpointProbe probe(Http& http, const std::vector<EngineProbe>& specs) {
       break;
     }
   }
+  HttpResult metrics = http.get("/metrics");
+  if (metrics.status == 200) add_info_labels(metrics.body, out.settings);
   return out;
+}
+
+std::string endpoint_document(const EndpointProbe& p, const std::string& url,
+                              const std::string& role) {
+  // One fact per line, so a fact's line in this text is its provenance in kb check.
+  std::string out = "{\"kb_endpoint\": " + json(url).dump();
+  if (!role.empty()) out += ",\n \"role\": " + json(role).dump();
+  out += ",\n \"models\": " + json(p.models).dump();
+  auto list = [&](const char* name, auto&& each, std::size_t n) {
+    out += std::string(",\n \"") + name + "\": [";
+    for (std::size_t i = 0; i < n; ++i) out += std::string(i ? "," : "") + "\n  " + each(i);
+    out += n ? "\n ]" : "]";
+  };
+  list("engines", [&](std::size_t i) {
+    const auto& e = p.engines[i];
+    return json{{"engine", e.engine}, {"version", e.version}, {"source", e.source}}.dump();
+  }, p.engines.size());
+  list("settings", [&](std::size_t i) {
+    const auto& s = p.settings[i];
+    return json{{"key", s.key}, {"value", s.value}, {"source", s.source}}.dump();
+  }, p.settings.size());
+  list("problems", [&](std::size_t i) { return json(p.problems[i]).dump(); }, p.problems.size());
+  return out + "}\n";
 }
 
 }  // namespace kb::client

@@ -48,7 +48,15 @@ struct EndpointProbe {
   bool reachable = false;             ///< GET /v1/models got an HTTP answer, whatever its status
 };
 
-/// Asks the server each route of `specs` (each path once) and GET /v1/models.
+/// Asks the server each route of `specs` (each path once), GET /v1/models and GET /metrics
+/// (the labels of `*_info` metrics are settings).
 EndpointProbe probe(Http& http, const std::vector<EngineProbe>& specs);
+
+/// What the probe of the server at `url` learned, as the endpoint document `kb check`
+/// reads (kb/src/deploy/read_endpoint.cpp): JSON with one fact per line,
+/// `{"kb_endpoint": URL, "role": R, "models": [...], "engines": [{engine, version, source}],
+/// "settings": [{key, value, source}], "problems": [...]}`.
+std::string endpoint_document(const EndpointProbe& p, const std::string& url,
+                              const std::string& role);
 
 }  // namespace kb::client

@@ -2,7 +2,7 @@
 # Builds the libFuzzer targets (clang-14, ASan + UBSan), replays every saved crash input
 # under tests/data/fuzz/<target>/ through its target as a fixed check, then fuzzes each
 # target for SECONDS. `make test` runs it with 10 s, `make fuzz FUZZ_SECONDS=N` longer.
-#   fuzz/run.sh SECONDS [TARGET...]      targets: record_loader deployment readers version markdown search
+#   fuzz/run.sh SECONDS [TARGET...]      targets: KB_FUZZ_TARGETS of fuzz/CMakeLists.txt
 # Seed corpora are copied from tests/data/ (and records/) at run time into
 # $BUILD/fuzz-corpus/<target>, which keeps what the fuzzer learns between runs; saved
 # crash inputs are seeds too. A crash leaves its input in $BUILD/fuzz-artifacts/<target>/
@@ -16,7 +16,8 @@ cd "$(dirname "$0")/.."
 seconds=${1:?usage: fuzz/run.sh SECONDS [TARGET...]}
 shift
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(record_loader deployment readers version markdown search)
+# shellcheck disable=SC2207  # the names are words
+[ ${#targets[@]} -eq 0 ] && targets=($(sed -n 's/^set(KB_FUZZ_TARGETS \(.*\))$/\1/p' fuzz/CMakeLists.txt))
 build=${FUZZ_BUILD:-build-fuzz}
 jobs=${FUZZ_JOBS:-2}
 

@@ -2,7 +2,7 @@
 # Installs the Debian 12 packages kb builds and tests with. Idempotent: does nothing
 # when everything is present. Run as root (or with sudo available).
 set -euo pipefail
-build_pkgs=(build-essential cmake pkg-config libsqlite3-dev libyaml-cpp-dev
+build_pkgs=(build-essential cmake pkg-config libsqlite3-dev libyaml-dev
   libcpp-httplib-dev nlohmann-json3-dev catch2 libmd4c-html0-dev libmd4c-dev
   libkainjow-mustache-dev libpugixml-dev libcli11-dev sqlite3)
 # --fuzz: what fuzz/run.sh needs on top (libFuzzer and the sanitizer runtimes);

@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <atomic>
 
 #include "check_json.h"
 #include "http_api.h"
@@ -6,6 +7,7 @@
 #include "http_status.h"
 #include "json.h"
 #include "kb/check.h"
+#include "kb/diagnostic_codes.h"
 
 namespace kb::http {
 
@@ -30,7 +32,7 @@ std::optional<ApiError> unusable(const std::vector<Diagnostic>& diags) {
   bool syntax = false;
   for (const auto& d : diags) {
     if (d.severity != Severity::error) continue;
-    if (d.code == "limits.file-size") {
+    if (d.code == diag_code("limits.file-size")) {
       return ApiError(Problem::payload_too_large, problem_code(Problem::payload_too_large),
                       "a deployment is at most " + std::to_string(kMaxDeploymentBytes) + " bytes");
     }
@@ -66,7 +68,7 @@ bool flag_param(const httplib::Request& req, const char* name) {
                  std::string(name) + " must be true or false");
 }
 
-CheckParams check_params(const httplib::Request& req) {
+CheckParams read_check_params(const httplib::Request& req) {
   CheckParams p;
   p.options.allow_unknown = flag_param(req, "allow_unknown");
   p.allow_invalid_records = flag_param(req, "allow_invalid_records");
@@ -81,6 +83,47 @@ CheckParams check_params(const httplib::Request& req) {
   return p;
 }
 
+// Keeps the first `max` diagnostics, errors first (they decide the answer), and counts the
+// rest in one note: a deployment of 10,000 misspelt names answers a bounded document.
+void cap_diagnostics(std::vector<Diagnostic>& diags, std::size_t max) {
+  if (diags.size() <= max) return;
+  std::stable_partition(diags.begin(), diags.end(),
+                        [](const Diagnostic& d) { return d.severity == Severity::error; });
+  const std::size_t dropped = diags.size() - max;
+  diags.resize(max);
+  diags.push_back({Severity::note, "check.diagnostics-truncated", "", 0, 0,
+                   std::to_string(dropped) + " more diagnostics are not listed",
+                   "fix the ones listed, or run `kb check` locally for all of them", ""});
+}
+
+// The engines, settings and services a deployment asks the check to resolve.
+std::size_t facts(const Deployment& d) {
+  std::size_t n = d.engines.size() + d.config.size() + d.services.size();
+  for (const auto& s : d.services) n += s.engines.size() + s.config.size();
+  return n;
+}
+
+// Holds one of the server's batch slots, or throws 503 when all are taken.
+class BatchSlot {
+ public:
+  explicit BatchSlot(std::size_t max) {
+    if (running().fetch_add(1) >= max) {
+      running().fetch_sub(1);
+      throw ApiError(Problem::overloaded, "batch-busy",
+                     "other batches are being checked; retry shortly (Retry-After)");
+    }
+  }
+  ~BatchSlot() { running().fetch_sub(1); }
+  BatchSlot(const BatchSlot&) = delete;
+  BatchSlot& operator=(const BatchSlot&) = delete;
+
+ private:
+  static std::atomic<std::size_t>& running() {
+    static std::atomic<std::size_t> n{0};
+    return n;
+  }
+};
+
 // Runs one parsed deployment; `diags` holds what parsing it said (warnings only). The gate
 // fails closed: an unknown engine or setting, a value that does not normalise, or a
 // knowledge base that did not load whole is an error, answered 422 (in a batch: that
@@ -90,7 +133,7 @@ json run_check(const Ctx& c, const Deployment& d, std::vector<Diagnostic> diags,
                const IgnoreList* ignores = nullptr) {
   if (std::size_t errors = count_severity(c.snap.corpus().diagnostics(), Severity::error)) {
     diags.push_back({p.allow_invalid_records ? Severity::warning : Severity::error,
-                     "check.records-invalid", "", 0, 0,
+                     diag_code("check.records-invalid"), "", 0, 0,
                      "the knowledge base has " + std::to_string(errors) +
                          " lint errors; gotchas in broken files are missing or stale",
                      "see /api/v1/diagnostics; allow_invalid_records=true checks against what "
@@ -98,13 +141,14 @@ json run_check(const Ctx& c, const Deployment& d, std::vector<Diagnostic> diags,
                      ""});
   }
   if (c.snap.checks().size() == 0) {
-    diags.push_back({Severity::error, "check.empty-knowledge-base", "", 0, 0,
+    diags.push_back({Severity::error, diag_code("check.empty-knowledge-base"), "", 0, 0,
                      "the knowledge base holds no gotchas", "", ""});
   }
   CheckReport report = c.snap.checks().run(d, p.options);
   if (ignores && !ignores->entries.empty()) c.snap.checks().apply_ignores(report, *ignores, "");
   diags.insert(diags.end(), report.diagnostics.begin(), report.diagnostics.end());
   report.diagnostics = std::move(diags);
+  cap_diagnostics(report.diagnostics, c.svc.config.max_check_diagnostics);
   json out = kb::json::findings_json(report);
   if (p.fail_on) out["fails"] = fails(report, *p.fail_on);
   if (count_severity(report.diagnostics, Severity::error) > 0) {
@@ -118,6 +162,12 @@ json run_check(const Ctx& c, const Deployment& d, std::vector<Diagnostic> diags,
     failure.emplace(Problem::unprocessable, "check-incomplete",
                     "the deployment cannot be checked whole: " + first, out);
   }
+  return out;
+}
+
+std::string join_kinds() {
+  std::string out;
+  for (const auto& k : input_kinds()) out += (out.empty() ? "" : ", ") + k;
   return out;
 }
 
@@ -166,7 +216,7 @@ CheckRequest read_request(const httplib::Request& req) {
   if (!r.kind.empty() &&
       std::find(input_kinds().begin(), input_kinds().end(), r.kind) == input_kinds().end()) {
     throw ApiError(Problem::bad_request, problem_code(Problem::bad_request),
-                   "kind must be one of kubernetes, compose, deployment, packages, image, shell");
+                   "kind must be one of " + join_kinds());
   }
   const std::string ignore = param(req, "ignore");
   for (std::size_t at = 0; at < ignore.size();) {
@@ -221,7 +271,7 @@ CheckRequest read_request(const httplib::Request& req) {
 void check(const Ctx& c) {
   check_body(c.req, kMaxDeploymentBytes, true);
   std::vector<Diagnostic> diags;
-  const CheckParams params = check_params(c.req);
+  const CheckParams params = read_check_params(c.req);
   CheckRequest r = read_request(c.req);
   Deployment d;
   if (r.deployment && r.deployment->is_object()) {
@@ -256,21 +306,42 @@ void check_batch(const Ctx& c) {
     throw ApiError(Problem::payload_too_large, problem_code(Problem::payload_too_large),
                    "at most " + std::to_string(c.svc.config.max_batch) + " deployments per batch");
   }
-  const CheckParams params = check_params(c.req);
-  json results = json::array();
+  const CheckParams params = read_check_params(c.req);
+  BatchSlot slot(c.svc.config.max_concurrent_batches);
+  // Parse every deployment first: the work the batch asks for is known before any runs.
+  std::vector<Deployment> parsed(list->size());
+  std::vector<std::vector<Diagnostic>> parse_diags(list->size());
+  std::size_t total = 0;
   for (std::size_t i = 0; i < list->size(); ++i) {
-    const std::string file = "deployments[" + std::to_string(i) + "]";
-    std::vector<Diagnostic> diags;
-    Deployment d = kb::json::deployment_from_json((*list)[i], diags, file);
+    parsed[i] = kb::json::deployment_from_json((*list)[i], parse_diags[i],
+                                               "deployments[" + std::to_string(i) + "]");
+    total += facts(parsed[i]);
+    if (total > c.svc.config.max_batch_facts) {
+      throw ApiError(Problem::payload_too_large, problem_code(Problem::payload_too_large),
+                     "the batch names more than " + std::to_string(c.svc.config.max_batch_facts) +
+                         " engines, settings and services together; split it");
+    }
+  }
+  json results = json::array();
+  std::size_t bytes = 0;
+  for (std::size_t i = 0; i < list->size(); ++i) {
+    std::vector<Diagnostic>& diags = parse_diags[i];
+    cap_diagnostics(diags, c.svc.config.max_check_diagnostics);
     json item;
-    if (auto err = unusable(diags)) {
+    if (bytes > c.svc.config.max_batch_response_bytes) {
+      item = {{"error",
+               {{"code", "batch-budget-exceeded"},
+                {"message", "the answer reached " +
+                                std::to_string(c.svc.config.max_batch_response_bytes) +
+                                " bytes before this deployment; send it in another batch"}}}};
+    } else if (auto err = unusable(diags)) {
       item = {{"error",
                {{"code", err->code()},
                 {"message", err->what()},
                 {"diagnostics", diagnostics_json(diags)}}}};
     } else {
       std::optional<ApiError> failure;
-      item = run_check(c, d, std::move(diags), params, failure);
+      item = run_check(c, parsed[i], std::move(diags), params, failure);
       if (failure) {
         item = {{"error",
                  {{"code", failure->code()},
@@ -279,6 +350,7 @@ void check_batch(const Ctx& c) {
       }
     }
     item["index"] = i;
+    bytes += item.dump().size();
     results.push_back(std::move(item));
   }
   send_json(

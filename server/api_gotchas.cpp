@@ -1,6 +1,7 @@
 #include "http_api.h"
 #include "http_request.h"
 #include "http_status.h"
+#include "tabular.h"
 
 namespace kb::http {
 
@@ -8,8 +9,29 @@ using nlohmann::json;
 
 namespace {
 
-constexpr std::size_t kDefaultLimit = 50;
-constexpr std::size_t kMaxLimit = 500;
+// The columns of a gotcha summary in CSV, in this order (README, "Exports").
+const std::vector<std::string_view> kGotchaColumns = {
+    "id",      "title",          "severity",         "status",  "kind",  "family",
+    "engines", "evidence.state", "evidence.summary", "updated", "stale", "url"};
+
+// CSV and NDJSON stream every matching gotcha (from page_token on), page by page.
+void stream_gotchas(const Ctx& c, Format format, GotchaQuery q) {
+  q.limit = c.route ? declared(c.route, "limit")->max : 500;
+  const GotchaPage page = c.snap.gotchas(q);
+  std::vector<json> first;
+  for (const Record* r : page.items) first.push_back(gotcha_summary(c.snap, *r));
+  NextBatch next;
+  if (!page.next_page_token.empty()) {
+    next = [snap = c.hold, q, token = page.next_page_token](std::vector<json>& batch) mutable {
+      q.page_token = token;
+      const GotchaPage p = snap->gotchas(q);
+      for (const Record* r : p.items) batch.push_back(gotcha_summary(*snap, *r));
+      token = p.next_page_token;
+      return !token.empty();
+    };
+  }
+  send_rows(c, format, kGotchaColumns, std::move(first), std::move(next));
+}
 
 }  // namespace
 
@@ -23,8 +45,12 @@ void list_gotchas(const Ctx& c) {
   q.q = param(c.req, "q");
   q.include_withdrawn = bool_param(c.req, "include_withdrawn", false);
   if (auto sort = param(c.req, "sort"); !sort.empty()) q.sort = sort;
-  q.limit = size_param(c.req, "limit", kDefaultLimit, kMaxLimit);
+  q.limit = c.integer("limit");
   q.page_token = param(c.req, "page_token");
+  if (const Format format = output_format(c); format != Format::json) {
+    stream_gotchas(c, format, q);
+    return;
+  }
 
   GotchaPage page = c.snap.gotchas(q);
   json items = json::array();

@@ -1,7 +1,10 @@
 #include "evidence_json.h"
 #include "http_api.h"
 #include "json.h"
+#include "kb/record_dates.h"
 #include "kb/resolver.h"
+
+#include <mutex>
 
 namespace kb::http {
 
@@ -58,6 +61,7 @@ json record_detail(const Snapshot& snap, const Record& r) {
   json j = kb::json::record(corpus, r, snap.evidence());
   j["url"] = api_url(r.id);
   j["stale"] = corpus.is_stale(r.id);
+  put_dates(snap, r, j);
   json referenced_by = json::array();
   json related_by = json::array();
   json gotchas = json::array();
@@ -89,6 +93,27 @@ json record_detail(const Snapshot& snap, const Record& r) {
       break;
   }
   return j;
+}
+
+std::string kb_date(const Snapshot& snap) {
+  // One snapshot at a time is asked for most: remember the last one's date by its hash.
+  static std::mutex mu;
+  static std::string etag, date;
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    if (etag == snap.etag()) return date;
+  }
+  std::string fresh = knowledge_base_date(snap.corpus());
+  std::lock_guard<std::mutex> lock(mu);
+  etag = snap.etag();
+  date = fresh;
+  return fresh;
+}
+
+void put_dates(const Snapshot& snap, const Record& r, json& j) {
+  const RecordDates d = record_dates(r, snap.evidence(), kb_date(snap));
+  j["published"] = d.published;
+  j["modified"] = d.modified;
 }
 
 json candidates_json(const Snapshot& snap, Kind kind, std::string_view raw) {

@@ -5,6 +5,9 @@
 #include "http_request.h"
 #include "http_status.h"
 #include "json.h"
+#include "kb/record_dates.h"
+#include "openapi.h"
+#include "tabular.h"
 
 namespace kb::http {
 
@@ -74,6 +77,12 @@ void api_index(const Ctx& c) {
   send_json(c.res, {{"snapshot", c.snap.etag()}, {"version", "v1"}, {"routes", std::move(routes)}});
 }
 
+// The document describes itself: its `info.version` is the schema version (OpenAPI allows
+// no other top-level field).
+void openapi(const Ctx& c) {
+  send_body(c.res, dump(openapi_document()), "application/json");
+}
+
 void diagnostics(const Ctx& c) {
   json out = kb::json::lint_report(c.snap.corpus().records().size(), c.snap.diagnostics());
   out["snapshot"] = c.snap.etag();
@@ -81,36 +90,98 @@ void diagnostics(const Ctx& c) {
   send_json(c.res, out);
 }
 
+// Records come with the dates their content gives (kb/record_dates.h), day by day: those
+// modified on or after the day of `since`, so a client polling with the last `cursor`
+// sees that day's records again (at least once, never missed). Deletions are known only
+// to the running server, stamped when it saw them (not in `cursor`, which stays a content
+// date: a deletion is listed again on every poll until the content moves past it).
 void changes(const Ctx& c) {
   const std::int64_t since = parse_since(param(c.req, "since"));
-  json list = json::array();
+  const std::int64_t since_day = since - since % 86400000;
+  const std::string date = kb_date(c.snap);
+  std::vector<std::pair<std::int64_t, json>> list;
+  std::int64_t cursor = 0;
+  for (const auto& r : c.snap.corpus().records()) {
+    const RecordDates d = record_dates(*r, c.snap.evidence(), date);
+    const std::int64_t ms = *date_to_days(d.modified) * 86400000;
+    cursor = std::max(cursor, ms);
+    if (ms < since_day) continue;
+    list.emplace_back(ms, json{{"id", r->id},
+                               {"type", kind_name(r->kind)},
+                               {"published", d.published},
+                               {"modified", d.modified},
+                               {"dated", d.own},
+                               {"changed_at", iso_time(ms)},
+                               {"changed_at_ms", ms},
+                               {"content_hash", r->content_hash},
+                               {"deleted", false},
+                               {"url", api_url(r->id)}});
+  }
   for (const auto& st : c.snap.changes_since(since)) {
+    if (!st.deleted) continue;
     json item = {{"id", st.id},
                  {"changed_at", iso_time(st.changed_at_ms)},
                  {"changed_at_ms", st.changed_at_ms},
-                 {"deleted", st.deleted}};
+                 {"deleted", true},
+                 {"url", nullptr}};
     if (auto slash = st.id.find('/'); slash != std::string::npos) {
       if (auto kind = parse_kind(std::string_view(st.id).substr(0, slash)))
         item["type"] = kind_name(*kind);
     }
-    item["url"] = st.deleted ? json(nullptr) : json(api_url(st.id));
-    list.push_back(std::move(item));
+    list.emplace_back(st.changed_at_ms, std::move(item));
   }
+  std::stable_sort(list.begin(), list.end(), [](const auto& a, const auto& b) {
+    return a.first != b.first ? a.first < b.first : a.second["id"] < b.second["id"];
+  });
+  json out = json::array();
+  for (auto& [ms, item] : list) out.push_back(std::move(item));
   send_json(c.res, {{"snapshot", c.snap.etag()},
                     {"since", since},
-                    {"cursor", c.snap.changes_cursor()},
-                    {"changes", std::move(list)}});
+                    {"cursor", cursor},
+                    {"changes", std::move(out)}});
 }
+
+namespace {
+
+constexpr std::size_t kExportBatch = 200;
+
+json exported(const Snapshot& snap, const Record& r) {
+  const Corpus& corpus = snap.corpus();
+  json j = kb::json::record(corpus, r, snap.evidence());
+  j["stale"] = corpus.is_stale(r.id);
+  j["content_hash"] = r.content_hash;
+  put_dates(snap, r, j);
+  return j;
+}
+
+}  // namespace
 
 void export_all(const Ctx& c) {
   const Corpus& corpus = c.snap.corpus();
-  json records = json::array();
-  for (const auto& r : corpus.records()) {
-    json j = kb::json::record(corpus, *r, c.snap.evidence());
-    j["stale"] = corpus.is_stale(r->id);
-    j["content_hash"] = r->content_hash;
-    records.push_back(std::move(j));
+  if (const Format format = output_format(c); format != Format::json) {
+    // One record a row or line, in id order, a batch at a time.
+    auto batch_of = [](const Snapshot& snap, std::size_t& at, std::vector<json>& batch) {
+      const auto& recs = snap.corpus().records();
+      for (std::size_t end = std::min(at + kExportBatch, recs.size()); at < end; ++at)
+        batch.push_back(exported(snap, *recs[at]));
+      return at < recs.size();
+    };
+    std::vector<json> first;
+    std::size_t at = 0;
+    NextBatch next;
+    if (batch_of(c.snap, at, first)) {
+      next = [snap = c.hold, at, batch_of](std::vector<json>& batch) mutable {
+        return batch_of(*snap, at, batch);
+      };
+    }
+    send_rows(c, format,
+              {"id", "type", "title", "name", "severity", "status", "family", "date", "published",
+               "modified", "content_hash", "stale", "file"},
+              std::move(first), std::move(next));
+    return;
   }
+  json records = json::array();
+  for (const auto& r : corpus.records()) records.push_back(exported(c.snap, *r));
   const auto now = std::chrono::duration_cast<std::chrono::milliseconds>(
       std::chrono::system_clock::now().time_since_epoch());
   send_json(c.res, {{"snapshot", c.snap.etag()},

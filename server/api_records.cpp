@@ -1,15 +1,14 @@
 #include "http_api.h"
 #include "http_request.h"
 #include "http_status.h"
+#include "json.h"
+#include "tabular.h"
 
 namespace kb::http {
 
 using nlohmann::json;
 
 namespace {
-
-constexpr std::size_t kDefaultLimit = 100;
-constexpr std::size_t kMaxLimit = 1000;
 
 Kind kind_of(const Ctx& c) {
   auto kind = parse_kind(c.match(1));
@@ -18,26 +17,53 @@ Kind kind_of(const Ctx& c) {
   return *kind;
 }
 
+// A record in a list of its type.
+json list_item(const Snapshot& snap, Kind kind, const Record& r) {
+  json item = kind == Kind::gotcha ? gotcha_summary(snap, r) : record_link(r);
+  if (kind == Kind::engine) {
+    std::size_t n = 0;
+    for (const Record* from : snap.referencing(r.id)) n += from->kind == Kind::gotcha;
+    item["gotchas"] = n;
+  }
+  if (kind == Kind::result) {
+    item["date"] = r.date;
+    item["passed"] = r.passed;
+    item["failed"] = r.failed;
+  }
+  return item;
+}
+
+// The CSV columns of a list of `kind`, in this order (README, "Exports").
+std::vector<std::string_view> list_columns(Kind kind) {
+  std::vector<std::string_view> out = {"id", "type", "title", "url"};
+  if (kind == Kind::engine) out.push_back("gotchas");
+  if (kind == Kind::result) out.insert(out.end(), {"date", "passed", "failed"});
+  return out;
+}
+
 }  // namespace
 
 void list_records(const Ctx& c) {
   const Kind kind = kind_of(c);
-  RecordPage page = c.snap.records(kind, param(c.req, "page_token"),
-                                   size_param(c.req, "limit", kDefaultLimit, kMaxLimit));
+  const Format format = output_format(c);
+  const std::size_t limit =
+      format == Format::json ? c.integer("limit") : declared(c.route, "limit")->max;
+  RecordPage page = c.snap.records(kind, param(c.req, "page_token"), limit);
   json items = json::array();
-  for (const Record* r : page.items) {
-    json item = kind == Kind::gotcha ? gotcha_summary(c.snap, *r) : record_link(*r);
-    if (kind == Kind::engine) {
-      std::size_t n = 0;
-      for (const Record* from : c.snap.referencing(r->id)) n += from->kind == Kind::gotcha;
-      item["gotchas"] = n;
+  for (const Record* r : page.items) items.push_back(list_item(c.snap, kind, *r));
+  if (format != Format::json) {
+    NextBatch next;
+    if (!page.next_page_token.empty()) {
+      next = [snap = c.hold, kind, limit,
+              token = page.next_page_token](std::vector<json>& batch) mutable {
+        const RecordPage p = snap->records(kind, token, limit);
+        for (const Record* r : p.items) batch.push_back(list_item(*snap, kind, *r));
+        token = p.next_page_token;
+        return !token.empty();
+      };
     }
-    if (kind == Kind::result) {
-      item["date"] = r->date;
-      item["passed"] = r->passed;
-      item["failed"] = r->failed;
-    }
-    items.push_back(std::move(item));
+    send_rows(c, format, list_columns(kind), items.get<std::vector<json>>(), std::move(next));
+    return;
   }
   send_json(c.res, {{"snapshot", c.snap.etag()},
                     {"total", page.total},
@@ -59,7 +85,9 @@ void get_record(const Ctx& c) {
   const Corpus& corpus = c.snap.corpus();
   if (const Record* r = corpus.find(id)) {
     // A record's answer depends on the snapshot alone: build it once per snapshot.
-    auto make = [&]() -> std::optional<std::string> { return dump(record_detail(c.snap, *r)); };
+    auto make = [&]() -> std::optional<std::string> {
+      return dump(kb::json::versioned(record_detail(c.snap, *r)));
+    };
     if (c.svc.responses)
       send_body(c.res, *c.svc.responses->get(c.snap.generation(), id, make), "application/json");
     else

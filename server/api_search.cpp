@@ -3,6 +3,7 @@
 #include "http_status.h"
 #include "kb/resolver.h"
 #include "markdown.h"
+#include "tabular.h"
 
 namespace kb::http {
 
@@ -10,8 +11,6 @@ using nlohmann::json;
 
 namespace {
 
-constexpr std::size_t kDefaultHits = 20;
-constexpr std::size_t kMaxHits = 100;
 constexpr std::size_t kMaxNameBytes = 200;
 
 [[noreturn]] void bad(const std::string& message) {
@@ -33,7 +32,7 @@ std::string snippet_text(std::string_view s) {
 void search(const Ctx& c) {
   const std::string q = param(c.req, "q");
   if (q.empty()) bad("q: required, the text to search for");
-  const std::size_t limit = size_param(c.req, "limit", kDefaultHits, kMaxHits);
+  const std::size_t limit = c.integer("limit");
   json hits = json::array();
   for (const auto& h : c.snap.search(q, limit)) {
     const Record* r = c.snap.corpus().find(h.id);
@@ -44,6 +43,11 @@ void search(const Ctx& c) {
                     {"snippet_html", pages::snippet_html(h.snippet)},
                     {"rank", h.rank},
                     {"url", api_url(h.id)}});
+  }
+  if (const Format format = output_format(c); format != Format::json) {
+    send_rows(c, format, {"id", "type", "title", "snippet", "rank", "url"},
+              hits.get<std::vector<json>>(), nullptr);
+    return;
   }
   send_json(c.res, {{"snapshot", c.snap.etag()}, {"query", q}, {"hits", std::move(hits)}});
 }

@@ -4,6 +4,7 @@
 #include <map>
 
 #include "json.h"
+#include "kb/diagnostic_codes.h"
 
 namespace kb::json {
 
@@ -149,7 +150,8 @@ json findings_json(const CheckReport& report, const std::string& base_url) {
   json findings = json::array();
   json ignored = json::array();
   json diags = json::array();
-  std::map<std::string, int> counts = {{"blocker", 0}, {"major", 0}, {"minor", 0}, {"info", 0}};
+  std::map<std::string, int> counts;
+  for (std::string_view s : kSeverityNames) counts[std::string(s)] = 0;
   for (const auto& f : report.findings) {
     findings.push_back(finding(f, false, base_url));
     ++counts[f.severity];
@@ -189,7 +191,7 @@ Deployment deployment_from_body(std::string_view body, std::vector<Diagnostic>& 
   std::vector<Diagnostic> yaml_diags;
   Deployment d = parse_deployment(body, file, yaml_diags);
   bool syntax = std::any_of(yaml_diags.begin(), yaml_diags.end(),
-                            [](const Diagnostic& x) { return x.code == "yaml.syntax"; });
+                            [](const Diagnostic& x) { return x.code == diag_code("yaml.syntax"); });
   if (syntax && body.size() <= kMaxDeploymentBytes) {
     json value = json::parse(body, nullptr, false);
     if (!value.is_discarded()) return deployment_from_json(value, diags, file);
@@ -206,7 +208,7 @@ Deployment deployment_from_json(const json& value, std::vector<Diagnostic>& diag
       for (std::size_t i = 0; i < engines->size(); ++i) {
         const json& e = (*engines)[i];
         if (e.is_object() && e.contains("version") && e["version"].is_number_float()) {
-          diags.push_back({Severity::warning, "check.numeric-version", file, 0, 0,
+          diags.push_back({Severity::warning, diag_code("check.numeric-version"), file, 0, 0,
                            "engines[" + std::to_string(i) +
                                "].version: a JSON number loses "
                                "trailing zeros (0.30 reads as 0.3)",

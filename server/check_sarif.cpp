@@ -18,8 +18,8 @@ constexpr const char* kSarifSchema =
 
 // SARIF levels: a blocker fails the scan, a major is worth a look, the rest inform.
 std::string sarif_level(std::string_view severity) {
-  if (severity == "blocker") return "error";
-  if (severity == "major") return "warning";
+  if (severity == to_string(GotchaSeverity::blocker)) return "error";
+  if (severity == to_string(GotchaSeverity::major)) return "warning";
   return "note";
 }
 
@@ -154,7 +154,8 @@ json sarif_json(const CheckReport& report, const std::string& tool_version,
       {"automationDetails", {{"id", "kb-check/" + file + "/"}}},
       {"invocations",
        json::array({{{"executionSuccessful", ok}, {"toolExecutionNotifications", notes}}})},
-      {"results", std::move(results)}};
+      {"results", std::move(results)},
+      {"properties", {{"schema_version", kSchemaVersion}}}};
   json artifacts = json::array();
   std::map<std::string, bool> seen;
   for (const auto& s : report.deployment.services) {

@@ -37,6 +37,8 @@ void check_batch(const Ctx& c);
 // api_misc.cpp
 /// GET /api/v1: what this API offers, for discovery.
 void api_index(const Ctx& c);
+/// GET /api/v1/openapi.json: the OpenAPI 3.1 document (openapi.h).
+void openapi(const Ctx& c);
 /// GET /api/v1/diagnostics: what `kb lint --format json` would say of the files now.
 void diagnostics(const Ctx& c);
 /// GET /api/v1/changes?since=: records added, changed or deleted since a time.
@@ -47,6 +49,12 @@ void export_all(const Ctx& c);
 void healthz(const Ctx& c);
 /// GET /metrics: Prometheus text.
 void metrics(const Ctx& c);
+
+// api_schemas.cpp
+/// GET /api/v1/schemas: the JSON Schema of every record namespace, by name and URL.
+void list_schemas(const Ctx& c);
+/// GET /api/v1/schemas/{namespace}.schema.json: one namespace's JSON Schema.
+void get_schema(const Ctx& c);
 
 // api_json.cpp
 /// "/api/v1/gotchas/x" for record "gotchas/x".
@@ -59,6 +67,10 @@ nlohmann::json gotcha_summary(const Snapshot& snap, const Record& r);
 /// A record in full: kb::json::record plus `url`, `referenced_by` (with the fields that
 /// reference it) and, per type, `related_by`, `gotchas`, `results`.
 nlohmann::json record_detail(const Snapshot& snap, const Record& r);
+/// knowledge_base_date of the snapshot's corpus, computed once per snapshot.
+std::string kb_date(const Snapshot& snap);
+/// Adds a record's "published" and "modified" (kb/record_dates.h) to `j`.
+void put_dates(const Snapshot& snap, const Record& r, nlohmann::json& j);
 /// The resolver's best candidates for a missing id in namespace `kind`, as JSON.
 nlohmann::json candidates_json(const Snapshot& snap, Kind kind, std::string_view raw);
 

@@ -3,26 +3,13 @@
 #include <charconv>
 
 #include "http_status.h"
+#include "kb/text.h"
 
 namespace kb::http {
 namespace {
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-  return s;
-}
-
 [[noreturn]] void bad(const std::string& message) {
   throw ApiError(Problem::bad_request, problem_code(Problem::bad_request), message);
-}
-
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  }
-  return out;
 }
 
 }  // namespace
@@ -59,7 +46,7 @@ std::string param(const httplib::Request& req, const char* name) {
   std::size_t n = req.get_param_value_count(name);
   for (std::size_t i = 0; i < n; ++i) {
     const std::string value = req.get_param_value(name, i);
-    auto v = trim(value);
+    auto v = text::trim(value);
     if (v.empty()) continue;
     if (!out.empty()) out += ',';
     out += v;
@@ -85,24 +72,14 @@ std::size_t size_param(const httplib::Request& req, const char* name, std::size_
 }
 
 bool bool_param(const httplib::Request& req, const char* name, bool fallback) {
-  std::string v = lower(param(req, name));
+  std::string v = text::lower(param(req, name));
   if (v.empty()) return fallback;
   if (v == "true" || v == "1" || v == "yes") return true;
   if (v == "false" || v == "0" || v == "no") return false;
   bad(std::string(name) + ": expected true or false");
 }
 
-bool valid_slug(std::string_view slug) {
-  if (slug.empty() || slug.size() > 200) return false;
-  if (slug.find("..") != std::string_view::npos) return false;
-  for (std::size_t i = 0; i < slug.size(); ++i) {
-    char c = slug[i];
-    bool alnum = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
-    if (i == 0 && !alnum) return false;
-    if (!alnum && c != '.' && c != '_' && c != '-') return false;
-  }
-  return true;
-}
+bool valid_slug(std::string_view slug) { return text::valid_slug(slug); }
 
 bool etag_matches(const httplib::Request& req, const std::string& quoted_etag) {
   if (!req.has_header("If-None-Match")) return false;
@@ -110,7 +87,7 @@ bool etag_matches(const httplib::Request& req, const std::string& quoted_etag) {
   std::string_view v = header;
   while (!v.empty()) {
     auto comma = v.find(',');
-    auto item = trim(v.substr(0, comma));
+    auto item = text::trim(v.substr(0, comma));
     if (item == "*") return true;
     if (item.substr(0, 2) == "W/") item.remove_prefix(2);
     if (item == quoted_etag) return true;
@@ -123,7 +100,7 @@ bool etag_matches(const httplib::Request& req, const std::string& quoted_etag) {
 std::string content_type(const httplib::Request& req) {
   if (!req.has_header("Content-Type")) return {};
   const std::string header = req.get_header_value("Content-Type");
-  return lower(trim(std::string_view(header).substr(0, header.find(';'))));
+  return text::lower(text::trim(std::string_view(header).substr(0, header.find(';'))));
 }
 
 bool shell_type(std::string_view type) {
@@ -148,7 +125,7 @@ void check_body(const httplib::Request& req, std::size_t max_bytes, bool artifac
     throw ApiError(Problem::payload_too_large, problem_code(Problem::payload_too_large),
                    "the body is larger than " + std::to_string(max_bytes) + " bytes");
   }
-  if (trim(req.body).empty()) bad("the body is empty; send a JSON document");
+  if (text::trim(req.body).empty()) bad("the body is empty; send a JSON document");
   if (!valid_utf8(req.body)) bad("the body is not valid UTF-8");
   // Parsers and serialisers of nested values recurse; refuse deep nesting up front.
   int depth = 0;

@@ -9,6 +9,7 @@
 
 #include "http_request.h"
 #include "http_status.h"
+#include "json.h"
 #include "kb/error.h"
 
 namespace kb::http {
@@ -86,13 +87,14 @@ void serve(const Services& svc, const Route& route, const Request& req, Response
   const std::shared_ptr<const Snapshot> snap = svc.kb.current();
   const std::string etag = "\"" + snap->etag() + "\"";
   try {
+    if (route.strict) check_params(req, route.params);
     if (route.cacheable && etag_matches(req, etag)) {
       res.set_header("ETag", etag);
       res.set_header("Cache-Control", kApiCacheControl);
       send_not_modified(res);
       return;
     }
-    route.handler(Ctx{req, res, *snap, svc});
+    route.handler(Ctx{req, res, *snap, svc, &route, snap});
     if (route.cacheable && is_ok(res)) {
       res.set_header("ETag", etag);
       res.set_header("Cache-Control", kApiCacheControl);
@@ -114,11 +116,12 @@ void serve(const Services& svc, const Route& route, const Request& req, Response
 
 void add_common_headers(const Services& svc, const Request& req, Response& res) {
   res.set_header("X-Content-Type-Options", "nosniff");
+  if (is_api(req.path)) res.set_header("KB-Schema-Version", kb::json::kSchemaVersion);
   if (!res.has_header("Cache-Control")) res.set_header("Cache-Control", "no-store");
   if (!svc.config.cors || !is_api(req.path) || res.has_header("Access-Control-Allow-Origin"))
     return;
   res.set_header("Access-Control-Allow-Origin", "*");
-  res.set_header("Access-Control-Expose-Headers", "ETag, Location, Retry-After");
+  res.set_header("Access-Control-Expose-Headers", "ETag, Location, Retry-After, KB-Schema-Version");
 }
 
 }  // namespace

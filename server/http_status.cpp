@@ -1,5 +1,7 @@
 #include "http_status.h"
 
+#include "json.h"
+
 namespace kb::http {
 
 using nlohmann::json;
@@ -149,7 +151,10 @@ std::string dump(const json& j) {
 
 void send_json(httplib::Response& res, const json& body) {
   res.status = 200;
-  res.set_content(dump(body), "application/json");
+  if (body.is_object() && !body.contains("schema_version"))
+    res.set_content(dump(kb::json::versioned(body)), "application/json");
+  else
+    res.set_content(dump(body), "application/json");
 }
 
 void send_body(httplib::Response& res, std::string body, const std::string& content_type) {
@@ -166,7 +171,9 @@ void send_error(httplib::Response& res, Problem p, std::string_view code, std::s
     }
   }
   res.status = status_of(p);
-  res.set_content(dump(json{{"error", std::move(err)}}), "application/json");
+  res.set_content(
+      dump(json{{"schema_version", kb::json::kSchemaVersion}, {"error", std::move(err)}}),
+      "application/json");
 }
 
 void send_page(httplib::Response& res, Problem p, std::string body,
@@ -178,7 +185,8 @@ void send_page(httplib::Response& res, Problem p, std::string body,
 void send_moved(httplib::Response& res, const std::string& location) {
   res.status = 301;
   res.set_header("Location", location);
-  res.set_content(dump(json{{"location", location}}), "application/json");
+  res.set_content(dump(json{{"schema_version", kb::json::kSchemaVersion}, {"location", location}}),
+                  "application/json");
 }
 
 void send_not_modified(httplib::Response& res) {

@@ -74,7 +74,7 @@ bool is_ok(const httplib::Response& res);
 /// Serialises JSON for the wire; invalid UTF-8 in echoed user text becomes U+FFFD.
 std::string dump(const nlohmann::json& j);
 
-/// 200 with a JSON body.
+/// 200 with a JSON body; an object gets "schema_version" (kb::json::kSchemaVersion).
 void send_json(httplib::Response& res, const nlohmann::json& body);
 
 /// 200 with any body.

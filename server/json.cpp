@@ -149,7 +149,7 @@ json predicate(const Corpus& corpus, const Predicate& p) {
       return {{"differs", keys}};
     }
     case Predicate::Op::compare:
-      return {{"compare", json::array({operand(corpus, p.left), p.cmp, operand(corpus, p.right)})}};
+      return {{"compare", json::array({operand(corpus, p.compare->left), p.compare->cmp, operand(corpus, p.compare->right)})}};
   }
   return nullptr;
 }
@@ -382,7 +382,9 @@ std::vector<std::string_view> encoded_fields() {
   return out;
 }
 
-json record(const Corpus& corpus, const Record& r, const EvidenceIndex& evidence) {
+json record(const Corpus& corpus, const Record& slim, const EvidenceIndex& evidence) {
+  const std::shared_ptr<const Record> whole = corpus.whole(slim);
+  const Record& r = *whole;
   json j = {{"id", r.id}, {"type", kind_name(r.kind)}, {"file", r.file}};
   if (corpus.is_stale(r.id)) j["stale"] = true;
   for (const Field& f : kb::schema::record_struct(r.kind).fields) {
@@ -394,6 +396,13 @@ json record(const Corpus& corpus, const Record& r, const EvidenceIndex& evidence
   }
   if (r.kind == Kind::gotcha) j["evidence"] = evidence_summary(evidence.for_gotcha(r.id));
   return j;
+}
+
+json versioned(json doc, std::string_view snapshot) {
+  if (!doc.is_object()) return doc;
+  doc["schema_version"] = kSchemaVersion;
+  if (!snapshot.empty()) doc["snapshot"] = snapshot;
+  return doc;
 }
 
 }  // namespace kb::json

@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <string_view>
 #include <vector>
 
 #include "kb/corpus.h"
@@ -12,6 +13,16 @@
 #include "kb/model.h"
 
 namespace kb::json {
+
+/// The version of the shape of every JSON document kb emits (API answers, CLI
+/// `--format json`, SARIF run properties, NDJSON lines): MAJOR.MINOR. A minor bump adds
+/// fields or values; a major bump removes, renames or retypes one (README, "Versioned
+/// shapes").
+inline constexpr const char* kSchemaVersion = "1.0";
+
+/// `doc` (an object) with "schema_version" and, when `snapshot` is given, "snapshot" (the
+/// knowledge base's content hash, as the API's ETag) added.
+nlohmann::json versioned(nlohmann::json doc, std::string_view snapshot = {});
 
 /// {"file","line","column","severity","code","message","hint","record"}.
 nlohmann::json diagnostic(const Diagnostic& d);

@@ -6,8 +6,8 @@
 
 namespace kb::pages {
 
-const std::vector<std::string_view> kSeverities = {"blocker", "major", "minor", "info"};
-const std::vector<std::string_view> kStatuses = {"open", "mitigated", "fixed", "withdrawn"};
+const std::vector<std::string_view> kSeverities(std::begin(kSeverityNames), std::end(kSeverityNames));
+const std::vector<std::string_view> kStatuses(std::begin(kStatusNames), std::end(kStatusNames));
 
 Links::Links(LinkStyle style, int depth) : style_(style) {
   for (int i = 0; i < depth; ++i) root_ += "../";
@@ -94,11 +94,6 @@ Data page_data(const Links& links, std::string_view title, std::string_view quer
   d.set("icon_href", links.asset("favicon.svg"));
   d.set("feed_href", links.feed());
   return d;
-}
-
-int severity_rank(std::string_view severity) {
-  auto it = std::find(kSeverities.begin(), kSeverities.end(), severity);
-  return static_cast<int>(it - kSeverities.begin());
 }
 
 int depth_of(std::string_view id) {

@@ -2,6 +2,7 @@
 #include <map>
 #include <set>
 
+#include "kb/record_dates.h"
 #include "markdown.h"
 #include "pages_internal.h"
 
@@ -151,10 +152,14 @@ std::string Renderer::diagnostics(const View& v) const {
 
 std::string Renderer::feed(const View& v) const {
   const Links links(impl_->style, 0);
+  // The same dates as the API's `published` and `modified` (kb/record_dates.h).
+  const std::string kb_date = knowledge_base_date(v.corpus);
   std::vector<std::pair<std::string, const Record*>> entries;
+  std::map<const Record*, std::string> published;
   for (const Record* g : gotchas_by_severity(v)) {
-    std::string day = changed_on(v, *g);
-    entries.emplace_back(day.empty() ? "1970-01-01" : day, g);
+    const RecordDates d = record_dates(*g, v.evidence, kb_date);
+    entries.emplace_back(d.modified, g);
+    published[g] = d.published;
   }
   std::stable_sort(entries.begin(), entries.end(),
                    [](const auto& a, const auto& b) { return a.first > b.first; });
@@ -165,10 +170,11 @@ std::string Renderer::feed(const View& v) const {
     e.set("title", std::string(display_name(*g)));
     e.set("atom_id", "tag:kb.invalid,2026:" + encode_uri_component(g->id));
     e.set("updated", day + "T00:00:00Z");
+    e.set("published", published[g] + "T00:00:00Z");
     e.set("href", links.page(g->id));
     e.set("severity", g->severity);
     e.set("status", g->status);
-    e.set("content", render_markdown(g->symptom));
+    e.set("content", render_markdown(v.corpus.whole(*g)->symptom));
     list.push_back(e);
   }
   Data d;

@@ -100,9 +100,6 @@ Data page_data(const Links& links, std::string_view title, std::string_view quer
 /// A gotcha in a list: title, link, id, severity and status badges, reproduction.
 Data gotcha_item(const View& v, const Links& links, const Record& r);
 
-/// 0 for blocker ... 3 for info, 4 for anything else.
-int severity_rank(std::string_view severity);
-
 /// The severities in order, then the statuses in order, as written in records.
 extern const std::vector<std::string_view> kSeverities;
 extern const std::vector<std::string_view> kStatuses;

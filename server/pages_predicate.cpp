@@ -158,9 +158,10 @@ void clauses(const View& v, const Links& links, const Predicate& p, int depth, L
       }
       break;
     case Op::compare:
-      operand_parts(v, links, p.left, parts);
-      parts.push_back(part(" " + p.cmp + " "));
-      operand_parts(v, links, p.right, parts);
+      if (!p.compare) break;
+      operand_parts(v, links, p.compare->left, parts);
+      parts.push_back(part(" " + p.compare->cmp + " "));
+      operand_parts(v, links, p.compare->right, parts);
       break;
   }
   out.push_back(line(depth, std::move(parts)));
@@ -207,9 +208,11 @@ void tested_settings(const View& v, const Predicate& p, SettingTests& out) {
         add_test(out, v, k, "prefill and decode differ in " + key_name(v, k));
       break;
     case Op::compare: {
+      if (!p.compare) break;
+      const Comparison& c = *p.compare;
       const std::string text =
-          operand_text(v, p.left) + " " + p.cmp + " " + operand_text(v, p.right);
-      for (const Operand* o : {&p.left, &p.right}) {
+          operand_text(v, c.left) + " " + c.cmp + " " + operand_text(v, c.right);
+      for (const Operand* o : {&c.left, &c.right}) {
         if (!o->is_literal) add_test(out, v, o->key, text);
       }
       break;

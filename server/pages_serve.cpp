@@ -93,11 +93,15 @@ Page Renderer::serve(const View& v, std::string_view path, const SearchParams& p
       const std::string id = std::string(dir) + "/" + slug;
       if (const Record* r = v.corpus.find(id)) {
         if (suffix == ".json") {
-          return text_page(json::record(v.corpus, *r, v.evidence).dump(2) + "\n",
-                           "application/json; charset=utf-8");
+          return text_page(
+              json::versioned(json::record(v.corpus, *r, v.evidence), v.corpus.content_hash())
+                      .dump(2) +
+                  "\n",
+              "application/json; charset=utf-8");
         }
-        if (suffix == ".yaml") return text_page(r->source_text, "text/plain; charset=utf-8");
-        if (auto html = record(v, *r)) return text_page(std::move(*html), Page{}.content_type);
+        if (suffix == ".yaml")
+          return text_page(v.corpus.source_text(*r), "text/plain; charset=utf-8");
+        if (auto html = record(v, *v.corpus.whole(*r))) return text_page(std::move(*html), Page{}.content_type);
         Page moved{Outcome::moved, Page{}.content_type, "",
                    Links(impl_->style, depth_of(id)).json(id)};
         return moved;

@@ -9,6 +9,7 @@
 #include "markdown.h"
 #include "pages_internal.h"
 #include "web_assets.h"
+#include "kb/text.h"
 
 namespace kb::pages {
 
@@ -20,12 +21,7 @@ constexpr std::string_view kExtension = ".mustache";
 // Partials nest at most this deep; deeper means a partial includes itself.
 constexpr int kMaxPartialDepth = 16;
 
-std::string_view trim(std::string_view s) {
-  auto space = [](char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; };
-  while (!s.empty() && space(s.front())) s.remove_prefix(1);
-  while (!s.empty() && space(s.back())) s.remove_suffix(1);
-  return s;
-}
+using text::trim;
 
 using PartialTexts = std::map<std::string, std::string, std::less<>>;
 

@@ -6,6 +6,7 @@
 #include <httplib.h>
 
 #include <functional>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -13,6 +14,7 @@
 #include "kb/snapshot.h"
 #include "metrics.h"
 #include "response_cache.h"
+#include "route_params.h"
 #include "server.h"
 
 namespace kb::pages {
@@ -20,6 +22,8 @@ class Renderer;
 }
 
 namespace kb::http {
+
+struct Route;
 
 /// What the handlers share for the server's lifetime.
 struct Services {
@@ -38,6 +42,12 @@ struct Ctx {
   httplib::Response& res;
   const Snapshot& snap;
   const Services& svc;
+  const Route* route = nullptr;  ///< the row answering; null when a test calls a handler
+  /// The snapshot, shared: a streamed answer holds it until its last byte is written.
+  std::shared_ptr<const Snapshot> hold = {};
+
+  /// The integer parameter `name` with the default and cap its route declares.
+  std::size_t integer(std::string_view name) const;
 
   /// The n-th capture of the route's pattern.
   std::string match(std::size_t n) const {
@@ -50,12 +60,19 @@ using Handler = void (*)(const Ctx&);
 
 /// One row of the route table.
 struct Route {
-  std::string_view method;   ///< "GET" (HEAD follows it) or "POST"
-  std::string_view pattern;  ///< ECMAScript regex over the decoded path, matched whole
-  std::string_view name;     ///< the route as documented; the metrics label
+  std::string_view method;  ///< "GET" (HEAD follows it) or "POST"
+  std::string pattern;      ///< ECMAScript regex over the decoded path, matched whole
+  std::string_view name;    ///< the route as documented; the metrics label
   Handler handler;
-  bool cacheable;  ///< answered with the snapshot's ETag; If-None-Match gives 304
+  bool cacheable;                 ///< answered with the snapshot's ETag; If-None-Match gives 304
+  std::string_view summary = {};  ///< one line for the OpenAPI document
+  /// The query parameters it takes; on a strict route any other is refused.
+  std::vector<Param> params = {};
+  bool strict = true;  ///< false for HTML pages, whose links pick up tracking parameters
 };
+
+/// The declaration of `name` among the route's parameters, or null.
+const Param* declared(const Route* route, std::string_view name);
 
 /// Every route, API first; matched in this order.
 const std::vector<Route>& route_table();

@@ -48,6 +48,10 @@ void ServeConfig::validate() const {
   if (threads == 0 || threads > kMaxThreads)
     bad("--threads must be 1-" + std::to_string(kMaxThreads));
   if (max_batch == 0) bad("the batch limit must be at least 1");
+  if (max_batch_facts == 0 || max_batch_response_bytes == 0 || max_concurrent_batches == 0 ||
+      max_check_diagnostics == 0) {
+    bad("the batch and diagnostics budgets must be at least 1");
+  }
   if (max_body_bytes < 1024) bad("the body limit must be at least 1024 bytes");
   if (query_budget.count() <= 0) bad("the query time limit must be positive");
   auto check_timeout = [&](std::chrono::milliseconds t, const char* flag) {

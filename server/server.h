@@ -30,6 +30,15 @@ struct ServeConfig {
   std::string access_log;                        ///< "" none, "-" stdout, else a file (appended)
   std::size_t max_body_bytes = 8u << 20;         ///< larger request bodies get 413
   std::size_t max_batch = 1000;                  ///< deployments per POST /api/v1/check/batch
+  /// Engines, settings and services of all deployments of one batch together: the work a
+  /// batch may ask for (each unknown name costs a fuzzy search), whatever its byte size.
+  std::size_t max_batch_facts = 20000;
+  /// Bytes of one batch answer; deployments past it answer `batch-budget-exceeded`.
+  std::size_t max_batch_response_bytes = 16u << 20;
+  /// Batches answered at once; more get 503 with Retry-After (one batch can use a core).
+  std::size_t max_concurrent_batches = 2;
+  /// Diagnostics kept per checked deployment; the rest are counted in one note.
+  std::size_t max_check_diagnostics = 100;
   std::chrono::milliseconds query_budget{2000};  ///< time limit of one full-text query
   /// A request (line, headers and body) must arrive this soon after its first byte (408).
   std::chrono::milliseconds request_timeout{10000};

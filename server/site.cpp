@@ -19,7 +19,9 @@
 #include <vector>
 
 #include "json.h"
+#include "schema_json.h"
 #include "kb/error.h"
+#include "openapi.h"
 #include "pages_internal.h"
 
 namespace kb::site {
@@ -65,8 +67,9 @@ std::string search_index_js(const pages::View& v) {
       if (auto id = v.corpus.target(Kind::engine, ref.raw)) engines.push_back(pages::slug_of(*id));
     }
     std::string text;
-    for (const std::string* field : {&r->symptom, &r->root_cause, &r->workaround, &r->notes,
-                                     &r->method, &r->pass_criterion, &r->description}) {
+    const auto w = v.corpus.whole(*r);
+    for (const std::string* field : {&w->symptom, &w->root_cause, &w->workaround, &w->notes,
+                                     &w->method, &w->pass_criterion, &w->description}) {
       if (!field->empty()) text += *field + "\n";
     }
     for (const auto& alias : r->aliases) text += alias + "\n";
@@ -163,8 +166,9 @@ void run_all(const std::vector<std::function<void()>>& tasks) {
   if (failure) std::rethrow_exception(failure);
 }
 
-constexpr const char* kTopFiles[] = {"index.html", "search.html", "diagnostics.html",
-                                     "404.html",   "feed.xml",    "search-index.js"};
+constexpr const char* kTopFiles[] = {"index.html",         "search.html", "diagnostics.html",
+                                     "404.html",           "feed.xml",    "search-index.js",
+                                     "api/v1/openapi.json"};
 
 // Every file a build may write, so collisions are found before anything is written. A
 // record's page is planned even where its type has none: planning too much only checks
@@ -172,6 +176,7 @@ constexpr const char* kTopFiles[] = {"index.html", "search.html", "diagnostics.h
 std::vector<std::string> plan(const Linted& linted, const pages::Renderer& renderer) {
   std::vector<std::string> out(std::begin(kTopFiles), std::end(kTopFiles));
   for (const auto& name : renderer.asset_names()) out.push_back("static/" + name);
+  for (Kind k : kAllKinds) out.push_back("schemas/" + json::schema_file_name(k));
   for (const auto& r : linted.corpus->records()) {
     for (const char* ext : {".json", ".yaml", ".html"}) out.push_back(r->id + ext);
   }
@@ -188,15 +193,23 @@ void write_all(const Linted& linted, const pages::Renderer& renderer, Writer& w)
       [&] { w.write("404.html", renderer.not_found(v, "")); },
       [&] { w.write("feed.xml", renderer.feed(v)); },
       [&] { w.write("search-index.js", search_index_js(v)); },
+      // The API's description, for clients generated against the live server.
+      [&] { w.write("api/v1/openapi.json", http::openapi_document().dump(2) + "\n"); },
   };
   for (const auto& name : renderer.asset_names()) {
     tasks.emplace_back([&w, &renderer, name] { w.write("static/" + name, *renderer.asset(name)); });
   }
+  // The JSON Schemas of record files, for editors: the same as the repository's schemas/.
+  for (Kind k : kAllKinds) {
+    tasks.emplace_back([&w, k] {
+      w.write("schemas/" + json::schema_file_name(k), json::json_schema(k).dump(2) + "\n");
+    });
+  }
   for (const auto& r : linted.corpus->records()) {
     tasks.emplace_back([&w, &renderer, &v, &linted, &r = *r] {
-      w.write(r.id + ".json", json::record(*linted.corpus, r, linted.evidence).dump(2) + "\n");
-      w.write(r.id + ".yaml", r.source_text);
-      if (auto html = renderer.record(v, r)) w.write(r.id + ".html", *html);
+      w.write(r.id + ".json", json::versioned(json::record(*linted.corpus, r, linted.evidence)).dump(2) + "\n");
+      w.write(r.id + ".yaml", linted.corpus->source_text(r));
+      if (auto html = renderer.record(v, *linted.corpus->whole(r))) w.write(r.id + ".html", *html);
     });
   }
   run_all(tasks);

@@ -12,10 +12,7 @@
 namespace kb {
 namespace {
 
-std::string slug(std::string_view id) {
-  auto slash = id.find('/');
-  return std::string(slash == std::string_view::npos ? id : id.substr(slash + 1));
-}
+std::string slug(std::string_view id) { return std::string(text::id_slug(id)); }
 
 std::string engine_slug(const Corpus& corpus, const RefValue& ref) {
   auto id = corpus.target(Kind::engine, ref.raw);
@@ -83,9 +80,12 @@ std::string first_paragraph_plain(std::string_view markdown) {
 }
 
 void advise(const Corpus& corpus, const Record& gotcha, const Service& hit, Finding& f) {
-  f.symptom = first_paragraph_plain(gotcha.symptom);
-  f.workaround = first_paragraph_plain(gotcha.workaround);
-  f.workaround_markdown = std::string(text::trim(gotcha.workaround));
+  {
+    const auto whole = corpus.whole(gotcha);
+    f.symptom = first_paragraph_plain(whole->symptom);
+    f.workaround = first_paragraph_plain(whole->workaround);
+    f.workaround_markdown = std::string(text::trim(whole->workaround));
+  }
   for (const std::string& t : {gotcha.family, gotcha.category}) {
     if (!t.empty()) f.tags.push_back(t);
   }

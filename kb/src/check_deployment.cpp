@@ -8,6 +8,7 @@
 #include "check_input.h"
 #include "kb/check.h"
 #include "kb/version.h"
+#include "kb/diagnostic_codes.h"
 #include "text_util.h"
 
 namespace kb {
@@ -45,7 +46,7 @@ class DeploymentReader {
     d_.model_pos = shared.model_pos;
     if (services) read_services(*services);
     if (d_.engines.empty() && d_.config.empty() && d_.services.empty() && out_.error_count() == 0) {
-      out_.add(Severity::warning, "check.empty-deployment", root.pos,
+      out_.add(Severity::warning, diag_code("check.empty-deployment"), root.pos,
                "the deployment names no engines and no configuration, so nothing can apply",
                "engines: [{engine: vllm, version: 0.26.0}]");
     }
@@ -83,7 +84,7 @@ class DeploymentReader {
       return;
     }
     if (!v.is_map()) {
-      out_.add(Severity::error, "check.type", v.pos,
+      out_.add(Severity::error, diag_code("check.type"), v.pos,
                prefix + "model: expected a model id or {id: ..., TRAIT: VALUE}, found " +
                    std::string(yaml::type_name(v)),
                "model: {id: Qwen/Qwen3-8B}");
@@ -107,7 +108,7 @@ class DeploymentReader {
   void read_services(const Node& v) {
     if (v.is_null()) return;
     if (!v.is_seq()) {
-      out_.add(Severity::error, "check.type", v.pos,
+      out_.add(Severity::error, diag_code("check.type"), v.pos,
                "services: expected a list, found " + std::string(yaml::type_name(v)),
                "services: [{name: prefill, role: prefill, config: {...}}]");
       return;
@@ -145,7 +146,7 @@ class DeploymentReader {
   void read_engines(const Node& v, const std::string& prefix, std::vector<DeployedEngine>& out) {
     if (v.is_null()) return;
     if (!v.is_seq()) {
-      out_.add(Severity::error, "check.type", v.pos,
+      out_.add(Severity::error, diag_code("check.type"), v.pos,
                prefix + "engines: expected a list, found " + std::string(yaml::type_name(v)),
                "engines: [{engine: vllm, version: 0.26.0}, {engine: lmcache}]");
       return;
@@ -181,13 +182,13 @@ class DeploymentReader {
         read_version(*version, field, e);
       }
     } else if (!v.is_null()) {
-      out_.add(Severity::error, "check.type", v.pos,
+      out_.add(Severity::error, diag_code("check.type"), v.pos,
                field + ": expected {engine: NAME, version: VERSION}, found " +
                    std::string(yaml::type_name(v)));
       return;
     }
     if (e.name.empty()) {
-      out_.add(Severity::error, "check.missing-engine", e.pos, field + ": no engine name",
+      out_.add(Severity::error, diag_code("check.missing-engine"), e.pos, field + ": no engine name",
                "write {engine: vllm, version: 0.26.0}");
       return;
     }
@@ -199,7 +200,7 @@ class DeploymentReader {
     e.version_pos = v.pos;
     std::string error;
     if (!Version::parse(e.version, &error)) {
-      out_.add(Severity::error, "version.invalid", v.pos, field + ".version: " + error,
+      out_.add(Severity::error, diag_code("version.invalid"), v.pos, field + ".version: " + error,
                "write the exact version that runs, such as 0.26.0 or 0.27.1rc2");
     }
   }
@@ -208,7 +209,7 @@ class DeploymentReader {
     if (v.is_null()) return;
     if (!v.is_map()) {
       out_.add(
-          Severity::error, "check.type", v.pos,
+          Severity::error, diag_code("check.type"), v.pos,
           field + ": expected a mapping of keys to values, found " + std::string(yaml::type_name(v)),
           field + ": {prefix_caching: true}");
       return;
@@ -217,7 +218,7 @@ class DeploymentReader {
     for (const auto& [k, val] : v.entries) {
       if (!out_.expect_key(k)) continue;
       if (val.is_seq() || val.is_map()) {
-        out_.add(Severity::error, "check.nested-config", val.pos,
+        out_.add(Severity::error, diag_code("check.nested-config"), val.pos,
                  field + "." + k.value + ": expected a single value, found " +
                      std::string(yaml::type_name(val)),
                  "the configuration is flat: write each setting as its own key, such as "
@@ -254,7 +255,7 @@ class IgnoreReader {
     }
     if (!entries || entries->is_null()) return;
     if (!entries->is_seq()) {
-      out_.add(Severity::error, "check.type", entries->pos,
+      out_.add(Severity::error, diag_code("check.type"), entries->pos,
                "ignore: expected a list, found " + std::string(yaml::type_name(*entries)), example);
       return;
     }
@@ -284,18 +285,18 @@ class IgnoreReader {
       }
     }
     if (e.id.empty()) {
-      out_.add(Severity::error, "check.ignore-missing-id", v.pos, field + ": no gotcha id",
+      out_.add(Severity::error, diag_code("check.ignore-missing-id"), v.pos, field + ": no gotcha id",
                "write id: gotchas/NAME");
       ok = false;
     }
     if (e.reason.empty()) {
-      out_.add(Severity::error, "check.ignore-missing-reason", v.pos,
+      out_.add(Severity::error, diag_code("check.ignore-missing-reason"), v.pos,
                field + ": an ignore needs a reason",
                "say why this gotcha does not apply, so the next reader can judge");
       ok = false;
     }
     if (!e.expires.empty() && !text::valid_date(e.expires)) {
-      out_.add(Severity::error, "check.ignore-bad-date", v.find("expires")->pos,
+      out_.add(Severity::error, diag_code("check.ignore-bad-date"), v.find("expires")->pos,
                field + ".expires: '" + e.expires + "' is not a date", "write YYYY-MM-DD");
       ok = false;
     }

@@ -86,7 +86,7 @@ Trigger trigger(const Node& n, const check::Env& empty) {
 }
 
 bool live_gotcha(const Record& r) {
-  return r.kind == Kind::gotcha && r.status != "withdrawn";
+  return r.kind == Kind::gotcha && r.status != to_string(GotchaStatus::withdrawn);
 }
 
 // Compiles gotchas against one corpus. Engine slots come from `base` (shared with the
@@ -138,7 +138,7 @@ class Compiler {
     Node n;
     n.op = Predicate::Op::engine;
     auto id = corpus_.target(Kind::engine, ref.raw);
-    n.engine_name = id ? std::string(without_namespace(*id)) : ref.raw;
+    n.engine_name = id ? std::string(text::id_slug(*id)) : ref.raw;
     if (id) n.engine = slot(*id);
     n.range_text = std::string(text::trim(ref.versions));
     if (!n.range_text.empty()) {
@@ -197,9 +197,9 @@ class Compiler {
       n.engine_name = e.engine_name;
     }
     if (p.op == Predicate::Op::compare) {
-      n.left = side(p.left);
-      n.right = side(p.right);
-      n.cmp = p.cmp;
+      n.left = side(p.compare->left);
+      n.right = side(p.compare->right);
+      n.cmp = p.compare->cmp;
     }
     for (const Predicate& c : p.children) n.children.push_back(compile(c));
     return n;
@@ -264,16 +264,6 @@ bool can_share(const CheckIndex::Impl& prev, const Corpus& corpus) {
 }
 
 }  // namespace
-
-int severity_rank(std::string_view s) {
-  auto parsed = parse_gotcha_severity(s);
-  return parsed ? static_cast<int>(*parsed) : 4;
-}
-
-std::string_view without_namespace(std::string_view id) {
-  auto slash = id.find('/');
-  return slash == std::string_view::npos ? id : id.substr(slash + 1);
-}
 
 CheckIndex CheckIndex::build(const Corpus& corpus, const EvidenceIndex& evidence,
                              const CheckIndex* previous) {

@@ -73,10 +73,4 @@ void advise(const Corpus& corpus, const Record& gotcha, const Service& hit, Find
 /// dropped, lines joined.
 std::string first_paragraph_plain(std::string_view markdown);
 
-/// The rank of a severity for sorting findings: blocker first, unknown values last.
-int severity_rank(std::string_view severity);
-
-/// `gotchas/NAME` -> `NAME`.
-std::string_view without_namespace(std::string_view id);
-
 }  // namespace kb

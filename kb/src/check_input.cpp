@@ -1,6 +1,7 @@
 #include "check_input.h"
 
 #include "kb/check.h"
+#include "kb/diagnostic_codes.h"
 #include "similarity.h"
 #include "text_util.h"
 
@@ -11,14 +12,14 @@ InputDiagnostics::InputDiagnostics(const std::string& file, std::vector<Diagnost
 
 bool InputDiagnostics::parse(std::string_view text, yaml::Node& root) {
   if (text.size() > kMaxDeploymentBytes) {
-    add(Severity::error, "limits.file-size", Pos{},
+    add(Severity::error, diag_code("limits.file-size"), Pos{},
         "the file is larger than " + std::to_string(kMaxDeploymentBytes) + " bytes");
     return false;
   }
   // Checked here rather than by each caller: bytes that are not UTF-8 would reach
   // diagnostics and findings, and JSON output cannot carry them.
   if (auto bad = text::invalid_utf8_offset(text); bad != std::string_view::npos) {
-    add(Severity::error, "encoding.utf8", text::offset_to_pos(text, bad),
+    add(Severity::error, diag_code("encoding.utf8"), text::offset_to_pos(text, bad),
         "bytes that are not UTF-8", "save the file as UTF-8");
     return false;
   }
@@ -45,21 +46,21 @@ void InputDiagnostics::add(Severity s, std::string code, Pos pos, std::string me
 bool InputDiagnostics::expect_map(const yaml::Node& v, const std::string& what,
                                   const std::string& example) {
   if (v.is_map()) return true;
-  add(Severity::error, "check.type", v.pos,
+  add(Severity::error, diag_code("check.type"), v.pos,
       what + ": expected a mapping, found " + std::string(yaml::type_name(v)), example);
   return false;
 }
 
 bool InputDiagnostics::expect_scalar(const yaml::Node& v, const std::string& field) {
   if (v.is_scalar()) return true;
-  add(Severity::error, "check.type", v.pos,
+  add(Severity::error, diag_code("check.type"), v.pos,
       field + ": expected a single value, found " + std::string(yaml::type_name(v)));
   return false;
 }
 
 bool InputDiagnostics::expect_key(const yaml::Node& k) {
   if (k.is_scalar()) return true;
-  add(Severity::error, "check.type", k.pos,
+  add(Severity::error, diag_code("check.type"), k.pos,
       "expected a plain key, found " + std::string(yaml::type_name(k)));
   return false;
 }
@@ -69,10 +70,10 @@ void InputDiagnostics::unknown_key(const yaml::Node& k, const std::string& prefi
   std::string list;
   for (const auto& c : choices) list += (list.empty() ? "" : ", ") + c;
   if (auto guess = did_you_mean(k.value, choices)) {
-    add(Severity::error, "check.unknown-field", k.pos, prefix + k.value + ": unknown key",
+    add(Severity::error, diag_code("check.unknown-field"), k.pos, prefix + k.value + ": unknown key",
         "did you mean '" + *guess + "'?");
   } else {
-    add(Severity::warning, "check.unknown-field", k.pos,
+    add(Severity::warning, diag_code("check.unknown-field"), k.pos,
         prefix + k.value + ": unknown key, ignored", "known keys: " + list);
   }
 }

@@ -8,15 +8,13 @@
 #include "check_resolve.h"
 #include "kb/corpus.h"
 #include "kb/schema.h"
+#include "kb/diagnostic_codes.h"
 #include "text_util.h"
 
 namespace kb {
 namespace {
 
-std::string slug(std::string_view id) {
-  auto slash = id.find('/');
-  return std::string(slash == std::string_view::npos ? id : id.substr(slash + 1));
-}
+std::string slug(std::string_view id) { return std::string(text::id_slug(id)); }
 
 class Resolver {
  public:
@@ -36,7 +34,7 @@ class Resolver {
                              ? "no engine record has this name: add one under records/engines/, "
                                "or pass --allow-unknown to check without it"
                              : "did you mean '" + slug(candidates[0].id) + "'?";
-      report("check.unknown-engine", e.file, e.pos,
+      report(diag_code("check.unknown-engine"), e.file, e.pos,
              "engine '" + e.name + "' is not in the knowledge base", std::move(hint));
     }
   }
@@ -54,7 +52,7 @@ class Resolver {
                 ? "no settings record declares this key: add one under records/settings/, or "
                   "pass --allow-unknown to check without it"
                 : "did you mean '" + key_of(candidates[0].id) + "'?";
-        report("check.unknown-setting", s.file, s.pos,
+        report(diag_code("check.unknown-setting"), s.file, s.pos,
                "setting '" + s.key + "' is not in the knowledge base", std::move(hint));
         continue;
       }
@@ -77,7 +75,7 @@ class Resolver {
         }
       }
       if (!value) {
-        report("check.bad-value", s.file, s.pos, def.key + ": " + why,
+        report(diag_code("check.bad-value"), s.file, s.pos, def.key + ": " + why,
                "write a " + def.type + " value; see " + rec->id);
         continue;
       }
@@ -86,7 +84,7 @@ class Resolver {
       s.setting = rec->id;
       // A fact a reader found says how it was spelled in `via`; only a changed value is news.
       if (s.raw_value != s.value || (s.raw_key != s.key && s.via.empty())) {
-        diags_.push_back({Severity::note, "check.normalized", file_of(s.file), s.pos.line,
+        diags_.push_back({Severity::note, diag_code("check.normalized"), file_of(s.file), s.pos.line,
                           s.pos.column,
                           s.raw_key + ": " + s.raw_value + " is read as " + s.key + ": " + s.value,
                           "", ""});
@@ -94,7 +92,7 @@ class Resolver {
       auto dup = std::find_if(out.begin(), out.end(), [&](const Setting& x) { return x.key == s.key; });
       if (dup != out.end()) {
         if (dup->value != s.value) {
-          report("check.conflicting-setting", s.file, s.pos,
+          report(diag_code("check.conflicting-setting"), s.file, s.pos,
                  s.key + " is set twice with different values (" + dup->raw_key + ": " +
                      dup->raw_value + " and " + s.raw_key + ": " + s.raw_value + ")",
                  "set it once", /*always_error=*/true);

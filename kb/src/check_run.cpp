@@ -11,6 +11,7 @@
 #include "kb/corpus.h"
 #include "kb/error.h"
 #include "kb/evidence.h"
+#include "kb/diagnostic_codes.h"
 #include "text_util.h"
 
 namespace kb {
@@ -124,7 +125,7 @@ void CheckIndex::apply_ignores(CheckReport& report, const IgnoreList& ignores,
     std::optional<std::string> id =
         impl_ ? impl_->corpus->target(Kind::gotcha, e.id) : std::nullopt;
     if (!e.expires.empty() && date >= e.expires) {
-      warn(e, "check.ignore-expired",
+      warn(e, diag_code("check.ignore-expired"),
            "the ignore of '" + e.id + "' expired on " + e.expires + "; it no longer applies",
            "re-check the gotcha, then renew the date or remove the entry");
       continue;
@@ -142,10 +143,10 @@ void CheckIndex::apply_ignores(CheckReport& report, const IgnoreList& ignores,
     report.findings.erase(it, report.findings.end());
     if (matched) continue;
     if (!id) {
-      warn(e, "check.ignore-unused", "the ignore of '" + e.id + "' names no gotcha",
+      warn(e, diag_code("check.ignore-unused"), "the ignore of '" + e.id + "' names no gotcha",
            "write the id of a gotcha, such as gotchas/NAME");
     } else {
-      warn(e, "check.ignore-unused",
+      warn(e, diag_code("check.ignore-unused"),
            "the ignore of '" + e.id + "' matched no finding of this deployment",
            "remove it if the gotcha no longer applies");
     }
@@ -155,28 +156,6 @@ void CheckIndex::apply_ignores(CheckReport& report, const IgnoreList& ignores,
                      int ra = severity_rank(a.severity), rb = severity_rank(b.severity);
                      return ra != rb ? ra < rb : a.id < b.id;
                    });
-}
-
-std::string_view to_string(GotchaSeverity s) {
-  switch (s) {
-    case GotchaSeverity::blocker:
-      return "blocker";
-    case GotchaSeverity::major:
-      return "major";
-    case GotchaSeverity::minor:
-      return "minor";
-    case GotchaSeverity::info:
-      return "info";
-  }
-  return "info";
-}
-
-std::optional<GotchaSeverity> parse_gotcha_severity(std::string_view s) {
-  for (auto g : {GotchaSeverity::blocker, GotchaSeverity::major, GotchaSeverity::minor,
-                 GotchaSeverity::info}) {
-    if (s == to_string(g)) return g;
-  }
-  return std::nullopt;
 }
 
 bool fails(const CheckReport& report, GotchaSeverity threshold) {

@@ -1,4 +1,5 @@
 #include "kb/corpus.h"
+#include "kb/repair.h"
 #include "record_lint.h"
 
 #include <sys/stat.h>
@@ -10,6 +11,7 @@
 
 #include "kb/error.h"
 #include "kb/file_read.h"
+#include "kb/diagnostic_codes.h"
 #include "parallel.h"
 #include "text_util.h"
 
@@ -152,6 +154,17 @@ ReloadPlan plan_reload(const std::vector<std::shared_ptr<const FileResult>>& pre
   return plan;
 }
 
+}  // namespace
+
+// Hands a freshly loaded file to the options' sink, then slims its record: the record
+// was made by this thread and nothing else holds it yet, so it is changed in place.
+void after_load(FileResult& f, const LoadOptions& options) {
+  if (options.on_loaded) options.on_loaded(f);
+  if (options.bodies && f.record) slim_record(const_cast<Record&>(*f.record));
+}
+
+namespace {
+
 // Opened without following a link and without blocking, then read up to the limit: a
 // record swapped for a link to a FIFO or /dev/zero between scan and read is a diagnostic,
 // never a reload that hangs or eats memory.
@@ -166,6 +179,7 @@ FileResult load_file(const FileStat& st, const LoadOptions& options) {
   r.file = st.rel;
   r.size = st.size;
   r.mtime_ns = st.mtime_ns;
+  after_load(r, options);
   return r;
 }
 
@@ -244,11 +258,13 @@ std::shared_ptr<const Corpus> Corpus::reload(const Corpus& prev, const LoadOptio
   return c;
 }
 
-std::shared_ptr<const Corpus> Corpus::from_files(fs::path dir, std::vector<FileResult> files) {
+std::shared_ptr<const Corpus> Corpus::from_files(fs::path dir, std::vector<FileResult> files,
+                                                  const LoadOptions& options) {
   std::sort(files.begin(), files.end(),
             [](const FileResult& a, const FileResult& b) { return a.file < b.file; });
   auto c = std::shared_ptr<Corpus>(new Corpus());
   c->dir_ = std::move(dir);
+  c->options_ = options;
   for (auto& f : files) c->files_.push_back(std::make_shared<const FileResult>(std::move(f)));
   c->finish();
   return c;
@@ -261,7 +277,7 @@ void Corpus::finish() {
     auto [it, fresh] = by_id->emplace(f->record->id, records_.size());
     if (!fresh) {
       const Record& first = *records_[it->second];
-      cross_.push_back({Severity::error, "id.duplicate", f->file, 1, 1,
+      cross_.push_back({Severity::error, diag_code("id.duplicate"), f->file, 1, 1,
                         "record id '" + f->record->id + "' is also defined by " + first.file,
                         "keep one file per id", f->record->id});
       duplicate_ids_.insert(f->record->id);
@@ -320,8 +336,8 @@ void Corpus::check_names(const Record& r, std::vector<Diagnostic>& out) const {
       if (id != r.id) others.push_back(id);
     }
     if (others.empty()) continue;
-    Pos p = find_value_pos(r.source_text, "aliases", alias);
-    out.push_back({Severity::error, "id.alias-collision", r.file, p.line, p.column,
+    Pos p = find_value_pos(source_text(r), "aliases", alias);
+    out.push_back({Severity::error, diag_code("id.alias-collision"), r.file, p.line, p.column,
                    "alias '" + alias + "' also names " + others.front(),
                    "an alias must name one record only; remove or rename it", r.id});
   }
@@ -330,9 +346,9 @@ void Corpus::check_names(const Record& r, std::vector<Diagnostic>& out) const {
     if (text::trim(ref.raw).empty()) continue;
     auto ids = names_->exact(slot.target, ref.raw);
     if (ids.size() == 1) continue;
-    Diagnostic d{Severity::error, "ref.dangling", r.file, ref.pos.line, ref.pos.column, "", "", r.id};
+    Diagnostic d{Severity::error, diag_code("ref.dangling"), r.file, ref.pos.line, ref.pos.column, "", "", r.id};
     if (ids.size() > 1) {
-      d.code = "ref.ambiguous";
+      d.code = diag_code("ref.ambiguous");
       d.message = ref.field + ": '" + ref.raw + "' names several records (" + ids[0] + ", " + ids[1] + ")";
       d.hint = "write the full id";
     } else {
@@ -342,7 +358,10 @@ void Corpus::check_names(const Record& r, std::vector<Diagnostic>& out) const {
                       ? ref.field + ": no " + std::string(kind_name(slot.target)) + " '" + ref.raw + "'"
                       : ref.field + ": '" + ref.raw + "' names " + res.other_namespace_id +
                             ", but this field holds " + std::string(kind_namespace(slot.target)) + " ids";
-      d.hint = dangling_hint(res);
+      d.hint = res.candidates.empty()
+                   ? dangling_hint(res)
+                   : dangling_hint(res, repair_text_for(*this, slot.target, ref.raw,
+                                                        res.candidates.front().id));
     }
     out.push_back(std::move(d));
   }
@@ -362,6 +381,26 @@ void Corpus::gather() {
   content_hash_ = text::hex64(h);
   diagnostics_.insert(diagnostics_.end(), cross_.begin(), cross_.end());
   sort_diagnostics(diagnostics_);
+}
+
+std::shared_ptr<const Record> Corpus::whole(const Record& r) const {
+  if (options_.bodies) {
+    if (auto w = options_.bodies->whole(r)) return w;
+    // The index does not hold this version (yet: an update not committed, or any more):
+    // the file may, when its bytes are still the ones `r` was read from.
+    FileRead read = read_file(dir_ / r.file, record_file_policy(options_.max_file_bytes));
+    if (!read.failure && text::fnv1a_hex(read.bytes) == r.content_hash) {
+      FileResult f = load_record_text(r.file, read.bytes, options_);
+      if (f.record) return f.record;
+    }
+  }
+  // Not owned here: the caller holds the corpus (or the record) meanwhile.
+  return std::shared_ptr<const Record>(std::shared_ptr<const Record>(), &r);
+}
+
+std::string Corpus::source_text(const Record& r) const {
+  if (!r.source_text.empty() || !options_.bodies) return r.source_text;
+  return whole(r)->source_text;
 }
 
 const Record* Corpus::find(std::string_view id) const {

@@ -15,6 +15,7 @@
 #include "evidence_internal.h"
 #include "kb/corpus.h"
 #include "kb/evidence.h"
+#include "kb/text.h"
 
 namespace kb {
 namespace {
@@ -84,10 +85,7 @@ std::string tally_text(std::int64_t passed, std::int64_t failed, std::int64_t er
   return out;
 }
 
-std::string oracle_slug(std::string_view oracle) {
-  auto slash = oracle.find('/');
-  return std::string(slash == std::string_view::npos ? oracle : oracle.substr(slash + 1));
-}
+std::string oracle_slug(std::string_view oracle) { return std::string(text::id_slug(oracle)); }
 
 // `keep` bounds the result ids listed (the newest are kept); counts cover them all.
 EvidenceGroup make_group(const SubjectGroup& g, Tally t, std::size_t keep = SIZE_MAX) {

@@ -13,6 +13,7 @@
 #include "kb/error.h"
 #include "kb/evidence.h"
 #include "kb/version.h"
+#include "kb/diagnostic_codes.h"
 
 namespace kb {
 namespace {
@@ -55,7 +56,9 @@ const std::vector<std::string>& phrase_keys() {
   return keys;
 }
 
-bool may_hold_phrase(std::string_view text) {
+}  // namespace
+
+bool evidence_detail::may_hold_phrase(std::string_view text) {
   std::string lower(text);
   for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   for (const auto& key : phrase_keys()) {
@@ -63,6 +66,10 @@ bool may_hold_phrase(std::string_view text) {
   }
   return false;
 }
+
+namespace {
+
+using evidence_detail::may_hold_phrase;
 
 struct TextField {
   std::string_view key;
@@ -91,7 +98,8 @@ std::string list_ids(const std::vector<std::string>& ids) {
   return out;
 }
 
-void check_unreproduced(const Record& g, const EvidenceSummary& s, std::vector<Diagnostic>& out) {
+void check_unreproduced(const Corpus& corpus, const Record& g, const EvidenceSummary& s,
+                        std::vector<Diagnostic>& out) {
   if (s.failed == 0) return;
   const std::array<TextField, 5> fields = {{{"title", &g.title},
                                             {"symptom", &g.symptom},
@@ -113,17 +121,18 @@ void check_unreproduced(const Record& g, const EvidenceSummary& s, std::vector<D
     if (!first) continue;
     // Quote the phrase's own position when it is written plainly in the field.
     Pos pos;
-    if (auto key_at = top_level_key_offset(g.source_text, field.key)) {
-      pos = offset_to_pos(g.source_text, *key_at);
-      std::string_view rest = std::string_view(g.source_text).substr(*key_at);
-      if (auto at = find_phrase(rest, phrase)) pos = offset_to_pos(g.source_text, *key_at + *at);
+    const std::string source = corpus.source_text(g);
+    if (auto key_at = top_level_key_offset(source, field.key)) {
+      pos = offset_to_pos(source, *key_at);
+      std::string_view rest = std::string_view(source).substr(*key_at);
+      if (auto at = find_phrase(rest, phrase)) pos = offset_to_pos(source, *key_at + *at);
     }
     std::vector<std::string> failing;
     for (const auto& grp : s.groups) {
       if (grp.failed > 0) failing.insert(failing.end(), grp.results.begin(), grp.results.end());
     }
     std::sort(failing.begin(), failing.end());
-    out.push_back(make(Severity::warning, "evidence.unreproduced-claim", g, pos,
+    out.push_back(make(Severity::warning, diag_code("evidence.unreproduced-claim"), g, pos,
                        std::string(field.key) + " says \"" + std::string(phrase) +
                            "\" but linked results record " + std::to_string(s.failed) + " failure" +
                            (s.failed == 1 ? "" : "s") + ": " + list_ids(failing),
@@ -156,7 +165,7 @@ bool older(const Record& a, const std::string& va, const Record& b, const std::s
 
 void check_fixed(const Corpus& corpus, const Record& g, const EvidenceSummary& s,
                  std::vector<Diagnostic>& out) {
-  if (g.status != "fixed" || s.groups.empty()) return;
+  if (g.status != to_string(GotchaStatus::fixed) || s.groups.empty()) return;
   // Affected engine id -> its version ranges ("" when an entry gives none).
   std::map<std::string, std::vector<std::string>> affected;
   for (const auto& a : g.affects) {
@@ -164,7 +173,12 @@ void check_fixed(const Corpus& corpus, const Record& g, const EvidenceSummary& s
   }
   if (affected.empty()) affected[""].push_back("");
 
-  const Pos status_pos = top_level_key_pos(g.source_text, "status");
+  // Looked up only when something is reported: a slim record reads its file back for it.
+  std::optional<Pos> status_at;
+  auto status_pos = [&] {
+    if (!status_at) status_at = top_level_key_pos(corpus.source_text(g), "status");
+    return *status_at;
+  };
   // One diagnostic per (oracle, result): the most severe of its engines'.
   std::map<std::pair<std::string, std::string>, Diagnostic> found;
   auto report = [&](const std::string& oracle, const Record& r, Diagnostic d) {
@@ -214,12 +228,12 @@ void check_fixed(const Corpus& corpus, const Record& g, const EvidenceSummary& s
       if (inside) {
         report(
             oracle, r,
-            make(Severity::warning, "evidence.fixed-but-failing", g, status_pos, std::move(message),
+            make(Severity::warning, diag_code("evidence.fixed-but-failing"), g, status_pos(), std::move(message),
                  "no result shows the fix yet: add a passing result on a fixed "
                  "version, or set status back to open"));
       } else {
         report(oracle, r,
-               make(Severity::error, "evidence.fixed-but-failing", g, status_pos,
+               make(Severity::error, diag_code("evidence.fixed-but-failing"), g, status_pos(),
                     message + "; " + version + " is outside every affects range of " + engine,
                     "the fix should cover this version: reopen the gotcha, or widen "
                     "affects to include it"));
@@ -229,11 +243,12 @@ void check_fixed(const Corpus& corpus, const Record& g, const EvidenceSummary& s
   for (auto& [key, d] : found) out.push_back(std::move(d));
 }
 
-void check_stale(const Record& r, const EvidenceSummary* s, std::int64_t today,
+void check_stale(const Corpus& corpus, const Record& r, const EvidenceSummary* s, std::int64_t today,
                  const std::string& today_text, int stale_after_days,
                  std::vector<Diagnostic>& out) {
   std::string newest;
   Pos pos;
+  bool from_results = false;
   for (const auto& c : r.references) {
     if (date_to_days(c.as_of) && c.as_of > newest) {
       newest = c.as_of;
@@ -242,12 +257,13 @@ void check_stale(const Record& r, const EvidenceSummary* s, std::int64_t today,
   }
   if (s != nullptr && s->newest_date > newest && date_to_days(s->newest_date)) {
     newest = s->newest_date;
-    pos = top_level_key_pos(r.source_text, "references");
+    from_results = true;
   }
   if (newest.empty()) return;
   const std::int64_t age = today - *date_to_days(newest);
   if (age <= stale_after_days) return;
-  out.push_back(make(Severity::warning, "evidence.stale", r, pos,
+  if (from_results) pos = top_level_key_pos(corpus.source_text(r), "references");
+  out.push_back(make(Severity::warning, diag_code("evidence.stale"), r, pos,
                      "newest verification is " + newest + ", " + std::to_string(age) +
                          " days before " + today_text + " (limit " +
                          std::to_string(stale_after_days) + " days)",
@@ -286,10 +302,10 @@ std::vector<Diagnostic> EvidenceIndex::check_claims_of(const Corpus& corpus, con
   const EvidenceSummary* s = nullptr;
   if (r.kind == Kind::gotcha) {
     s = &for_gotcha(r.id);
-    check_unreproduced(r, *s, out);
+    check_unreproduced(corpus, r, *s, out);
     check_fixed(corpus, r, *s, out);
   }
-  if (stale_after_days > 0) check_stale(r, s, today_days, today, stale_after_days, out);
+  if (stale_after_days > 0) check_stale(corpus, r, s, today_days, today, stale_after_days, out);
   return out;
 }
 

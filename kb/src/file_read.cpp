@@ -1,4 +1,5 @@
 #include "kb/file_read.h"
+#include "kb/diagnostic_codes.h"
 
 #include "file_descriptor.h"
 
@@ -131,14 +132,14 @@ std::string read_failure_text(const FileRead& read, std::size_t max_bytes) {
 Diagnostic read_diagnostic(const FileRead& read, const std::string& file, std::size_t max_bytes) {
   Diagnostic d;
   d.file = file;
-  d.code = "io.read";
+  d.code = diag_code("io.read");
   d.message = "cannot read the file: " + read.detail;
   if (read.failure == ReadFailure::not_regular) {
-    d.code = "file.not-regular";
+    d.code = diag_code("file.not-regular");
     d.message = "the file is " + read.detail + ", not a regular file";
     d.hint = "a record is a regular file in the tree; replace the link or special file with one";
   } else if (read.failure == ReadFailure::too_large) {
-    d.code = "limits.file-size";
+    d.code = diag_code("limits.file-size");
     d.message = "file is " + read.detail + "; the limit is " + std::to_string(max_bytes);
     d.hint = "a record is a few KB; split long text or raise --max-file-bytes";
   } else if (read.failure == ReadFailure::missing) {

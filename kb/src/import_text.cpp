@@ -1,6 +1,10 @@
 #include "kb/import_text.h"
 
+#include <algorithm>
 #include <array>
+
+#include "kb/diagnostic_codes.h"
+#include "kb/schema.h"
 
 #include "record_writer.h"
 #include "text_util.h"
@@ -57,7 +61,7 @@ std::optional<std::string> header_lookalike(std::string_view line) {
 
 // "gotchas/some-slug": what an id line of a record glued to the previous one looks like.
 bool looks_like_id(std::string_view line) {
-  return line.find('/') != std::string_view::npos && text::valid_slug(text::trim(line));
+  return line.find('/') != std::string_view::npos && text::valid_id(text::trim(line));
 }
 
 struct Section {
@@ -79,18 +83,18 @@ class SeedParser {
       int lineno = static_cast<int>(i) + 1;
       if (auto h = exact_header(line)) {
         if (!started_ && *h != kId) {
-          error("import.missing-id", lineno, 1, "the record does not start with an 'id' section",
+          error(diag_code("import.missing-id"), lineno, 1, "the record does not start with an 'id' section",
                 "put a line 'id' and then the record id (e.g. gotchas/my-gotcha) first");
         }
         if (*h == kId && sections_[kId].seen) {
-          error("import.multiple-records", lineno, 1,
+          error(diag_code("import.multiple-records"), lineno, 1,
                 "a second record starts here; a file holds one record",
                 "split the file: one record per file");
           return;
         }
         started_ = true;
         if (sections_[*h].seen) {
-          error("import.duplicate-section", lineno, 1,
+          error(diag_code("import.duplicate-section"), lineno, 1,
                 "section '" + std::string(kSeedSections[*h]) + "' appears twice",
                 "the first one is at line " + std::to_string(sections_[*h].header_line));
           discarding = true;
@@ -103,7 +107,7 @@ class SeedParser {
         continue;
       }
       if (auto hint = header_lookalike(line)) {
-        error("import.unknown-section", lineno, 1,
+        error(diag_code("import.unknown-section"), lineno, 1,
               std::string("'").append(text::trim(line)) + "' is not a section of the seed layout",
               *hint);
         started_ = true;
@@ -114,14 +118,14 @@ class SeedParser {
         if (current && !discarding) {
           sections_[*current].lines.push_back(line.substr(0, line.size() - 2));
         }
-        error("import.multiple-records", lineno, static_cast<int>(line.size()) - 1,
+        error(diag_code("import.multiple-records"), lineno, static_cast<int>(line.size()) - 1,
               "a second record starts at the end of this line ('id' follows the text directly)",
               "split the file: one record per file, each starting with a line 'id'");
         return;
       }
       if (!started_) {
         if (text::trim(line).empty()) continue;
-        error("import.missing-id", lineno, 1, "text before the 'id' section",
+        error(diag_code("import.missing-id"), lineno, 1, "text before the 'id' section",
               "the first line of a record is 'id', the second its id (e.g. gotchas/my-gotcha)");
         started_ = true;
         discarding = true;
@@ -134,9 +138,9 @@ class SeedParser {
   void finish() {
     bool id_reported = false;
     for (const auto& d : out_.diagnostics)
-      id_reported = id_reported || d.code == "import.missing-id";
+      id_reported = id_reported || d.code == diag_code("import.missing-id");
     if (!sections_[kId].seen && !id_reported) {
-      error("import.missing-id", 0, 0, "no 'id' section",
+      error(diag_code("import.missing-id"), 0, 0, "no 'id' section",
             "the first line of a record is 'id', the second its id (e.g. gotchas/my-gotcha)");
     }
     Record r;
@@ -149,14 +153,14 @@ class SeedParser {
       const Section& sec = sections_[s];
       if (!sec.seen) {
         if (s == kSymptom && sections_[kId].seen) {
-          error("import.missing-section", 0, 0, "no 'Symptom' section",
+          error(diag_code("import.missing-section"), 0, 0, "no 'Symptom' section",
                 "every gotcha needs a Symptom: what an operator sees");
         }
         continue;
       }
       std::string body = join(sec.lines);
       if (text::trim(body).empty()) {
-        report(s == kSymptom ? Severity::error : Severity::warning, "import.empty-section",
+        report(s == kSymptom ? Severity::error : Severity::warning, diag_code("import.empty-section"),
                sec.header_line, 1, "section '" + std::string(kSeedSections[s]) + "' is empty",
                s == kSymptom ? "every gotcha needs a Symptom: what an operator sees"
                              : "write its text or remove the header");
@@ -197,12 +201,12 @@ class SeedParser {
       if (!v.empty()) values.emplace_back(v, sec.header_line + 1 + static_cast<int>(k));
     }
     if (values.empty()) {
-      error("import.missing-id", sec.header_line, 1, "the 'id' section is empty",
+      error(diag_code("import.missing-id"), sec.header_line, 1, "the 'id' section is empty",
             "write the record id on the line after 'id', e.g. gotchas/my-gotcha");
       return;
     }
     if (values.size() > 1) {
-      error("import.bad-id", values[1].second, 1, "the 'id' section holds more than one line",
+      error(diag_code("import.bad-id"), values[1].second, 1, "the 'id' section holds more than one line",
             "the id is one line, e.g. gotchas/my-gotcha");
       return;
     }
@@ -210,12 +214,12 @@ class SeedParser {
     int line = values[0].second;
     if (id.find('/') == std::string::npos) id = "gotchas/" + id;
     if (!id.starts_with("gotchas/")) {
-      error("import.bad-id", line, 1, "'" + id + "' is not a gotcha id",
+      error(diag_code("import.bad-id"), line, 1, "'" + id + "' is not a gotcha id",
             "the seed layout holds gotchas: write gotchas/<slug>");
       return;
     }
-    if (!text::valid_slug(id)) {
-      error("import.bad-id", line, 1, "'" + id + "' is not a valid id",
+    if (!text::valid_id(id)) {
+      error(diag_code("import.bad-id"), line, 1, "'" + id + "' is not a valid id",
             "use lower-case letters, digits, '.', '_' and '-', e.g. gotchas/my-gotcha");
       return;
     }
@@ -259,16 +263,16 @@ TextImport parse_seed_text(std::string_view bytes, const std::string& file) {
     return out;
   };
   if (auto nul = bytes.find('\0'); nul != std::string_view::npos) {
-    return fail("import.nul", text::offset_to_pos(bytes, nul), "the file contains a NUL byte",
+    return fail(diag_code("import.nul"), text::offset_to_pos(bytes, nul), "the file contains a NUL byte",
                 "the seed layout is UTF-8 text");
   }
   if (auto bad = text::invalid_utf8_offset(bytes); bad != std::string_view::npos) {
-    return fail("import.not-utf8", text::offset_to_pos(bytes, bad), "bytes that are not UTF-8",
+    return fail(diag_code("import.not-utf8"), text::offset_to_pos(bytes, bad), "bytes that are not UTF-8",
                 "save the file as UTF-8");
   }
   if (bytes.starts_with(kBom)) bytes.remove_prefix(kBom.size());
   if (text::trim(bytes).empty()) {
-    return fail("import.empty", Pos{}, "the file is empty",
+    return fail(diag_code("import.empty"), Pos{}, "the file is empty",
                 "a record starts with a line 'id', then its id, then a 'Symptom' section");
   }
   SeedParser parser(file, out);
@@ -291,22 +295,40 @@ std::string format_seed_text(const Record& r) {
   return out;
 }
 
+namespace {
+
+// The gotcha fields a seed-layout import can fill, in the order they are written.
+struct ImportedField {
+  std::string_view name;
+  std::string Record::*member;
+  bool text;  ///< Markdown: a block scalar
+};
+
+constexpr ImportedField kImportedFields[] = {
+    {"title", &Record::title, false},         {"severity", &Record::severity, false},
+    {"status", &Record::status, false},       {"kind", &Record::category, false},
+    {"family", &Record::family, false},       {"created", &Record::created, false},
+    {"updated", &Record::updated, false},     {"symptom", &Record::symptom, true},
+    {"root_cause", &Record::root_cause, true}, {"workaround", &Record::workaround, true},
+    {"notes", &Record::notes, true},
+};
+
+}  // namespace
+
 std::string format_record_yaml(const Record& r) {
-  std::string out;
+  std::string out = "# yaml-language-server: $schema=../../schemas/" +
+                    std::string(kind_namespace(r.kind)) + ".schema.json\n";
   yaml_out::append_scalar(out, "id", r.id);
-  const std::pair<const char*, const std::string*> scalars[] = {
-      {"title", &r.title},    {"severity", &r.severity}, {"status", &r.status},
-      {"kind", &r.category},  {"family", &r.family},     {"created", &r.created},
-      {"updated", &r.updated}};
-  for (const auto& [key, value] : scalars) {
-    if (!value->empty()) yaml_out::append_scalar(out, key, *value);
-  }
-  const std::pair<const char*, const std::string*> texts[] = {{"symptom", &r.symptom},
-                                                              {"root_cause", &r.root_cause},
-                                                              {"workaround", &r.workaround},
-                                                              {"notes", &r.notes}};
-  for (const auto& [key, value] : texts) {
-    if (!value->empty()) yaml_out::append_text(out, key, *value);
+  for (bool text : {false, true}) {
+    for (const ImportedField& f : kImportedFields) {
+      const std::string& value = r.*f.member;
+      if (f.text != text || value.empty()) continue;
+      if (text) {
+        yaml_out::append_text(out, f.name, value);
+      } else {
+        yaml_out::append_scalar(out, f.name, value);
+      }
+    }
   }
   return out;
 }
@@ -316,27 +338,13 @@ std::filesystem::path record_relative_path(std::string_view id) {
 }
 
 std::vector<std::string> missing_required_fields(const Record& r) {
-  std::vector<std::pair<const char*, bool>> fields;
-  switch (r.kind) {
-    case Kind::gotcha:
-      fields = {{"title", r.title.empty()},
-                {"severity", r.severity.empty()},
-                {"status", r.status.empty()},
-                {"symptom", r.symptom.empty()}};
-      break;
-    case Kind::engine:
-      fields = {{"name", r.name.empty()}};
-      break;
-    case Kind::oracle:
-      fields = {{"title", r.title.empty()}};
-      break;
-    case Kind::result:
-      fields = {{"oracle", r.oracle.raw.empty()}, {"date", r.date.empty()}};
-      break;
-  }
   std::vector<std::string> out;
-  for (const auto& [name, missing] : fields) {
-    if (missing) out.emplace_back(name);
+  for (const schema::Field& field : schema::record_struct(r.kind).fields) {
+    if (!field.required) continue;
+    const auto* f = std::find_if(std::begin(kImportedFields), std::end(kImportedFields),
+                                 [&](const ImportedField& i) { return i.name == field.name; });
+    // A required field import-text cannot fill is missing by definition.
+    if (f == std::end(kImportedFields) || (r.*f->member).empty()) out.emplace_back(field.name);
   }
   return out;
 }

@@ -1,3 +1,4 @@
+#include <malloc.h>
 #include <stdlib.h>
 
 #include <atomic>
@@ -6,6 +7,7 @@
 
 #include "kb/error.h"
 #include "kb/snapshot.h"
+#include "parallel.h"
 #include "snapshot_impl.h"
 #include "watch.h"
 
@@ -32,6 +34,12 @@ Linted evidence_only(std::shared_ptr<const Corpus> corpus) {
   return out;
 }
 
+// Loading parses every file on every core and drops most of each record once indexed:
+// hand the freed pages back instead of keeping the load's high-water mark for good.
+void release_free_memory() {
+  ::malloc_trim(0);
+}
+
 }  // namespace
 
 std::string_view to_string(ReloadState s) {
@@ -46,20 +54,30 @@ std::string_view to_string(ReloadState s) {
   return "idle";
 }
 
+// Parsed a batch at a time on every core, so that a slim load never holds every file.
 std::shared_ptr<const Corpus> Corpus::from_store(const Store& store, const fs::path& db,
                                                  const LoadOptions& options) {
   std::vector<FileResult> files;
-  for (const auto& s : store.sources()) {
-    files.push_back(load_record_text(s.file, s.bytes, options));
-    files.back().stale = s.stale;
-  }
-  return Corpus::from_files(db.parent_path(), std::move(files));
+  store.each_source([&](std::vector<StoredSource>& batch) {
+    const std::size_t first = files.size();
+    files.resize(first + batch.size());
+    parallel_for(batch.size(), options.threads, [&](std::size_t i) {
+      FileResult& f = files[first + i];
+      f = load_record_text(batch[i].file, batch[i].bytes, options);
+      std::string().swap(batch[i].bytes);
+      f.stale = batch[i].stale;
+      after_load(f, options);
+    });
+  });
+  return Corpus::from_files(db.parent_path(), std::move(files), options);
 }
 
 struct LiveKb::Impl {
   LiveOptions options;
   fs::path temp_dir;
   std::shared_ptr<Store> store;
+  bool read_only_store = false;
+  std::shared_ptr<const RecordBodies> bodies;  ///< read back from `store`
   mutable std::mutex current_mu;
   std::shared_ptr<const Snapshot> current;
   std::mutex reload_mu;  // one reload at a time; readers never wait for it
@@ -77,6 +95,18 @@ struct LiveKb::Impl {
   ReloadStatus status;
 
   SnapshotOptions snapshot_options() const { return {options.query_budget, options.lint}; }
+
+  // Records are written to the index as they load and kept slim; their bodies are read
+  // back from it.
+  LoadOptions load_options(std::shared_ptr<const RecordBodies> bodies) const {
+    LoadOptions o = options.lint.load;
+    o.bodies = std::move(bodies);
+    if (!read_only_store) {
+      Store* s = store.get();
+      o.on_loaded = [s](const FileResult& f) { s->put(f); };
+    }
+    return o;
+  }
 
   void log(const std::string& line) const {
     if (options.log) options.log(line);
@@ -178,17 +208,26 @@ struct LiveKb::Impl {
   // reload_mu held.
   bool reload_now(const std::vector<std::string>* only) {
     auto prev = get();
-    auto corpus = Corpus::reload(prev->corpus(), options.lint.load, only);
-    if (corpus->content_hash() == prev->etag()) return false;
     Linted linted;
-    if (same_evidence(prev->corpus(), *corpus)) {
-      linted.evidence = prev->evidence();
-      linted.diagnostics = corpus->diagnostics();
-      linted.corpus = std::move(corpus);
-    } else {
-      linted = evidence_only(std::move(corpus));
+    store->begin_update();
+    try {
+      auto corpus = Corpus::reload(prev->corpus(), load_options(bodies), only);
+      if (corpus->content_hash() == prev->etag()) {
+        store->abort_update();
+        return false;
+      }
+      if (same_evidence(prev->corpus(), *corpus)) {
+        linted.evidence = prev->evidence();
+        linted.diagnostics = corpus->diagnostics();
+        linted.corpus = std::move(corpus);
+      } else {
+        linted = evidence_only(std::move(corpus));
+      }
+      store->finish_update(&prev->corpus(), *linted.corpus, linted.evidence, false);
+    } catch (...) {
+      store->abort_update();
+      throw;
     }
-    store->sync(&prev->corpus(), *linted.corpus, linted.evidence, false);
     auto next = std::make_shared<const Snapshot>(std::move(linted), store, ++generation, prev.get(),
                                                  snapshot_options());
     swap_in(next);
@@ -203,21 +242,34 @@ LiveKb::LiveKb(LiveOptions options) : impl_(std::make_unique<Impl>()) {
   impl_->status.since = impl_->status.last_success = std::chrono::system_clock::now();
   auto& o = impl_->options;
   if (!o.db.empty()) {
-    auto store = std::make_shared<Store>(Store::open_readonly(o.db));
-    Linted linted = evidence_only(Corpus::from_store(*store, o.db, o.lint.load));
-    impl_->current = std::make_shared<const Snapshot>(std::move(linted), store, 1, nullptr,
-                                                      impl_->snapshot_options());
-    impl_->warm(*impl_->current);
-    return;
-  }
-  Linted linted = evidence_only(Corpus::load(o.records, o.lint.load));
-  impl_->temp_dir = make_temp_dir();
-  try {
-    impl_->store = std::make_shared<Store>(Store::open_writable(impl_->temp_dir / "search.db"));
-    impl_->store->sync(nullptr, *linted.corpus, linted.evidence, false);
+    impl_->store = std::make_shared<Store>(Store::open_readonly(o.db));
+    impl_->read_only_store = true;
+    impl_->bodies = record_bodies(impl_->store);
+    Linted linted =
+        evidence_only(Corpus::from_store(*impl_->store, o.db, impl_->load_options(impl_->bodies)));
     impl_->current = std::make_shared<const Snapshot>(std::move(linted), impl_->store, 1, nullptr,
                                                       impl_->snapshot_options());
     impl_->warm(*impl_->current);
+    release_free_memory();
+    return;
+  }
+  impl_->temp_dir = make_temp_dir();
+  try {
+    impl_->store = std::make_shared<Store>(Store::open_writable(impl_->temp_dir / "search.db"));
+    impl_->bodies = record_bodies(impl_->store);
+    Linted linted;
+    impl_->store->begin_update();
+    try {
+      linted = evidence_only(Corpus::load(o.records, impl_->load_options(impl_->bodies)));
+      impl_->store->finish_update(nullptr, *linted.corpus, linted.evidence, false);
+    } catch (...) {
+      impl_->store->abort_update();
+      throw;
+    }
+    impl_->current = std::make_shared<const Snapshot>(std::move(linted), impl_->store, 1, nullptr,
+                                                      impl_->snapshot_options());
+    impl_->warm(*impl_->current);
+    release_free_memory();
   } catch (...) {
     impl_->store.reset();
     std::error_code ec;
@@ -229,6 +281,7 @@ LiveKb::LiveKb(LiveOptions options) : impl_(std::make_unique<Impl>()) {
 LiveKb::~LiveKb() {
   stop();
   impl_->current.reset();
+  impl_->bodies.reset();
   impl_->store.reset();
   if (!impl_->temp_dir.empty()) {
     std::error_code ec;

@@ -1,6 +1,8 @@
 #include <string>
 
+#include "evidence_internal.h"
 #include "kb/corpus.h"
+#include "kb/diagnostic_codes.h"
 #include "schema_read.h"
 #include "text_util.h"
 #include "yaml_tree.h"
@@ -26,7 +28,7 @@ bool id_from_path(const std::string& file, Kind& kind, std::string& id, std::str
     problem = "record files live in gotchas/, engines/, oracles/, results/, settings/ or models/";
     return false;
   }
-  if (!text::valid_slug(stem)) {
+  if (!text::valid_id(stem)) {
     problem = "'" + stem + "' is not a valid id: use lower-case letters, digits, '.', '_' and '-'";
     return false;
   }
@@ -35,7 +37,7 @@ bool id_from_path(const std::string& file, Kind& kind, std::string& id, std::str
   return true;
 }
 
-// Tabs may not indent YAML. Reported only where yaml-cpp also failed or where the
+// Tabs may not indent YAML. Reported only where the parser also failed or where the
 // tab sits in the indentation of a line that starts a key, so tabs inside block
 // scalars (legal content) pass.
 std::optional<Pos> first_indent_tab(std::string_view text) {
@@ -70,30 +72,30 @@ FileResult load_record_text(const std::string& file, std::string_view bytes,
   std::string id;
   std::string problem;
   if (!id_from_path(file, kind, id, problem)) {
-    error("file.path", Pos{}, problem);
+    error(diag_code("file.path"), Pos{}, problem);
     return out;
   }
   if (bytes.size() > options.max_file_bytes) {
-    error("limits.file-size", Pos{},
+    error(diag_code("limits.file-size"), Pos{},
           "file is " + std::to_string(bytes.size()) + " bytes; the limit is " +
               std::to_string(options.max_file_bytes),
           "a record is a few KB; split long text or raise --max-file-bytes");
     return out;
   }
   if (auto nul = bytes.find('\0'); nul != std::string_view::npos) {
-    error("encoding.nul", text::offset_to_pos(bytes, nul), "file contains a NUL byte",
+    error(diag_code("encoding.nul"), text::offset_to_pos(bytes, nul), "file contains a NUL byte",
           "record files are UTF-8 text");
     return out;
   }
   if (auto bad = text::invalid_utf8_offset(bytes); bad != std::string_view::npos) {
-    error("encoding.utf8", text::offset_to_pos(bytes, bad), "bytes that are not UTF-8",
+    error(diag_code("encoding.utf8"), text::offset_to_pos(bytes, bad), "bytes that are not UTF-8",
           "save the file as UTF-8");
     return out;
   }
   std::string_view body = bytes;
   if (body.substr(0, kBom.size()) == kBom) body.remove_prefix(kBom.size());
   if (text::trim(body).empty()) {
-    error("yaml.empty", Pos{1, 1}, "the file is empty", "a record is a mapping such as `title: ...`");
+    error(diag_code("yaml.empty"), Pos{1, 1}, "the file is empty", "a record is a mapping such as `title: ...`");
     return out;
   }
 
@@ -106,8 +108,8 @@ FileResult load_record_text(const std::string& file, std::string_view bytes,
   bool parsed = yaml::parse(body, file, limits, root, parse_diags);
   auto tab = first_indent_tab(body);
   if (!parsed) {
-    if (tab && !parse_diags.empty() && parse_diags.front().code == "yaml.syntax") {
-      error("yaml.tab", *tab, "tab character in indentation",
+    if (tab && !parse_diags.empty() && parse_diags.front().code == diag_code("yaml.syntax")) {
+      error(diag_code("yaml.tab"), *tab, "tab character in indentation",
             "YAML indents with spaces only; replace the tab with spaces");
     } else {
       diags.insert(diags.end(), parse_diags.begin(), parse_diags.end());
@@ -116,7 +118,7 @@ FileResult load_record_text(const std::string& file, std::string_view bytes,
   }
   diags.insert(diags.end(), parse_diags.begin(), parse_diags.end());
   if (!root.is_map()) {
-    error("yaml.not-mapping", root.pos,
+    error(diag_code("yaml.not-mapping"), root.pos,
           "the top level is " + std::string(yaml::type_name(root)) + ", not a mapping",
           "a record is a mapping of fields, e.g. `title: ...` on the first line");
     return out;
@@ -134,6 +136,17 @@ FileResult load_record_text(const std::string& file, std::string_view bytes,
   // good version instead), so nothing downstream sees half-read data.
   if (count_severity(diags, Severity::error) == 0) out.record = std::move(rec);
   return out;
+}
+
+void slim_record(Record& r) {
+  auto drop = [](std::string& s) { std::string().swap(s); };
+  // The claim checks read these four bodies on every snapshot; one that may hold a claim
+  // stays (they are few), the rest are read back when a page or an answer shows them.
+  for (std::string* body : {&r.symptom, &r.root_cause, &r.workaround, &r.notes}) {
+    if (!evidence_detail::may_hold_phrase(*body)) drop(*body);
+  }
+  for (std::string* body : {&r.source_text, &r.description, &r.method, &r.pass_criterion}) drop(*body);
+  if (r.detection) drop(r.detection->canary);
 }
 
 }  // namespace kb

@@ -28,6 +28,31 @@ std::string_view kind_name(Kind k) {
   return "gotcha";
 }
 
+std::string_view to_string(GotchaSeverity s) {
+  return kSeverityNames[static_cast<std::size_t>(s)];
+}
+
+std::string_view to_string(GotchaStatus s) { return kStatusNames[static_cast<std::size_t>(s)]; }
+
+std::optional<GotchaSeverity> parse_gotcha_severity(std::string_view s) {
+  for (GotchaSeverity g : kAllGotchaSeverities) {
+    if (s == to_string(g)) return g;
+  }
+  return std::nullopt;
+}
+
+std::optional<GotchaStatus> parse_gotcha_status(std::string_view s) {
+  for (GotchaStatus g : kAllGotchaStatuses) {
+    if (s == to_string(g)) return g;
+  }
+  return std::nullopt;
+}
+
+int severity_rank(std::string_view severity) {
+  const auto parsed = parse_gotcha_severity(severity);
+  return parsed ? static_cast<int>(*parsed) : static_cast<int>(std::size(kAllGotchaSeverities));
+}
+
 std::optional<Kind> parse_kind(std::string_view s) {
   for (Kind k : kAllKinds) {
     if (s == kind_namespace(k) || s == kind_name(k)) return k;
@@ -57,8 +82,8 @@ void predicate_slots(const Predicate& p, std::vector<RefSlot>& out) {
       for (const auto& k : p.keys) out.push_back({&k, Kind::setting});
       break;
     case Predicate::Op::compare:
-      operand_slot(p.left, out);
-      operand_slot(p.right, out);
+      operand_slot(p.compare->left, out);
+      operand_slot(p.compare->right, out);
       break;
     default:
       break;

@@ -9,6 +9,7 @@
 
 #include "kb/corpus.h"
 #include "kb/version.h"
+#include "kb/diagnostic_codes.h"
 #include "similarity.h"
 #include "text_util.h"
 #include "vocab.h"
@@ -75,9 +76,9 @@ class Linter {
   void key_value(const KeyValue& kv, const char* scope) {
     const Record* rec = setting_of(kv.key);
     if (!rec) return;  // the reference check reports it
-    value(*rec, kv.value, kv.value_pos, kv.key.field, "setting.bad-value");
+    value(*rec, kv.value, kv.value_pos, kv.key.field, diag_code("setting.bad-value"));
     if (scope && rec->setting.scope != scope) {
-      add(Severity::error, "setting.wrong-scope", kv.key.pos,
+      add(Severity::error, diag_code("setting.wrong-scope"), kv.key.pos,
           kv.key.field + ": " + rec->setting.key + " is a " + rec->setting.scope + " setting",
           std::string("only settings of scope ") + scope + " belong here");
     }
@@ -97,13 +98,13 @@ class Linter {
     if (!rec) return;
     const SettingDef& def = rec->setting;
     if (!scope.empty() && def.scope != scope) {
-      add(Severity::error, "setting.wrong-scope", t.key.pos,
+      add(Severity::error, diag_code("setting.wrong-scope"), t.key.pos,
           t.key.field + ": " + def.key + " is a " + def.scope + " setting, not a " + scope + " one",
           def.scope == "service" ? "test it under config:" : "test it under " + def.scope + ":");
     }
     const bool ordered_op = t.op == "gt" || t.op == "gte" || t.op == "lt" || t.op == "lte";
     if (ordered_op && !ordered_type(def)) {
-      add(Severity::error, "predicate.bad-operator", t.key.pos,
+      add(Severity::error, diag_code("predicate.bad-operator"), t.key.pos,
           t.key.field + ": " + t.op + " compares numbers or versions; " + def.key + " is " + def.type,
           "use eq, ne, in or not_in");
     }
@@ -111,28 +112,28 @@ class Linter {
       const Pos pos = i < t.value_pos.size() ? t.value_pos[i] : t.key.pos;
       const std::string& v = t.values[i];
       if (def.type == "string" && v.find_first_of("*?[") != std::string::npos) {
-        add(Severity::error, "predicate.never-matches", pos,
+        add(Severity::error, diag_code("predicate.never-matches"), pos,
             t.key.field + ": '" + v + "' is compared as text; it is not a pattern",
             "values match exactly; to test that the setting is set at all, use config_set");
         continue;
       }
-      value(*rec, v, pos, t.key.field, "predicate.bad-value");
+      value(*rec, v, pos, t.key.field, diag_code("predicate.bad-value"));
     }
   }
 
   void compare(const Predicate& p) {
-    if (p.left.is_literal && p.right.is_literal) {
-      add(Severity::error, "predicate.invalid", p.pos, "compare: both sides are literals",
+    if (p.compare->left.is_literal && p.compare->right.is_literal) {
+      add(Severity::error, diag_code("predicate.invalid"), p.pos, "compare: both sides are literals",
           "one side must be a setting");
       return;
     }
-    const bool ordered_op = p.cmp != "==" && p.cmp != "!=";
-    for (const Operand* o : {&p.left, &p.right}) {
+    const bool ordered_op = p.compare->cmp != "==" && p.compare->cmp != "!=";
+    for (const Operand* o : {&p.compare->left, &p.compare->right}) {
       if (o->is_literal) continue;
       const Record* rec = setting_of(o->key);
       if (rec && ordered_op && !ordered_type(rec->setting)) {
-        add(Severity::error, "predicate.bad-operator", o->pos,
-            "compare: " + p.cmp + " compares numbers or versions; " + rec->setting.key + " is " +
+        add(Severity::error, diag_code("predicate.bad-operator"), o->pos,
+            "compare: " + p.compare->cmp + " compares numbers or versions; " + rec->setting.key + " is " +
                 rec->setting.type,
             "use == or !=");
       }
@@ -142,7 +143,7 @@ class Linter {
   void setting() {
     const SettingDef& def = r_.setting;
     if (!def.key.empty() && !valid_key(def.key)) {
-      add(Severity::error, "setting.bad-key", Pos{1, 1},
+      add(Severity::error, diag_code("setting.bad-key"), Pos{1, 1},
           "key '" + def.key + "' must be lower-case letters, digits and '_'",
           "a key is how predicates and deployments name the setting, e.g. prefix_caching");
     }
@@ -150,17 +151,17 @@ class Linter {
       auto ids = corpus_.names().exact(Kind::setting, name);
       for (const auto& id : ids) {
         if (id == r_.id) continue;
-        add(Severity::error, "setting.key-collision", Pos{1, 1},
+        add(Severity::error, diag_code("setting.key-collision"), Pos{1, 1},
             "'" + name + "' also names " + id, "every key and synonym names one setting only");
         break;
       }
     }
     if (def.type == "enum" && def.values.empty()) {
-      add(Severity::error, "setting.no-values", Pos{1, 1}, "an enum setting lists its values",
+      add(Severity::error, diag_code("setting.no-values"), Pos{1, 1}, "an enum setting lists its values",
           "values: [a, b]");
     }
     if (def.type != "enum" && !def.values.empty()) {
-      add(Severity::error, "setting.values-not-enum", def.values.front().pos,
+      add(Severity::error, diag_code("setting.values-not-enum"), def.values.front().pos,
           "values: only enum settings list values", "type: enum");
     }
     std::set<std::string> seen;
@@ -169,19 +170,19 @@ class Linter {
         std::string f = text::lower(*s);
         std::replace(f.begin(), f.end(), '_', '-');
         if (!seen.insert(f).second) {
-          add(Severity::error, "setting.duplicate-value", v.pos,
+          add(Severity::error, diag_code("setting.duplicate-value"), v.pos,
               "value '" + *s + "' is given twice (values compare case- and '-'/'_'-insensitively)");
         }
       }
       for (const KeyValue& kv : v.implies) key_value(kv, nullptr);
     }
     for (const EngineSpelling& e : def.engines) {
-      for (const SettingDefault& d : e.defaults) value(r_, d.value, d.pos, "defaults", "setting.bad-value");
+      for (const SettingDefault& d : e.defaults) value(r_, d.value, d.pos, "defaults", diag_code("setting.bad-value"));
       for (const auto* list : {&e.flags, &e.env, &e.keys}) {
         for (const Spelling& s : *list) {
-          if (s.has_value) value(r_, s.value, s.pos, s.name, "setting.bad-value");
+          if (s.has_value) value(r_, s.value, s.pos, s.name, diag_code("setting.bad-value"));
           if (s.invert && def.type != "bool") {
-            add(Severity::error, "setting.bad-invert", s.pos, s.name + ": invert is for bool settings");
+            add(Severity::error, diag_code("setting.bad-invert"), s.pos, s.name + ": invert is for bool settings");
           }
         }
       }
@@ -218,7 +219,7 @@ class Linter {
     auto range = VersionRange::parse(ref.versions);
     const bool all = text::trim(ref.versions).empty() || (range && range->is_any());
     if (all || (range && range->contains(fixed))) {
-      add(Severity::error, "fixes.range-mismatch", ref.versions_pos.line ? ref.versions_pos : ref.pos,
+      add(Severity::error, diag_code("fixes.range-mismatch"), ref.versions_pos.line ? ref.versions_pos : ref.pos,
           ref.field + ": " + (all ? std::string("every version") : "'" + ref.versions + "'") +
               " includes " + f.fixed_in + ", the first fixed version of its fix chain",
           "end the range before the fix, e.g. \"<" + f.fixed_in + "\"");
@@ -232,7 +233,7 @@ class Linter {
       const bool fixed = !f.fixed_in.empty() && (f.resolution.empty() || f.resolution == "fixed");
       if (!f.fixed_in.empty() && !f.resolution.empty() && f.resolution != "fixed" &&
           f.resolution != "disabled" && f.resolution != "warned") {
-        add(Severity::error, "fixes.resolution", f.pos,
+        add(Severity::error, diag_code("fixes.resolution"), f.pos,
             "fixes: fixed_in " + f.fixed_in + " with resolution " + f.resolution,
             "a first fixed version goes with resolution fixed, disabled or warned");
       }
@@ -251,31 +252,32 @@ class Linter {
         for (const RefValue* a : atoms) range_excludes(*a, *version, f);
       }
     }
-    if (r_.status == "fixed" && r_.fixes.empty()) {
-      add(Severity::warning, "fixes.missing", status_pos(),
+    if (r_.status == to_string(GotchaStatus::fixed) && r_.fixes.empty()) {
+      add(Severity::warning, diag_code("fixes.missing"), status_pos(),
           "status fixed, but no fix chain says which version fixed it",
           "add fixes: [{engine: ..., fixed_in: ..., resolution: fixed}] so kb check can tell "
           "fixed deployments from affected ones");
-    } else if (r_.status == "fixed" && !any_fixed) {
+    } else if (r_.status == to_string(GotchaStatus::fixed) && !any_fixed) {
       const bool disabled = std::any_of(r_.fixes.begin(), r_.fixes.end(),
                                         [](const FixChain& f) { return f.resolution == "disabled"; });
-      add(Severity::error, "fixes.status-mismatch", status_pos(),
+      add(Severity::error, diag_code("fixes.status-mismatch"), status_pos(),
           disabled ? "status fixed, but the fix chain only disables the feature"
                    : "status fixed, but no fix chain gives a first fixed version",
           disabled ? "turning a feature off is not a fix: write status: mitigated"
                    : "add fixes: [{engine: ..., fixed_in: ..., resolution: fixed}]");
     }
-    if (r_.status == "open" && all_fixed) {
-      add(Severity::warning, "fixes.status-open", status_pos(),
+    if (r_.status == to_string(GotchaStatus::open) && all_fixed) {
+      add(Severity::warning, diag_code("fixes.status-open"), status_pos(),
           "status open, but every fix chain gives a first fixed version",
           "write status: fixed, or say in the fix chain what is still open");
     }
   }
 
   Pos status_pos() const {
-    auto p = r_.source_text.find("\nstatus:");
+    const std::string source = corpus_.source_text(r_);
+    auto p = source.find("\nstatus:");
     if (p == std::string::npos) return Pos{1, 1};
-    return text::offset_to_pos(r_.source_text, p + 1);
+    return text::offset_to_pos(source, p + 1);
   }
 
   const Corpus& corpus_;

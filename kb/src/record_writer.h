@@ -7,15 +7,9 @@
 #include <string>
 #include <string_view>
 
+#include "yaml_scalar.h"
+
 namespace kb::yaml_out {
-
-/// `s` double-quoted, with YAML escapes for `"`, `\`, control characters and the
-/// characters YAML may treat as line breaks or byte-order marks.
-std::string double_quoted(std::string_view s);
-
-/// `s` as a one-line scalar: plain when that reads back as the same text
-/// (e.g. `gotchas/x`, `0.26.0`, `Mooncake`), otherwise double-quoted.
-std::string scalar(std::string_view s);
 
 /// Appends `key: <text>` at `indent` spaces. Text becomes a literal block scalar whose
 /// chomping (`|-`, `|`, `|+`) and indentation indicator keep its exact bytes, or a

@@ -8,18 +8,31 @@
 #include "kb/atomic_write.h"
 #include "kb/error.h"
 #include "kb/file_read.h"
+#include "kb/diagnostic_codes.h"
 #include "resolver_internal.h"
 
 namespace kb {
 namespace {
 
-// The value written back keeps the form of the original: bare stays bare, `engines/x`
-// stays prefixed.
-std::string replacement(std::string_view raw, const std::string& target) {
-  if (namespace_prefix(raw)) return target;
-  const auto slash = target.find('/');
-  return slash == std::string::npos ? target : target.substr(slash + 1);
+}  // namespace
+
+std::string repair_text_for(const Corpus& corpus, Kind target, std::string_view raw,
+                            const std::string& id) {
+  // A setting is written as its key (`kv_transfer`), the way predicates and deployments
+  // spell it, never as its record slug.
+  if (target == Kind::setting) {
+    if (const Record* s = corpus.find(id); s != nullptr && !s->setting.key.empty()) {
+      return s->setting.key;
+    }
+  }
+  // Otherwise the value keeps the form of the original: bare stays bare, `engines/x`
+  // stays prefixed.
+  if (namespace_prefix(raw)) return id;
+  const auto slash = id.find('/');
+  return slash == std::string::npos ? id : id.substr(slash + 1);
 }
+
+namespace {
 
 // Why the edited text must not be written, or empty when it is sound: it loads without
 // errors, every repaired field now holds its new value, and the log grew by one entry per
@@ -40,8 +53,17 @@ std::string verify(const Record& before, const std::string& text,
   const Record& after = *reloaded.record;
   const auto slots = reference_slots(after);
   for (const auto& r : repairs) {
-    const auto it = std::find_if(slots.begin(), slots.end(),
-                                 [&](const RefSlot& s) { return s.ref->field == r.field; });
+    // A reference that is a mapping key (a setting in a predicate's config) names its own
+    // field: `config.kv_transfr` becomes `config.kv_transfer`.
+    std::string field = r.field;
+    const std::string old_key = "." + r.from;
+    if (field.size() > old_key.size() &&
+        field.compare(field.size() - old_key.size(), old_key.size(), old_key) == 0) {
+      field = field.substr(0, field.size() - old_key.size()) + "." + r.to;
+    }
+    const auto it = std::find_if(slots.begin(), slots.end(), [&](const RefSlot& s) {
+      return s.ref->field == r.field || s.ref->field == field;
+    });
     if (it == slots.end() || it->ref->raw != r.to) {
       return "the edited file would not hold '" + r.to + "' in " + r.field;
     }
@@ -66,7 +88,8 @@ RepairPlan plan_repairs(const Corpus& corpus, const RepairPolicy& policy) {
       if (res.repairable) {
         const Candidate& best = res.candidates.front();
         plan.repairs.push_back(PlannedRepair{record->id, record->file, ref.pos.line, ref.pos.column,
-                                             ref.field, ref.raw, replacement(ref.raw, best.id),
+                                             ref.field, ref.raw,
+                                             repair_text_for(corpus, slot.target, ref.raw, best.id),
                                              best.id, res.confidence, false, res.reason});
       } else {
         if (res.candidates.size() > 5) res.candidates.resize(5);
@@ -92,37 +115,40 @@ ApplyResult apply_repairs(const Corpus& corpus, RepairPlan& plan, std::string_vi
                                           "run `kb repair` again after fixing the file", id});
     };
     if (record == nullptr) {
-      refuse("repair.stale", "record " + id + " is not in the corpus");
+      refuse(diag_code("repair.stale"), "record " + id + " is not in the corpus");
       continue;
     }
     const std::filesystem::path path = corpus.dir() / record->file;
     const std::size_t limit = corpus.options().max_file_bytes;
     const FileRead now = read_file(path, record_file_policy(limit));
     if (now.failure) {
-      refuse("repair.stale",
+      refuse(diag_code("repair.stale"),
              "cannot read the file again (" + read_failure_text(now, limit) + "); nothing written");
       continue;
     }
     if (now.bytes != record->source_text) {
-      refuse("repair.stale", "the file changed since it was read; nothing written");
+      refuse(diag_code("repair.stale"), "the file changed since it was read; nothing written");
       continue;
     }
     std::vector<PlannedRepair> repairs;
     for (const auto* r : pending) repairs.push_back(*r);
-    std::string error;
-    auto text = repaired_text(*record, repairs, today, &error);
+    std::vector<Diagnostic> problems;
+    auto text = repaired_text(*record, repairs, today, problems);
     if (!text) {
-      refuse("repair.not-in-place", "cannot edit in place: " + error + "; nothing written");
+      for (Diagnostic& d : problems) {
+        d.message = "cannot edit in place: " + d.message + "; nothing written";
+        result.refused.push_back(std::move(d));
+      }
       continue;
     }
     if (std::string why = verify(*record, *text, repairs, corpus.options()); !why.empty()) {
-      refuse("repair.unsound", why + "; nothing written");
+      refuse(diag_code("repair.unsound"), why + "; nothing written");
       continue;
     }
     // An editor may save between the read above and the write: the write goes ahead only
     // if the file in place is still the one read, and never over a save.
     if (replace_if_unchanged(path, *text, record->source_text) == ReplaceResult::changed) {
-      refuse("repair.stale", "the file was saved while it was being repaired; nothing written");
+      refuse(diag_code("repair.stale"), "the file was saved while it was being repaired; nothing written");
       continue;
     }
     for (auto* r : pending) r->applied = true;

@@ -5,7 +5,9 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "kb/diagnostic_codes.h"
 #include "kb/repair.h"
+#include "yaml_scalar.h"
 #include "yaml_tree.h"
 
 namespace kb {
@@ -31,45 +33,6 @@ std::vector<std::size_t> line_starts(std::string_view text) {
   return starts;
 }
 
-// A scalar that reads back as itself unquoted in a flow or block context.
-bool plain_safe(std::string_view s) {
-  if (s.empty()) return false;
-  const char first = s.front();
-  if (!((first >= 'a' && first <= 'z') || (first >= 'A' && first <= 'Z'))) return false;
-  for (char c : s) {
-    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-                    c == '-' || c == '_' || c == '.' || c == '/';
-    if (!ok) return false;
-  }
-  std::string lower(s);
-  for (char& c : lower) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
-  for (std::string_view word : {"true", "false", "null", "yes", "no", "on", "off", "y", "n"}) {
-    if (lower == word) return false;
-  }
-  return true;
-}
-
-std::string double_quoted(std::string_view s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (static_cast<unsigned char>(c) < 0x20) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\x%02x", static_cast<unsigned char>(c));
-      out += buf;
-    } else {
-      out += c;
-    }
-  }
-  return out + "\"";
-}
-
-std::string yaml_scalar(std::string_view s) {
-  return plain_safe(s) ? std::string(s) : double_quoted(s);
-}
-
 std::string confidence_text(double c) {
   char buf[16];
   std::snprintf(buf, sizeof buf, "%.2f", c);
@@ -78,9 +41,11 @@ std::string confidence_text(double c) {
 
 // The replacement of one scalar: its byte range and new text, keeping its quoting style.
 bool scalar_edit(std::string_view body, const std::vector<std::size_t>& starts,
-                 const PlannedRepair& r, Edit& out, std::string& error) {
+                 const PlannedRepair& r, Edit& out, Diagnostic& problem) {
   auto fail = [&](const std::string& why) {
-    error = r.field + " at line " + std::to_string(r.line) + ": " + why;
+    problem.line = r.line;
+    problem.column = r.column;
+    problem.message = r.field + " at line " + std::to_string(r.line) + ": " + why;
     return false;
   };
   if (r.line < 1 || static_cast<std::size_t>(r.line) > starts.size() || r.column < 1) {
@@ -107,18 +72,21 @@ bool scalar_edit(std::string_view body, const std::vector<std::size_t>& starts,
       inner += body[end++];
     }
     if (end >= body.size() || inner != r.from) return fail("'" + r.from + "' is not there");
-    std::string text = quote == '"' ? double_quoted(r.to) : "'" + r.to + "'";
-    if (quote == '\'' && r.to.find('\'') != std::string::npos) text = double_quoted(r.to);
-    out = Edit{at, end + 1 - at, std::move(text)};
+    out = Edit{at, end + 1 - at,
+               yaml_out::scalar(r.to, quote == '"' ? yaml_out::Quote::double_ : yaml_out::Quote::single)};
     return true;
   }
   if (body.compare(at, r.from.size(), r.from) != 0) return fail("'" + r.from + "' is not there");
   const std::size_t after = at + r.from.size();
-  if (after < body.size() && !is_blank(body[after]) &&
+  // A mapping key (a setting in a predicate's config) ends at a ':' followed by a blank.
+  const bool key_end = after < body.size() && body[after] == ':' &&
+                       (after + 1 == body.size() || is_blank(body[after + 1]) ||
+                        std::string_view(",]}\n").find(body[after + 1]) != std::string_view::npos);
+  if (after < body.size() && !is_blank(body[after]) && !key_end &&
       std::string_view(",]}#\n").find(body[after]) == std::string_view::npos) {
     return fail("'" + r.from + "' continues past the recorded value");
   }
-  out = Edit{at, r.from.size(), yaml_scalar(r.to)};
+  out = Edit{at, r.from.size(), yaml_out::scalar(r.to)};
   return true;
 }
 
@@ -151,9 +119,9 @@ Layout file_layout(std::string_view body, const yaml::Node& root) {
 std::string flow_entry(const PlannedRepair& r, std::string_view today, std::size_t indent,
                        const std::string& eol) {
   const std::string pad(indent, ' ');
-  return pad + "- {date: " + std::string(today) + ", field: " + double_quoted(r.field) +
-         ", from: " + yaml_scalar(r.from) + ", to: " + yaml_scalar(r.to) + "," + eol + pad +
-         "   reason: " + double_quoted(r.reason) +
+  return pad + "- {date: " + std::string(today) + ", field: " + yaml_out::double_quoted(r.field) +
+         ", from: " + yaml_out::scalar(r.from) + ", to: " + yaml_out::scalar(r.to) + "," + eol + pad +
+         "   reason: " + yaml_out::double_quoted(r.reason) +
          ", confidence: " + confidence_text(r.confidence) + "}" + eol;
 }
 
@@ -162,9 +130,9 @@ std::string block_entry(const PlannedRepair& r, std::string_view today, std::siz
   const std::string pad(indent, ' ');
   const std::string key_pad(indent + 2, ' ');
   return pad + "- date: " + std::string(today) + eol + key_pad +
-         "field: " + double_quoted(r.field) + eol + key_pad + "from: " + yaml_scalar(r.from) + eol +
-         key_pad + "to: " + yaml_scalar(r.to) + eol + key_pad +
-         "reason: " + double_quoted(r.reason) + eol + key_pad +
+         "field: " + yaml_out::double_quoted(r.field) + eol + key_pad + "from: " + yaml_out::scalar(r.from) + eol +
+         key_pad + "to: " + yaml_out::scalar(r.to) + eol + key_pad +
+         "reason: " + yaml_out::double_quoted(r.reason) + eol + key_pad +
          "confidence: " + confidence_text(r.confidence) + eol;
 }
 
@@ -214,7 +182,7 @@ std::size_t flow_close(std::string_view body, std::size_t open) {
 // The edits that append `repairs` to the record's log.
 bool log_edits(std::string_view body, const std::vector<std::size_t>& starts,
                const yaml::Node& root, const std::vector<PlannedRepair>& repairs,
-               std::string_view today, std::vector<Edit>& out, std::string& error) {
+               std::string_view today, std::vector<Edit>& out, Diagnostic& problem) {
   const Layout layout = file_layout(body, root);
   auto entries = [&](std::size_t indent, bool block) {
     std::string text;
@@ -255,13 +223,17 @@ bool log_edits(std::string_view body, const std::vector<std::size_t>& starts,
     return true;
   }
   if (!value.is_seq()) {
-    error = "repairs: is " + std::string(yaml::type_name(value)) + ", not a list";
+    problem.line = value.pos.line;
+    problem.column = value.pos.column;
+    problem.message = "repairs: is " + std::string(yaml::type_name(value)) + ", not a list";
     return false;
   }
   if (value.offset < body.size() && body[value.offset] == '[') {
     const std::size_t close = flow_close(body, value.offset);
     if (close == std::string_view::npos) {
-      error = "repairs: unterminated flow list";
+      problem.line = value.pos.line;
+      problem.column = value.pos.column;
+      problem.message = "repairs: unterminated flow list";
       return false;
     }
     std::size_t at = close;
@@ -269,9 +241,9 @@ bool log_edits(std::string_view body, const std::vector<std::size_t>& starts,
     std::string text;
     for (const auto& r : repairs) {
       text += (at == value.offset + 1 && text.empty() ? "" : ", ") + std::string("{date: ") +
-              std::string(today) + ", field: " + double_quoted(r.field) +
-              ", from: " + yaml_scalar(r.from) + ", to: " + yaml_scalar(r.to) +
-              ", reason: " + double_quoted(r.reason) +
+              std::string(today) + ", field: " + yaml_out::double_quoted(r.field) +
+              ", from: " + yaml_out::scalar(r.from) + ", to: " + yaml_out::scalar(r.to) +
+              ", reason: " + yaml_out::double_quoted(r.reason) +
               ", confidence: " + confidence_text(r.confidence) + "}";
     }
     out.push_back(Edit{at, 0, std::move(text)});
@@ -288,10 +260,13 @@ bool log_edits(std::string_view body, const std::vector<std::size_t>& starts,
 
 std::optional<std::string> repaired_text(const Record& record,
                                          const std::vector<PlannedRepair>& repairs,
-                                         std::string_view today, std::string* error) {
-  std::string why;
-  auto fail = [&](std::string message) -> std::optional<std::string> {
-    if (error) *error = std::move(message);
+                                         std::string_view today,
+                                         std::vector<Diagnostic>& problems) {
+  Diagnostic problem{Severity::error, diag_code("repair.not-in-place"), record.file, 0, 0, "",
+                     "edit the file by hand", record.id};
+  auto fail = [&](std::string message = {}) -> std::optional<std::string> {
+    if (!message.empty()) problem.message = std::move(message);
+    problems.push_back(std::move(problem));
     return std::nullopt;
   };
   std::string_view text = record.source_text;
@@ -307,10 +282,10 @@ std::optional<std::string> repaired_text(const Record& record,
   std::vector<Edit> edits;
   for (const auto& r : repairs) {
     Edit e;
-    if (!scalar_edit(body, starts, r, e, why)) return fail(why);
+    if (!scalar_edit(body, starts, r, e, problem)) return fail();
     edits.push_back(std::move(e));
   }
-  if (!log_edits(body, starts, root, repairs, today, edits, why)) return fail(why);
+  if (!log_edits(body, starts, root, repairs, today, edits, problem)) return fail();
   std::stable_sort(edits.begin(), edits.end(),
                    [](const Edit& a, const Edit& b) { return a.offset > b.offset; });
   std::string out(body);

@@ -2,6 +2,7 @@
 // decline rather than guess. The typo rules themselves live in resolver_rules.cpp.
 
 #include "kb/resolver.h"
+#include "kb/diagnostic_codes.h"
 
 #include <algorithm>
 #include <array>
@@ -10,6 +11,7 @@
 
 #include "resolver_internal.h"
 #include "similarity.h"
+#include "kb/text.h"
 
 namespace kb {
 namespace {
@@ -30,11 +32,7 @@ bool starts_with(std::string_view s, std::string_view prefix) {
   return s.size() >= prefix.size() && s.substr(0, prefix.size()) == prefix;
 }
 
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
+using text::lower;
 
 // "an engine", "a gotcha".
 std::string with_article(Kind k) {
@@ -98,11 +96,7 @@ std::string format_score(double score) {
   return buf;
 }
 
-std::string_view trim_view(std::string_view raw) {
-  while (!raw.empty() && is_space(raw.front())) raw.remove_prefix(1);
-  while (!raw.empty() && is_space(raw.back())) raw.remove_suffix(1);
-  return raw;
-}
+std::string_view trim_view(std::string_view raw) { return text::trim(raw); }
 
 std::optional<Kind> namespace_prefix(std::string_view raw) {
   const std::string value = lower(trim_view(raw));
@@ -332,14 +326,18 @@ Resolution resolve(const NameIndex& names, Kind ns, std::string_view raw,
 }
 
 std::string_view dangling_code(const Resolution& r) {
-  return r.other_namespace_id.empty() ? "ref.dangling" : "ref.wrong-namespace";
+  return r.other_namespace_id.empty() ? diag_code("ref.dangling") : diag_code("ref.wrong-namespace");
 }
 
 std::string dangling_hint(const Resolution& r) {
+  return dangling_hint(r, r.candidates.empty() ? std::string() : tail(r.candidates.front().id));
+}
+
+std::string dangling_hint(const Resolution& r, const std::string& written) {
   if (!r.other_namespace_id.empty()) return r.reason;
   if (r.candidates.empty()) return r.reason;
   const Candidate& best = r.candidates.front();
-  std::string hint = "did you mean `" + tail(best.id) + "`? (" + format_score(best.score);
+  std::string hint = "did you mean `" + written + "`? (" + format_score(best.score);
   if (r.repairable) return hint + ", `kb repair --write` would apply it)";
   return hint + ", not applied: " + r.reason + ")";
 }

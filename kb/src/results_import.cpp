@@ -1,4 +1,5 @@
 #include "kb/results_import.h"
+#include "kb/diagnostic_codes.h"
 
 #include <cctype>
 #include <charconv>
@@ -36,13 +37,13 @@ void note_failing(TestCounts& c, std::string name) {
 void finish(ReportParse& out, const std::string& file) {
   const TestCounts& c = *out.counts;
   if (c.total() == 0) {
-    out.diagnostics.push_back(report_diag(Severity::error, "results.empty", file, Pos{},
+    out.diagnostics.push_back(report_diag(Severity::error, diag_code("results.empty"), file, Pos{},
                                           "the report holds no test results",
                                           "was the test run collected at all?"));
     out.counts.reset();
   } else if (c.passed + c.failed == 0) {
     out.diagnostics.push_back(report_diag(
-        Severity::warning, "results.inconclusive", file, Pos{},
+        Severity::warning, diag_code("results.inconclusive"), file, Pos{},
         "no test case passed or failed (" + std::to_string(c.errors) + " errors, " +
             std::to_string(c.skipped) + " skipped): the result is neither evidence nor control"));
   }
@@ -53,7 +54,7 @@ bool size_ok(std::string_view text, const std::string& file, const ReportLimits&
              ReportParse& out) {
   if (text.size() <= limits.max_bytes) return true;
   out.diagnostics.push_back(report_diag(
-      Severity::error, "limits.file-size", file, Pos{},
+      Severity::error, diag_code("limits.file-size"), file, Pos{},
       "the report is larger than the limit of " + std::to_string(limits.max_bytes) + " bytes",
       "split the report, or raise --max-report-bytes if it is genuine"));
   return false;
@@ -102,7 +103,7 @@ class JsonReader {
 
  private:
   Diagnostic shape(const yaml::Node& n, std::string message) const {
-    return report_diag(Severity::error, "results.bad-shape", file_, n.pos, std::move(message),
+    return report_diag(Severity::error, diag_code("results.bad-shape"), file_, n.pos, std::move(message),
                        "expected {\"passed\": N, \"failed\": M, \"errors\": E, \"skipped\": S} "
                        "or [{\"name\": ..., \"outcome\": \"passed\"}, ...]");
   }
@@ -119,7 +120,7 @@ class JsonReader {
         if (ec != std::errc() || end != n->value.data() + n->value.size()) value = -1;
       }
       if (value < 0) {
-        diags.push_back(report_diag(Severity::error, "results.bad-count", file_, n->pos,
+        diags.push_back(report_diag(Severity::error, diag_code("results.bad-count"), file_, n->pos,
                                     std::string("'") + key + "' must be a whole number >= 0"));
         ok = false;
       }
@@ -156,7 +157,7 @@ class JsonReader {
     c.errors = std::max<std::int64_t>(errors, 0);
     c.skipped = std::max<std::int64_t>(skipped, 0);
     if (total >= 0 && total != c.total()) {
-      diags.push_back(report_diag(Severity::warning, "results.count-mismatch", file_, counts.pos,
+      diags.push_back(report_diag(Severity::warning, diag_code("results.count-mismatch"), file_, counts.pos,
                                   "total is " + std::to_string(total) +
                                       " but the counts add up to " + std::to_string(c.total()) +
                                       "; using the counts"));
@@ -172,7 +173,7 @@ class JsonReader {
     if (differs(passed, c.passed) || differs(failed, c.failed) || differs(errors, c.errors) ||
         differs(skipped, c.skipped)) {
       diags.push_back(report_diag(
-          Severity::warning, "results.count-mismatch", file_, at.pos,
+          Severity::warning, diag_code("results.count-mismatch"), file_, at.pos,
           "the counts disagree with the 'tests' list (" + std::to_string(c.passed) + " passed, " +
               std::to_string(c.failed) + " failed, " + std::to_string(c.errors) + " errors, " +
               std::to_string(c.skipped) + " skipped); using the list"));
@@ -210,7 +211,7 @@ class JsonReader {
       } else if (o == "skipped" || o == "skip") {
         ++c.skipped;
       } else {
-        diags.push_back(report_diag(Severity::error, "results.unknown-outcome", file_, outcome->pos,
+        diags.push_back(report_diag(Severity::error, diag_code("results.unknown-outcome"), file_, outcome->pos,
                                     "unknown outcome '" + outcome->value + "'",
                                     "use passed, failed, error or skipped"));
         ok = false;

@@ -9,6 +9,7 @@
 
 #include "evidence_internal.h"
 #include "results_internal.h"
+#include "kb/diagnostic_codes.h"
 
 namespace kb {
 namespace {
@@ -63,7 +64,7 @@ class JunitReader {
         doc.load_buffer(text_.data(), text_.size(), pugi::parse_default, pugi::encoding_utf8);
     if (!parsed) {
       out.diagnostics.push_back(
-          report_diag(Severity::error, "results.malformed", file_,
+          report_diag(Severity::error, diag_code("results.malformed"), file_,
                       offset_to_pos(text_, static_cast<std::size_t>(parsed.offset)),
                       std::string("malformed XML: ") + parsed.description()));
       return out;
@@ -71,7 +72,7 @@ class JunitReader {
     pugi::xml_node root = doc.document_element();
     if (pugi::xml_node deep = first_too_deep(root, limits_.max_depth)) {
       out.diagnostics.push_back(report_diag(
-          Severity::error, "limits.depth", file_, pos(deep),
+          Severity::error, diag_code("limits.depth"), file_, pos(deep),
           "elements nested deeper than " + std::to_string(limits_.max_depth) + " levels",
           "JUnit reports nest a few suites deep; this file is probably corrupt or hostile"));
       return out;
@@ -79,7 +80,7 @@ class JunitReader {
     const std::string name = root.name();
     if (name != "testsuites" && name != "testsuite") {
       out.diagnostics.push_back(
-          report_diag(Severity::error, "results.bad-shape", file_, pos(root),
+          report_diag(Severity::error, diag_code("results.bad-shape"), file_, pos(root),
                       "root element is <" + name + ">, not <testsuites> or <testsuite>",
                       "is this a JUnit XML report?"));
       return out;
@@ -181,7 +182,7 @@ class JunitReader {
     std::string label = node.name();
     if (node.attribute("name")) label += " '" + std::string(node.attribute("name").value()) + "'";
     diags.push_back(report_diag(
-        Severity::warning, "results.count-mismatch", file_, pos(node),
+        Severity::warning, diag_code("results.count-mismatch"), file_, pos(node),
         label + " says " + said + " but its test cases give " + found + "; using the test cases"));
   }
 

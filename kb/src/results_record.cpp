@@ -13,6 +13,8 @@
 #include "kb/evidence.h"
 #include "kb/results_import.h"
 #include "kb/version.h"
+#include "kb/text.h"
+#include "yaml_scalar.h"
 
 namespace kb {
 namespace {
@@ -21,11 +23,7 @@ constexpr std::size_t kMaxNotedNames = 20;
 // Below this, a "did you mean" names records that merely share a few letters.
 constexpr double kMinSuggestionScore = 0.6;
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return s;
-}
+using text::trim;
 
 std::vector<std::string_view> split(std::string_view s, char sep) {
   std::vector<std::string_view> out;
@@ -60,41 +58,10 @@ std::string slugify(std::string_view s) {
   return out;
 }
 
-std::string after_slash(std::string_view id) {
-  const auto slash = id.find('/');
-  return std::string(slash == std::string_view::npos ? id : id.substr(slash + 1));
-}
+std::string after_slash(std::string_view id) { return std::string(text::id_slug(id)); }
 
-// A scalar as YAML: plain when that reads back as the same text, else double-quoted.
-std::string scalar(std::string_view s) {
-  bool plain =
-      !s.empty() && (std::isalnum(static_cast<unsigned char>(s.front())) || s.front() == '_');
-  for (char c : s) {
-    const auto u = static_cast<unsigned char>(c);
-    if (!(std::isalnum(u) || std::strchr("_./@+-", c) != nullptr)) plain = false;
-  }
-  if (plain) return std::string(s);
-  std::string out = "\"";
-  for (char c : s) {
-    const auto u = static_cast<unsigned char>(c);
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (c == '\n') {
-      out += "\\n";
-    } else if (c == '\t') {
-      out += "\\t";
-    } else if (u < 0x20 || u == 0x7f) {
-      static constexpr char kHex[] = "0123456789abcdef";
-      out += "\\x";
-      out += kHex[u >> 4];
-      out += kHex[u & 15];
-    } else {
-      out += c;
-    }
-  }
-  return out + "\"";
-}
+// One-line scalars go through the one YAML scalar writer.
+using yaml_out::scalar;
 
 // Multi-line text as a literal block when it reads back unchanged, else double-quoted.
 // `|` keeps exactly one final line break, so the text must end with exactly one.

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "kb/version.h"
+#include "kb/diagnostic_codes.h"
 #include "schema_extract.h"
 #include "schema_validate.h"
 #include "similarity.h"
@@ -48,14 +49,14 @@ bool literal_scalar(const Node& v) {
 
 void Validator::predicate(const Node& v, const std::string& path, int depth) {
   if (!v.is_map() || v.entries.empty()) {
-    error("predicate.invalid", v.pos,
+    error(diag_code("predicate.invalid"), v.pos,
           path + ": expected a mapping with one of all, any, not, engine, config, config_set, "
                  "role, model, hardware, differs, compare",
           "e.g. {config: {prefix_caching: true}}");
     return;
   }
   if (depth > kMaxDepth) {
-    error("predicate.invalid", v.pos, path + ": nested too deeply");
+    error(diag_code("predicate.invalid"), v.pos, path + ": nested too deeply");
     return;
   }
   if (v.find("engine")) {
@@ -68,7 +69,7 @@ void Validator::predicate(const Node& v, const std::string& path, int depth) {
     return;
   }
   if (v.entries.size() != 1) {
-    error("predicate.invalid", v.pos,
+    error(diag_code("predicate.invalid"), v.pos,
           path + ": a predicate has exactly one operator, found " + std::to_string(v.entries.size()),
           "combine several with `all: [...]`");
     return;
@@ -78,7 +79,7 @@ void Validator::predicate(const Node& v, const std::string& path, int depth) {
   const std::string here = path + "." + op;
   if (op == "all" || op == "any") {
     if (!val.is_seq() || val.items.empty()) {
-      error("predicate.invalid", val.pos, here + ": expected a non-empty list of predicates");
+      error(diag_code("predicate.invalid"), val.pos, here + ": expected a non-empty list of predicates");
       return;
     }
     for (std::size_t i = 0; i < val.items.size(); ++i) {
@@ -90,19 +91,19 @@ void Validator::predicate(const Node& v, const std::string& path, int depth) {
     config_tests(val, here);
   } else if (op == "config_set") {
     if (!val.is_seq() || val.items.empty()) {
-      error("predicate.invalid", val.pos, here + ": expected a non-empty list of settings",
+      error(diag_code("predicate.invalid"), val.pos, here + ": expected a non-empty list of settings",
             "e.g. {config_set: [kv_transfer]}");
       return;
     }
     for (std::size_t i = 0; i < val.items.size(); ++i) {
       const Node& item = val.items[i];
       if (!item.is_scalar() || blank(item)) {
-        error("predicate.invalid", item.pos, here + "[" + std::to_string(i) + "]: expected a setting");
+        error(diag_code("predicate.invalid"), item.pos, here + "[" + std::to_string(i) + "]: expected a setting");
       }
     }
   } else if (op == "role") {
     if (val.is_seq()) {
-      if (val.items.empty()) error("predicate.invalid", val.pos, here + ": empty list of roles");
+      if (val.items.empty()) error(diag_code("predicate.invalid"), val.pos, here + ": empty list of roles");
       for (std::size_t i = 0; i < val.items.size(); ++i) {
         role_value(val.items[i], here + "[" + std::to_string(i) + "]");
       }
@@ -117,23 +118,23 @@ void Validator::predicate(const Node& v, const std::string& path, int depth) {
           {}};
       object(val, kDiffersEngine, here);
     } else if (val.is_seq()) {
-      if (val.items.empty()) error("predicate.invalid", val.pos, here + ": empty list of settings");
+      if (val.items.empty()) error(diag_code("predicate.invalid"), val.pos, here + ": empty list of settings");
       for (const Node& item : val.items) {
         if (!item.is_scalar() || blank(item))
-          error("predicate.invalid", item.pos, here + ": expected a setting");
+          error(diag_code("predicate.invalid"), item.pos, here + ": expected a setting");
       }
     } else if (!val.is_scalar() || blank(val)) {
-      error("predicate.invalid", val.pos, here + ": expected a setting, a list of settings or {engine: E}");
+      error(diag_code("predicate.invalid"), val.pos, here + ": expected a setting, a list of settings or {engine: E}");
     }
   } else if (op == "compare") {
     if (!val.is_seq() || val.items.size() != 3) {
-      error("predicate.invalid", val.pos, here + ": expected [A, OP, B]",
+      error(diag_code("predicate.invalid"), val.pos, here + ": expected [A, OP, B]",
             "e.g. {compare: [decode.tensor_parallel_size, \">\", num_kv_heads]}");
       return;
     }
     const Node& cmp = val.items[1];
     if (!cmp.is_scalar() || !contains(compare_operators(), cmp.value)) {
-      error("predicate.invalid", cmp.pos,
+      error(diag_code("predicate.invalid"), cmp.pos,
             here + "[1]: expected one of " + list_of(compare_operators()),
             "quote it: \">\"");
     }
@@ -141,7 +142,7 @@ void Validator::predicate(const Node& v, const std::string& path, int depth) {
     operand(val.items[2], here + "[2]");
   } else {
     auto guess = did_you_mean(op, kOps);
-    error("predicate.unknown-operator", k.pos, path + ": unknown operator '" + op + "'",
+    error(diag_code("predicate.unknown-operator"), k.pos, path + ": unknown operator '" + op + "'",
           guess ? "did you mean '" + *guess + "'?"
                 : "one of all, any, not, engine, config, config_set, role, model, hardware, "
                   "differs, compare");
@@ -151,7 +152,7 @@ void Validator::predicate(const Node& v, const std::string& path, int depth) {
 void Validator::role_value(const Node& v, const std::string& path) {
   if (!v.is_scalar() || !contains(roles(), v.value)) {
     auto guess = v.is_scalar() ? did_you_mean(v.value, {roles().begin(), roles().end()}) : std::nullopt;
-    error("schema.enum", v.pos, path + ": unknown role '" + (v.is_scalar() ? v.value : "") + "'",
+    error(diag_code("schema.enum"), v.pos, path + ": unknown role '" + (v.is_scalar() ? v.value : "") + "'",
           guess ? "did you mean '" + *guess + "'? (one of " + list_of(roles()) + ")"
                 : "one of " + list_of(roles()));
   }
@@ -161,60 +162,60 @@ void Validator::operand(const Node& v, const std::string& path) {
   if (v.is_map()) {
     const Node* lit = v.find("value");
     if (v.entries.size() != 1 || !lit || !lit->is_scalar()) {
-      error("predicate.invalid", v.pos, path + ": a literal is written {value: X}");
+      error(diag_code("predicate.invalid"), v.pos, path + ": a literal is written {value: X}");
     }
     return;
   }
   if (!v.is_scalar() || blank(v)) {
-    error("predicate.invalid", v.pos, path + ": expected a setting, ROLE.setting or a literal");
+    error(diag_code("predicate.invalid"), v.pos, path + ": expected a setting, ROLE.setting or a literal");
   }
 }
 
 void Validator::config_tests(const Node& v, const std::string& path) {
   if (!v.is_map() || v.entries.empty()) {
-    error("predicate.invalid", v.pos, path + ": expected a non-empty mapping of settings to values",
+    error(diag_code("predicate.invalid"), v.pos, path + ": expected a non-empty mapping of settings to values",
           "e.g. {config: {prefix_caching: true}}");
     return;
   }
   for (const auto& [k, val] : v.entries) {
     const std::string here = path + "." + (k.is_scalar() ? k.value : std::string("?"));
     if (!k.is_scalar() || blank(k)) {
-      error("schema.invalid-key", k.pos, path + ": keys must be settings");
+      error(diag_code("schema.invalid-key"), k.pos, path + ": keys must be settings");
       continue;
     }
     if (val.is_null()) {
-      error("predicate.invalid", val.pos, here + ": expected a value",
+      error(diag_code("predicate.invalid"), val.pos, here + ": expected a value",
             "to test that a setting is set at all, use {config_set: [" + k.value + "]}");
       continue;
     }
     if (val.is_seq()) {
-      error("predicate.invalid", val.pos, here + ": expected a value, found a list",
+      error(diag_code("predicate.invalid"), val.pos, here + ": expected a value, found a list",
             "to match one of several values write {in: [A, B]}");
       continue;
     }
     if (val.is_scalar()) continue;
     // {OP: VALUE}
     if (val.entries.size() != 1 || !val.entries.front().first.is_scalar()) {
-      error("predicate.invalid", val.pos, here + ": expected one comparison such as {in: [A, B]}");
+      error(diag_code("predicate.invalid"), val.pos, here + ": expected one comparison such as {in: [A, B]}");
       continue;
     }
     const auto& [opk, opv] = val.entries.front();
     if (!contains(config_operators(), opk.value)) {
       auto guess = did_you_mean(opk.value, {config_operators().begin(), config_operators().end()});
-      error("predicate.unknown-operator", opk.pos, here + ": unknown comparison '" + opk.value + "'",
+      error(diag_code("predicate.unknown-operator"), opk.pos, here + ": unknown comparison '" + opk.value + "'",
             guess ? "did you mean '" + *guess + "'?" : "one of " + list_of(config_operators()));
       continue;
     }
     if (opk.value == "in" || opk.value == "not_in") {
       if (!opv.is_seq() || opv.items.empty()) {
-        error("predicate.invalid", opv.pos, here + "." + opk.value + ": expected a non-empty list");
+        error(diag_code("predicate.invalid"), opv.pos, here + "." + opk.value + ": expected a non-empty list");
         continue;
       }
       for (const Node& item : opv.items) {
-        if (!item.is_scalar()) error("predicate.invalid", item.pos, here + "." + opk.value + ": expected values");
+        if (!item.is_scalar()) error(diag_code("predicate.invalid"), item.pos, here + "." + opk.value + ": expected values");
       }
     } else if (!opv.is_scalar()) {
-      error("predicate.invalid", opv.pos, here + "." + opk.value + ": expected a single value");
+      error(diag_code("predicate.invalid"), opv.pos, here + "." + opk.value + ": expected a single value");
     }
   }
 }
@@ -329,10 +330,11 @@ Predicate read_predicate(const Node& v, const std::string& path) {
     }
   } else if (op == "compare") {
     p.op = Predicate::Op::compare;
+    p.compare.emplace();
     if (val.items.size() == 3) {
-      p.left = read_operand(val.items[0], here + "[0]");
-      p.cmp = val.items[1].value;
-      p.right = read_operand(val.items[2], here + "[2]");
+      p.compare->left = read_operand(val.items[0], here + "[0]");
+      p.compare->cmp = val.items[1].value;
+      p.compare->right = read_operand(val.items[2], here + "[2]");
     }
   }
   return p;

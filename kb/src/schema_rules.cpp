@@ -9,6 +9,7 @@
 
 #include "oracle/runner_table.h"
 #include "similarity.h"
+#include "kb/diagnostic_codes.h"
 
 namespace kb::schema {
 namespace {
@@ -29,7 +30,7 @@ void runner_params(const yaml::Node& root, Validator& check) {
       std::string names;
       for (const auto& n : choices) names += (names.empty() ? "" : ", ") + n;
       const auto guess = did_you_mean(k.value, choices);
-      check.error("runner.unknown-param", k.pos,
+      check.error(diag_code("runner.unknown-param"), k.pos,
                   field + ": " + std::string(kind->name) + " has no parameter '" + k.value + "'",
                   (guess ? "did you mean '" + *guess + "'? " : std::string()) +
                       "its parameters: " + names);
@@ -37,7 +38,7 @@ void runner_params(const yaml::Node& root, Validator& check) {
     }
     if (!val.is_scalar()) continue;  // the table's scalar_map already said so
     if (std::string problem = oracle::check_value(*p, val.value); !problem.empty()) {
-      check.error("runner.bad-param", val.pos, field + ": " + problem);
+      check.error(diag_code("runner.bad-param"), val.pos, field + ": " + problem);
     }
   }
 }
@@ -51,7 +52,7 @@ void failure_count(const yaml::Node& root, Validator& check) {
   auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), n);
   if (ec != std::errc() || end != s.data() + s.size()) return;  // the table said what is wrong
   if (static_cast<std::int64_t>(f->items.size()) <= n) return;
-  check.error("schema.inconsistent", f->pos,
+  check.error(diag_code("schema.inconsistent"), f->pos,
               "failures: " + std::to_string(f->items.size()) + " entries but failed is " + s,
               "each entry describes one of the `failed` comparisons");
 }

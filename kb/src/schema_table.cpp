@@ -13,8 +13,8 @@ namespace {
 using T = ValueType;
 
 // Values shared by several fields.
-const std::vector<std::string_view> kSeverities = {"blocker", "major", "minor", "info"};
-const std::vector<std::string_view> kStatuses = {"open", "mitigated", "fixed", "withdrawn"};
+const std::vector<std::string_view> kSeverities(std::begin(kSeverityNames), std::end(kSeverityNames));
+const std::vector<std::string_view> kStatuses(std::begin(kStatusNames), std::end(kStatusNames));
 
 Field text(std::string_view name, std::string_view doc, std::string_view example = {}) {
   return Field{name, T::text, false, false, std::nullopt, {}, nullptr, {}, doc, example};

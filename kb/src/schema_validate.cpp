@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "kb/version.h"
+#include "kb/diagnostic_codes.h"
 #include "similarity.h"
 #include "text_util.h"
 
@@ -61,7 +62,7 @@ void Validator::error(const std::string& code, Pos p, std::string msg, std::stri
 void Validator::record(const Node& root, Kind k, const std::string& id) {
   object(root, record_struct(k), "");
   if (const Node* v = root.find("id"); v && v->is_scalar() && v->value != id) {
-    error("schema.id-mismatch", v->pos, "id '" + v->value + "' does not match the file path",
+    error(diag_code("schema.id-mismatch"), v->pos, "id '" + v->value + "' does not match the file path",
           "the path decides the id: write `id: " + id + "` or move the file");
   }
 }
@@ -69,21 +70,21 @@ void Validator::record(const Node& root, Kind k, const std::string& id) {
 void Validator::unknown_key(const Node& key, const std::string& path,
                             const std::vector<std::string>& choices) {
   auto guess = did_you_mean(key.value, choices);
-  error("schema.unknown-field", key.pos,
+  error(diag_code("schema.unknown-field"), key.pos,
         (path.empty() ? "" : path + ": ") + "unknown field '" + key.value + "'",
         guess ? "did you mean '" + *guess + "'?" : "");
 }
 
 void Validator::object(const Node& v, const Struct& s, const std::string& path) {
   if (!v.is_map()) {
-    error("schema.type", v.pos,
+    error(diag_code("schema.type"), v.pos,
           (path.empty() ? std::string("the record") : path) + ": expected a mapping, found " +
               std::string(yaml::type_name(v)));
     return;
   }
   for (const auto& [k, val] : v.entries) {
     if (!k.is_scalar()) {
-      error("schema.invalid-key", k.pos, (path.empty() ? "" : path + ": ") + "keys must be plain names");
+      error(diag_code("schema.invalid-key"), k.pos, (path.empty() ? "" : path + ": ") + "keys must be plain names");
       continue;
     }
     const Field* f = find_field(s, k.value);
@@ -100,7 +101,7 @@ void Validator::object(const Node& v, const Struct& s, const std::string& path) 
     const bool empty_list = val && f.list && val->is_seq() && val->items.empty();
     if (!val || blank(*val) || empty_list) {
       std::string where = path.empty() ? "" : path + ": ";
-      error("schema.missing-field", v.pos,
+      error(diag_code("schema.missing-field"), v.pos,
             where + "missing required field '" + std::string(f.name) + "'",
             f.example.empty() ? "" : "add e.g. `" + std::string(f.name) + ": " + std::string(f.example) + "`");
     }
@@ -112,7 +113,7 @@ void Validator::object(const Node& v, const Struct& s, const std::string& path) 
     });
     if (!any) {
       const Field* first = find_field(s, s.one_of.front());
-      error("schema.missing-field", v.pos,
+      error(diag_code("schema.missing-field"), v.pos,
             (path.empty() ? "" : path + ": ") + "needs one of " + join(s.one_of, ", "),
             first && !first->example.empty()
                 ? "add e.g. `" + std::string(first->name) + ": " + std::string(first->example) + "`"
@@ -127,14 +128,14 @@ void Validator::field(const Field& f, const Node& v, const std::string& path) {
     return;
   }
   if (!v.is_seq()) {
-    error("schema.type", v.pos, path + ": expected a list, found " + std::string(yaml::type_name(v)),
+    error(diag_code("schema.type"), v.pos, path + ": expected a list, found " + std::string(yaml::type_name(v)),
           v.is_scalar() ? "write `" + path + ": [" + v.value + "]`" : "");
     return;
   }
   for (std::size_t i = 0; i < v.items.size(); ++i) {
     const std::string item = path + "[" + std::to_string(i) + "]";
     if (v.items[i].is_null()) {
-      error("schema.type", v.items[i].pos, item + ": expected " + expected(f) + ", found nothing");
+      error(diag_code("schema.type"), v.items[i].pos, item + ": expected " + expected(f) + ", found nothing");
       continue;
     }
     value(f, v.items[i], item);
@@ -165,7 +166,7 @@ void Validator::value(const Field& f, const Node& v, const std::string& path) {
 
 void Validator::map_of(const Field& f, const Node& v, const std::string& path) {
   if (!v.is_map()) {
-    error("schema.type", v.pos, path + ": expected a mapping, found " + std::string(yaml::type_name(v)),
+    error(diag_code("schema.type"), v.pos, path + ": expected a mapping, found " + std::string(yaml::type_name(v)),
           f.example.empty() ? "" : "e.g. " + std::string(f.example));
     return;
   }
@@ -174,12 +175,12 @@ void Validator::map_of(const Field& f, const Node& v, const std::string& path) {
   item.type = f.type == ValueType::engine_versions ? ValueType::version : ValueType::scalar;
   for (const auto& [k, val] : v.entries) {
     if (!k.is_scalar() || blank(k)) {
-      error("schema.invalid-key", k.pos, path + ": keys must be plain names");
+      error(diag_code("schema.invalid-key"), k.pos, path + ": keys must be plain names");
       continue;
     }
     if (val.is_null()) {
       if (f.type == ValueType::scalar_map) continue;  // a key set to nothing
-      error("schema.type", val.pos, sub(path, k.value) + ": expected a value, found nothing");
+      error(diag_code("schema.type"), val.pos, sub(path, k.value) + ": expected a value, found nothing");
       continue;
     }
     scalar(item, val, sub(path, k.value));
@@ -188,7 +189,7 @@ void Validator::map_of(const Field& f, const Node& v, const std::string& path) {
 
 void Validator::scalar(const Field& f, const Node& v, const std::string& path) {
   if (!v.is_scalar()) {
-    error("schema.type", v.pos,
+    error(diag_code("schema.type"), v.pos,
           path + ": expected " + expected(f) + ", found " + std::string(yaml::type_name(v)));
     return;
   }
@@ -203,29 +204,29 @@ void Validator::scalar(const Field& f, const Node& v, const std::string& path) {
   switch (f.type) {
     case ValueType::date:
       if (ct != CoreType::string || !text::valid_date(s)) {
-        error("schema.date", v.pos, path + ": '" + s + "' is not a date",
+        error(diag_code("schema.date"), v.pos, path + ": '" + s + "' is not a date",
               "write dates as YYYY-MM-DD, e.g. 2026-10-03");
       }
       return;
     case ValueType::integer:
-      if (ct != CoreType::integer || s[0] == '-') wrong("schema.type", "write it unquoted, e.g. 3");
+      if (ct != CoreType::integer || s[0] == '-') wrong(diag_code("schema.type"), "write it unquoted, e.g. 3");
       return;
     case ValueType::number:
-      if (ct != CoreType::integer && ct != CoreType::floating) wrong("schema.type");
+      if (ct != CoreType::integer && ct != CoreType::floating) wrong(diag_code("schema.type"));
       return;
     case ValueType::boolean:
-      if (ct != CoreType::boolean) wrong("schema.type", "write true or false, unquoted");
+      if (ct != CoreType::boolean) wrong(diag_code("schema.type"), "write true or false, unquoted");
       return;
     case ValueType::enumeration: {
       if (std::find(f.values.begin(), f.values.end(), s) != f.values.end()) return;
       auto guess = did_you_mean(s, strings(f.values));
       const std::string list = join(f.values, " | ");
-      error("schema.enum", v.pos, path + ": unknown value '" + s + "'",
+      error(diag_code("schema.enum"), v.pos, path + ": unknown value '" + s + "'",
             guess ? "did you mean '" + *guess + "'? (one of " + list + ")" : "one of " + list);
       return;
     }
     case ValueType::reference:
-      if (text::trim(s).empty()) error("schema.empty-value", v.pos, path + ": empty reference");
+      if (text::trim(s).empty()) error(diag_code("schema.empty-value"), v.pos, path + ": empty reference");
       return;
     case ValueType::version:
     case ValueType::version_range: {
@@ -236,7 +237,7 @@ void Validator::scalar(const Field& f, const Node& v, const std::string& path) {
                                   : VersionRange::parse(s, &err).has_value());
       if (!ok) {
         if (err.empty()) err = "'" + s + "' is not a version";
-        error("version.invalid", v.pos, path + ": " + err,
+        error(diag_code("version.invalid"), v.pos, path + ": " + err,
               is_version ? "write a version such as 0.26.0 or 0.27.1rc2"
                          : "write a range such as \">=0.26.0, <0.28\"");
       }
@@ -244,13 +245,13 @@ void Validator::scalar(const Field& f, const Node& v, const std::string& path) {
     }
     case ValueType::url:
       if (ct != CoreType::string || (s.rfind("http://", 0) != 0 && s.rfind("https://", 0) != 0)) {
-        error("schema.url", v.pos, path + ": only http(s) URLs are allowed");
+        error(diag_code("schema.url"), v.pos, path + ": only http(s) URLs are allowed");
       }
       return;
     case ValueType::path:
       if (ct != CoreType::string || s.empty() || s.front() != '/' ||
           s.find_first_of(" \t?#") != std::string::npos) {
-        error("schema.type", v.pos, path + ": expected a path such as /version",
+        error(diag_code("schema.type"), v.pos, path + ": expected a path such as /version",
               "the path is relative to the server's root URL, without a query");
       }
       return;

@@ -9,6 +9,8 @@
 #include <string_view>
 #include <vector>
 
+#include "kb/suggest.h"  // did_you_mean
+
 namespace kb {
 
 /// Optimal-string-alignment distance: insertions, deletions, substitutions and adjacent
@@ -28,10 +30,5 @@ double jaro_winkler(std::string_view a, std::string_view b);
 /// different names with a common prefix below it (see the measurement in
 /// tests/unit/resolver_test.cpp).
 double name_similarity(std::string_view a, std::string_view b);
-
-/// The one entry of `choices` that `word` is plausibly a misspelling of (at most one edit
-/// per four characters, clearly closer than any other choice), for "did you mean" hints.
-std::optional<std::string> did_you_mean(std::string_view word,
-                                        const std::vector<std::string>& choices);
 
 }  // namespace kb

@@ -32,7 +32,7 @@ GotchaRow make_row(const Corpus& corpus, const EvidenceIndex& evidence, std::uin
   const Record& r = *corpus.records()[index];
   GotchaRow row;
   row.index = index;
-  row.withdrawn = r.status == "withdrawn";
+  row.withdrawn = r.status == to_string(GotchaStatus::withdrawn);
   row.reproduced = evidence.for_gotcha(r.id).state;
   for (const auto& a : r.affects) {
     if (auto id = corpus.target(Kind::engine, a.raw)) row.engines.push_back(slug_of(*id));

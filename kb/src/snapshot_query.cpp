@@ -14,18 +14,13 @@
 namespace kb {
 namespace {
 
-constexpr std::string_view kSeverities[] = {"blocker", "major", "minor", "info"};
-constexpr std::string_view kStatuses[] = {"open", "mitigated", "fixed", "withdrawn"};
 constexpr std::string_view kReproduced[] = {"reproduced", "not-reproduced", "no-evidence"};
 constexpr std::string_view kTokenVersion = "v1";
 constexpr std::size_t kMaxTokenBytes = 2048;
 constexpr std::size_t kMaxFilterValues = 32;
 
 char severity_char(std::string_view severity) {
-  for (std::size_t i = 0; i < std::size(kSeverities); ++i) {
-    if (kSeverities[i] == severity) return static_cast<char>('0' + i);
-  }
-  return static_cast<char>('0' + std::size(kSeverities));
+  return static_cast<char>('0' + severity_rank(severity));
 }
 
 // Newest first: each digit inverted, so a plain string comparison sorts dates descending;
@@ -206,12 +201,12 @@ std::string decode_page_token(std::string_view token, std::string_view sort) {
 GotchaPage Snapshot::gotchas(const GotchaQuery& q) const {
   const std::size_t sort = sort_index(q.sort);
   Filters f;
-  f.severity = enum_values("severity", q.severity, kSeverities);
-  f.status = enum_values("status", q.status, kStatuses);
+  f.severity = enum_values("severity", q.severity, kSeverityNames);
+  f.status = enum_values("status", q.status, kStatusNames);
   f.reproduced = enum_values("reproduced", q.reproduced, kReproduced);
   f.family = split_values("family", q.family);
   f.engine = engine_values(corpus(), q.engine);
-  f.include_withdrawn = q.include_withdrawn || (!f.status.empty() && any_of(f.status, "withdrawn"));
+  f.include_withdrawn = q.include_withdrawn || (!f.status.empty() && any_of(f.status, to_string(GotchaStatus::withdrawn)));
   if (!q.q.empty()) {
     f.use_ids = true;
     if (store_) {

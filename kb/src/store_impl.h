@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -15,14 +16,20 @@
 
 namespace kb {
 
+/// The prepared statements of an update in progress (store_write.cpp).
+struct StoreWriter;
+
 struct Store::Impl {
   std::filesystem::path path;
   bool readonly = false;
   sqlite3* writer = nullptr;
   mutable std::mutex mu;
   mutable std::vector<sqlite3*> idle_readers;
+  std::mutex update_mu;                  ///< serialises put() from the loading threads
+  std::shared_ptr<StoreWriter> update;  ///< set between begin_update() and its end
 
   ~Impl() {
+    update.reset();  // its statements must be finalised before the connection closes
     if (writer) sqlite3_close(writer);
     for (auto* db : idle_readers) sqlite3_close(db);
   }

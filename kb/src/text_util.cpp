@@ -98,25 +98,38 @@ std::string_view trim(std::string_view s) {
 
 std::string lower(std::string_view s) {
   std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  for (char& c : out) {
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  }
   return out;
 }
 
+std::string_view id_slug(std::string_view id) {
+  const auto slash = id.find('/');
+  return slash == std::string_view::npos ? id : id.substr(slash + 1);
+}
+
 bool valid_slug(std::string_view s) {
-  if (s.empty()) return false;
-  bool seg_start = true;
-  for (char c : s) {
-    bool alnum = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
-    if (c == '/') {
-      if (seg_start) return false;
-      seg_start = true;
-      continue;
-    }
-    if (seg_start && !alnum) return false;
+  if (s.empty() || s.size() > 200) return false;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const char c = s[i];
+    const bool alnum = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
+    if (i == 0 && !alnum) return false;
     if (!alnum && c != '.' && c != '_' && c != '-') return false;
-    seg_start = false;
   }
-  return !seg_start;
+  return true;
+}
+
+bool valid_id(std::string_view s) {
+  if (s.empty()) return false;
+  for (std::size_t start = 0;;) {
+    const auto slash = s.find('/', start);
+    if (!valid_slug(s.substr(start, slash == std::string_view::npos ? slash : slash - start))) {
+      return false;
+    }
+    if (slash == std::string_view::npos) return true;
+    start = slash + 1;
+  }
 }
 
 std::string today_utc() {

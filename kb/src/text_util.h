@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "kb/model.h"
+#include "kb/text.h"
 
 namespace kb::text {
 
@@ -22,12 +23,6 @@ std::string fnv1a_hex(std::string_view s);
 std::uint64_t fnv1a(std::string_view s, std::uint64_t h = 1469598103934665603ull);
 /// 16 hex digits of `v`.
 std::string hex64(std::uint64_t v);
-/// `s` without leading and trailing ASCII whitespace.
-std::string_view trim(std::string_view s);
-/// ASCII lower case.
-std::string lower(std::string_view s);
-/// Whether `s` is a valid id slug path: segments of [a-z0-9][a-z0-9._-]* joined by '/'.
-bool valid_slug(std::string_view s);
 /// Today's date in UTC, YYYY-MM-DD.
 std::string today_utc();
 

@@ -1,18 +1,24 @@
 #include "yaml_tree.h"
 
-#include <yaml-cpp/eventhandler.h>
-#include <yaml-cpp/exceptions.h>
-#include <yaml-cpp/parser.h>
+#include <yaml.h>
 
+#include <algorithm>
 #include <map>
 #include <memory>
-#include <sstream>
 #include <unordered_map>
+#include "kb/diagnostic_codes.h"
 
 namespace kb::yaml {
 namespace {
 
-Pos to_pos(const YAML::Mark& m) { return Pos{m.line + 1, m.column + 1}; }
+// Where an event starts: 0-based line and column, and its byte offset in the text.
+struct Mark {
+  int line = 0;
+  int column = 0;
+  std::size_t pos = 0;
+};
+
+Pos to_pos(const Mark& m) { return Pos{m.line + 1, m.column + 1}; }
 
 struct LimitHit {
   std::string code;
@@ -20,60 +26,54 @@ struct LimitHit {
   Pos pos;
 };
 
-class TreeBuilder final : public YAML::EventHandler {
+// Builds the tree from parser events, counting nodes (aliases expanded) and depth.
+class TreeBuilder {
  public:
-  TreeBuilder(const Limits& limits) : limits_(limits) {}
+  explicit TreeBuilder(const Limits& limits) : limits_(limits) {}
 
-  void OnDocumentStart(const YAML::Mark& mark) override { start_ = to_pos(mark); }
-  void OnDocumentEnd() override {}
-  void OnNull(const YAML::Mark& mark, YAML::anchor_t anchor) override {
+  void on_null(const Mark& mark, const std::string& anchor) {
     Node n;
     n.type = Node::Type::null;
     place(n, mark);
     add(std::move(n), anchor);
   }
-  void OnAlias(const YAML::Mark& mark, YAML::anchor_t anchor) override {
+  void on_alias(const Mark& mark, const std::string& anchor) {
     auto it = anchors_.find(anchor);
     if (it == anchors_.end()) {
       Node n;
       place(n, mark);
-      add(std::move(n), 0);
+      add(std::move(n), {});
       return;
     }
     count(it->second.weight, mark);
     Node copy = it->second.node;
     copy.pos = to_pos(mark);
     copy.offset = mark.pos;
-    add(std::move(copy), 0, it->second.weight);
+    add(std::move(copy), {}, it->second.weight);
   }
-  void OnScalar(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
-                const std::string& value) override {
+  void on_scalar(const Mark& mark, bool plain, const std::string& anchor, std::string value) {
     Node n;
     n.type = Node::Type::scalar;
-    n.plain = tag == "?";
-    n.value = value;
+    n.plain = plain;
+    n.value = std::move(value);
     place(n, mark);
     add(std::move(n), anchor);
   }
-  void OnSequenceStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor,
-                       YAML::EmitterStyle::value) override {
+  void on_seq_start(const Mark& mark, const std::string& anchor) {
     open(Node::Type::seq, mark, anchor);
   }
-  void OnSequenceEnd() override { close(); }
-  void OnMapStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor,
-                  YAML::EmitterStyle::value) override {
+  void on_map_start(const Mark& mark, const std::string& anchor) {
     open(Node::Type::map, mark, anchor);
   }
-  void OnMapEnd() override { close(); }
+  void on_end() { close(); }
 
   bool has_root() const { return has_root_; }
-  Pos start() const { return start_; }
   Node take_root() { return std::move(root_); }
 
  private:
   struct Frame {
     Node node;
-    YAML::anchor_t anchor = 0;
+    std::string anchor;
     std::size_t weight = 1;
     bool have_key = false;
     Node key;
@@ -83,23 +83,23 @@ class TreeBuilder final : public YAML::EventHandler {
     std::size_t weight;
   };
 
-  void place(Node& n, const YAML::Mark& mark) {
+  void place(Node& n, const Mark& mark) {
     n.pos = to_pos(mark);
     n.offset = mark.pos;
   }
-  void count(std::size_t n, const YAML::Mark& mark) {
+  void count(std::size_t n, const Mark& mark) {
     nodes_ += n;
     if (nodes_ > limits_.max_nodes) {
-      throw LimitHit{"limits.nodes",
+      throw LimitHit{diag_code("limits.nodes"),
                      "document expands to more than " + std::to_string(limits_.max_nodes) +
                          " nodes (an alias/anchor expansion bomb?)",
                      to_pos(mark)};
     }
   }
-  void open(Node::Type t, const YAML::Mark& mark, YAML::anchor_t anchor) {
+  void open(Node::Type t, const Mark& mark, const std::string& anchor) {
     count(1, mark);
     if (static_cast<int>(stack_.size()) >= limits_.max_depth) {
-      throw LimitHit{"limits.depth",
+      throw LimitHit{diag_code("limits.depth"),
                      "collections nested deeper than " + std::to_string(limits_.max_depth) +
                          " levels",
                      to_pos(mark)};
@@ -115,9 +115,9 @@ class TreeBuilder final : public YAML::EventHandler {
     stack_.pop_back();
     add(std::move(f.node), f.anchor, f.weight, true);
   }
-  void add(Node n, YAML::anchor_t anchor, std::size_t weight = 1, bool counted = false) {
-    if (!counted && weight == 1) count(1, YAML::Mark::null_mark());
-    if (anchor != 0) anchors_[anchor] = Anchored{n, weight};
+  void add(Node n, const std::string& anchor, std::size_t weight = 1, bool counted = false) {
+    if (!counted && weight == 1) count(1, Mark{});
+    if (!anchor.empty()) anchors_[anchor] = Anchored{n, weight};
     if (stack_.empty()) {
       root_ = std::move(n);
       has_root_ = true;
@@ -138,15 +138,14 @@ class TreeBuilder final : public YAML::EventHandler {
 
   const Limits& limits_;
   std::vector<Frame> stack_;
-  std::unordered_map<YAML::anchor_t, Anchored> anchors_;
+  std::unordered_map<std::string, Anchored> anchors_;
   std::size_t nodes_ = 0;
   Node root_;
   bool has_root_ = false;
-  Pos start_;
 };
 
-// yaml-cpp recurses once per nesting level; bound flow nesting before it sees the text.
-// Quotes are not tracked, so prose with many unbalanced brackets could trip this, which
+// Bounds flow nesting before the parser sees the text (yaml-cpp, used before, recursed
+// once per level; libyaml does not, but the bound stays the same). Quotes are not tracked, so prose with many unbalanced brackets could trip this, which
 // is why the bound is far above anything a record needs.
 bool flow_depth_ok(std::string_view text, int max_depth, Pos& where) {
   int depth = 0;
@@ -169,7 +168,7 @@ bool flow_depth_ok(std::string_view text, int max_depth, Pos& where) {
   return true;
 }
 
-// Block nesting on one line (`- - - - x`, `? ? ? x`) also recurses in yaml-cpp.
+// Block nesting on one line (`- - - - x`, `? ? ? x`), bounded the same way.
 bool block_depth_ok(std::string_view text, int max_depth, Pos& where) {
   int line = 1;
   std::size_t i = 0;
@@ -201,7 +200,7 @@ void check_duplicates(const Node& n, const std::string& file, std::vector<Diagno
       if (k.type == Node::Type::scalar) {
         auto [it, fresh] = seen.emplace(k.value, k.pos);
         if (!fresh) {
-          diags.push_back({Severity::error, "yaml.duplicate-key", file, k.pos.line, k.pos.column,
+          diags.push_back({Severity::error, diag_code("yaml.duplicate-key"), file, k.pos.line, k.pos.column,
                            "duplicate key '" + k.value + "' (first at line " +
                                std::to_string(it->second.line) + ")",
                            "YAML keeps only one of them; merge the two values into one key",
@@ -216,8 +215,8 @@ void check_duplicates(const Node& n, const std::string& file, std::vector<Diagno
   }
 }
 
-// yaml-cpp 0.7 accepts a quoted scalar that runs to the end of the input; such text
-// silently swallows every field after it, so it is reported as a syntax error.
+// A quoted scalar that runs to the end of the input would swallow every field after it;
+// libyaml rejects it, and this names it (yaml-cpp 0.7, used before, accepted it).
 const Node* unterminated_quote(const Node& n, std::string_view text) {
   if (n.type == Node::Type::scalar && !n.plain && n.offset < text.size()) {
     char q = text[n.offset];
@@ -332,6 +331,90 @@ std::string_view type_name(const Node& n) {
   return "?";
 }
 
+namespace {
+
+// libyaml counts characters; nodes keep byte offsets (in-place repair edits bytes) and
+// columns in bytes, as before. Maps a character index to its byte offset.
+class Offsets {
+ public:
+  explicit Offsets(std::string_view text) {
+    bool ascii = true;
+    for (unsigned char c : text) ascii = ascii && c < 0x80;
+    if (ascii) return;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+      if ((static_cast<unsigned char>(text[i]) & 0xC0) != 0x80) starts_.push_back(i);
+    }
+    starts_.push_back(text.size());
+  }
+  std::size_t byte(std::size_t index) const {
+    if (starts_.empty()) return index;
+    return index < starts_.size() ? starts_[index] : starts_.back();
+  }
+  Mark mark(const yaml_mark_t& m) const {
+    Mark out;
+    out.line = static_cast<int>(m.line);
+    out.pos = byte(m.index);
+    out.column = static_cast<int>(out.pos - byte(m.index - std::min(m.index, m.column)));
+    return out;
+  }
+
+ private:
+  std::vector<std::size_t> starts_;  ///< empty: ASCII text, indexes are offsets
+};
+
+// YAML 1.1/1.2 core nulls, written plainly and untagged: what yaml-cpp 0.7 reported as
+// null, so records read the same.
+bool is_null_scalar(const yaml_event_t& e) {
+  if (!e.data.scalar.plain_implicit || e.data.scalar.style != YAML_PLAIN_SCALAR_STYLE) return false;
+  std::string_view v(reinterpret_cast<const char*>(e.data.scalar.value), e.data.scalar.length);
+  return v.empty() || v == "~" || v == "null" || v == "Null" || v == "NULL";
+}
+
+// The 1-based line and column (in bytes) of byte `offset` of `text`.
+Pos byte_pos(std::string_view text, std::size_t offset) {
+  Pos p{1, 1};
+  for (std::size_t i = 0; i < offset; ++i) {
+    if (text[i] == '\n') {
+      ++p.line;
+      p.column = 1;
+    } else {
+      ++p.column;
+    }
+  }
+  return p;
+}
+
+std::string anchor_of(const yaml_char_t* anchor) {
+  return anchor ? std::string(reinterpret_cast<const char*>(anchor)) : std::string();
+}
+
+// Owns a libyaml parser over `text`.
+class Parser {
+ public:
+  explicit Parser(std::string_view text) {
+    yaml_parser_initialize(&p_);
+    yaml_parser_set_input_string(&p_, reinterpret_cast<const unsigned char*>(text.data()),
+                                 text.size());
+  }
+  ~Parser() { yaml_parser_delete(&p_); }
+  Parser(const Parser&) = delete;
+  Parser& operator=(const Parser&) = delete;
+  /// The next event into `e` (which the caller deletes); false on a syntax error.
+  bool next(yaml_event_t& e) { return yaml_parser_parse(&p_, &e) != 0; }
+  const yaml_parser_t& state() const { return p_; }
+
+ private:
+  yaml_parser_t p_;
+};
+
+// Deletes an event when it goes out of scope.
+struct EventGuard {
+  yaml_event_t& e;
+  ~EventGuard() { yaml_event_delete(&e); }
+};
+
+}  // namespace
+
 bool parse(std::string_view text, const std::string& file, const Limits& limits, Node& out,
            std::vector<Diagnostic>& diags) {
   auto error = [&](std::string code, Pos p, std::string msg, std::string hint = {}) {
@@ -341,38 +424,92 @@ bool parse(std::string_view text, const std::string& file, const Limits& limits,
   Pos where;
   if (!flow_depth_ok(text, limits.max_depth, where) ||
       !block_depth_ok(text, limits.max_depth, where)) {
-    error("limits.depth", where,
+    error(diag_code("limits.depth"), where,
           "collections nested deeper than " + std::to_string(limits.max_depth) + " levels",
           "records are shallow; this file is probably corrupt or hostile");
     return false;
   }
-  std::istringstream in{std::string(text)};
+  const Offsets offsets(text);
+  Parser parser(text);
   TreeBuilder builder(limits);
+  int documents = 0;
   try {
-    YAML::Parser parser(in);
-    if (!parser.HandleNextDocument(builder) || !builder.has_root()) {
-      error("yaml.empty", Pos{1, 1}, "the file holds no YAML document",
-            "a record is a mapping such as `title: ...`");
-      return false;
-    }
-    TreeBuilder second(limits);
-    if (parser.HandleNextDocument(second)) {
-      error("yaml.multiple-documents", second.start(),
-            "the file holds more than one YAML document",
-            "put one record per file; remove the `---` separator");
-      return false;
+    for (bool done = false; !done;) {
+      yaml_event_t e;
+      if (!parser.next(e)) {
+        const yaml_parser_t& st = parser.state();
+        const std::string problem = st.problem ? st.problem : "malformed YAML";
+        const std::string context = st.context ? st.context : "";
+        if (context == "while scanning a quoted scalar" && problem.find("end of stream") != std::string::npos) {
+          const Mark at = offsets.mark(st.context_mark);
+          error("yaml.unterminated-string", to_pos(at), "quoted string is never closed",
+                std::string("add the closing ") + text[std::min(at.pos, text.size() - 1)] +
+                    " where the text ends");
+          return false;
+        }
+        // A reader error (a character YAML does not allow) has a byte offset, no mark.
+        const Pos at = st.error == YAML_READER_ERROR
+                           ? byte_pos(text, std::min(st.problem_offset, text.size()))
+                           : to_pos(offsets.mark(st.problem_mark));
+        error("yaml.syntax", at, context.empty() ? problem : problem + " (" + context + ")",
+              st.error == YAML_READER_ERROR ? "record files are UTF-8 text without control characters"
+                                            : std::string());
+        return false;
+      }
+      EventGuard guard{e};
+      const Mark mark = offsets.mark(e.start_mark);
+      switch (e.type) {
+        case YAML_DOCUMENT_START_EVENT:
+          if (++documents > 1) {
+            error(diag_code("yaml.multiple-documents"), to_pos(mark),
+                  "the file holds more than one YAML document",
+                  "put one record per file; remove the `---` separator");
+            return false;
+          }
+          break;
+        case YAML_SCALAR_EVENT:
+          if (is_null_scalar(e)) {
+            builder.on_null(mark, anchor_of(e.data.scalar.anchor));
+          } else {
+            builder.on_scalar(
+                mark,
+                e.data.scalar.plain_implicit && e.data.scalar.style == YAML_PLAIN_SCALAR_STYLE,
+                anchor_of(e.data.scalar.anchor),
+                std::string(reinterpret_cast<const char*>(e.data.scalar.value), e.data.scalar.length));
+          }
+          break;
+        case YAML_ALIAS_EVENT:
+          builder.on_alias(mark, anchor_of(e.data.alias.anchor));
+          break;
+        case YAML_SEQUENCE_START_EVENT:
+          builder.on_seq_start(mark, anchor_of(e.data.sequence_start.anchor));
+          break;
+        case YAML_MAPPING_START_EVENT:
+          builder.on_map_start(mark, anchor_of(e.data.mapping_start.anchor));
+          break;
+        case YAML_SEQUENCE_END_EVENT:
+        case YAML_MAPPING_END_EVENT:
+          builder.on_end();
+          break;
+        case YAML_STREAM_END_EVENT:
+          done = true;
+          break;
+        default:
+          break;
+      }
     }
   } catch (const LimitHit& hit) {
     error(hit.code, hit.pos, hit.message, "records are small; this file is probably hostile");
     return false;
-  } catch (const YAML::Exception& e) {
-    std::string msg = e.msg.empty() ? std::string("malformed YAML") : e.msg;
-    error("yaml.syntax", to_pos(e.mark), msg);
+  }
+  if (!builder.has_root()) {
+    error("yaml.empty", Pos{1, 1}, "the file holds no YAML document",
+          "a record is a mapping such as `title: ...`");
     return false;
   }
   out = builder.take_root();
   if (const Node* bad = unterminated_quote(out, text)) {
-    error("yaml.unterminated-string", bad->pos, "quoted string is never closed",
+    error(diag_code("yaml.unterminated-string"), bad->pos, "quoted string is never closed",
           std::string("add the closing ") + text[bad->offset] + " where the text ends");
     return false;
   }

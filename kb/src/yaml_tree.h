@@ -1,9 +1,9 @@
 #pragma once
 
 // A YAML document as a plain tree that keeps every key (duplicates included) and the
-// byte offset, line and column of every node, built from yaml-cpp's event parser.
-// yaml-cpp's own Node API drops duplicate keys and positions we need for diagnostics
-// and in-place repair.
+// byte offset, line and column of every node, built from libyaml's event parser (a
+// YAML library's own document API drops duplicate keys and positions we need for
+// diagnostics and in-place repair).
 
 #include <cstddef>
 #include <string>

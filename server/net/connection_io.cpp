@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <functional>
 
 #include "event_loop.h"
 #include "response_writer.h"
@@ -15,6 +16,9 @@ namespace kb::http::net {
 namespace {
 
 constexpr std::size_t kReadChunk = 16 * 1024;
+// Pieces of a streamed answer (about 64 KiB each) written in a row on one connection
+// before the others get their turn.
+constexpr int kPiecesPerEvent = 4;
 // Reads in a row on one connection (256 KiB) before the others get their turn.
 constexpr int kReadsPerEvent = 16;
 // Bytes buffered after a request being answered (pipelined requests) before reading
@@ -164,7 +168,22 @@ void Listener::Loop::dispatch(Connection& c, Clock::time_point) {
       res = httplib::Response();
       callbacks.refuse(req, 500, "internal error", res);
     }
-    std::string bytes = serialize_response(req, res, keep_alive);
+    std::string bytes;
+    std::function<bool(std::string&)> more;
+    bool keep = keep_alive;
+    if (is_streamed(res)) {
+      // The head and the first piece now; the loop pulls the rest as the client reads.
+      StreamStart start = start_stream(req, res, keep_alive);
+      bytes = std::move(start.head);
+      keep = start.keep_alive;
+      try {
+        if (start.more && start.more(bytes)) more = std::move(start.more);
+      } catch (const std::exception&) {
+        keep = false;  // cut short: only closing tells the client
+      }
+    } else {
+      bytes = serialize_response(req, res, keep_alive);
+    }
     std::size_t sent = 0;
     while (fd >= 0 && sent < bytes.size()) {
       const ssize_t n =
@@ -179,10 +198,10 @@ void Listener::Loop::dispatch(Connection& c, Clock::time_point) {
     // Written whole on a kept-alive connection, the answer can wait for the loop's next
     // wake-up (the client's next request, at the latest); the loop only needs waking
     // for the rest of an answer, a close, or when it asked (see on_event).
-    const bool urgent = sent < bytes.size() || !keep_alive;
+    const bool urgent = sent < bytes.size() || !keep || more;
     {
       std::lock_guard<std::mutex> lock(completions_mu);
-      completions.push_back({id, std::move(bytes), sent, keep_alive});
+      completions.push_back({id, std::move(bytes), sent, keep, std::move(more)});
     }
     if (urgent || completions_wanted) wake();
   });
@@ -198,11 +217,11 @@ void Listener::Loop::refuse_request(Connection& c, int status, std::string_view 
   httplib::Response res;
   callbacks.refuse(req, status, message, res);
   if (status == 408) stats.request_timeouts_answered++;
-  answer(c, serialize_response(req, res, false), 0, false, now);
+  answer(c, serialize_response(req, res, false), 0, false, nullptr, now);
 }
 
 void Listener::Loop::answer(Connection& c, std::string bytes, std::size_t sent, bool keep_alive,
-                            Clock::time_point now) {
+                            std::function<bool(std::string&)> more, Clock::time_point now) {
   if (c.out_sent >= c.out.size()) {
     c.out = std::move(bytes);
     c.out_sent = sent;
@@ -210,27 +229,41 @@ void Listener::Loop::answer(Connection& c, std::string bytes, std::size_t sent, 
     c.out.append(bytes, sent);
   }
   c.close_after = c.close_after || !keep_alive;
+  c.more = std::move(more);
   table.set_state(c, ConnState::writing);
   c.deadline = now + config.write_timeout;
   write_ready(c, now);
 }
 
 void Listener::Loop::write_ready(Connection& c, Clock::time_point now) {
-  while (c.out_sent < c.out.size()) {
-    const ssize_t n =
-        ::send(c.fd, c.out.data() + c.out_sent, c.out.size() - c.out_sent, MSG_NOSIGNAL);
-    if (n > 0) {
-      c.out_sent += static_cast<std::size_t>(n);
-      if (c.state == ConnState::writing) c.deadline = now + config.write_timeout;
-      continue;
+  for (int pieces = 0;; ++pieces) {
+    while (c.out_sent < c.out.size()) {
+      const ssize_t n =
+          ::send(c.fd, c.out.data() + c.out_sent, c.out.size() - c.out_sent, MSG_NOSIGNAL);
+      if (n > 0) {
+        c.out_sent += static_cast<std::size_t>(n);
+        if (c.state == ConnState::writing) c.deadline = now + config.write_timeout;
+        continue;
+      }
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0 && would_block()) return;  // the next EPOLLOUT edge resumes
+      close(c);
+      return;
     }
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0 && would_block()) return;  // the next EPOLLOUT edge resumes
-    close(c);
-    return;
+    c.out.clear();
+    c.out_sent = 0;
+    if (!c.more) break;
+    if (pieces == kPiecesPerEvent) {
+      write_again.push_back(c.id);  // fairness: the others first, then more of this one
+      return;
+    }
+    try {
+      if (!c.more(c.out)) c.more = nullptr;
+    } catch (const std::exception&) {
+      close(c);  // cut short: the client sees no final chunk
+      return;
+    }
   }
-  c.out.clear();
-  c.out_sent = 0;
   if (c.state == ConnState::writing) answered(c, now);
 }
 

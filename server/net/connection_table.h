@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -37,6 +38,8 @@ struct Connection {
   RequestParser parser;
   std::string out;  ///< bytes being written; out[out_sent..] are not sent yet
   std::size_t out_sent = 0;
+  /// The rest of a streamed answer: appends its next piece, returns whether more follow.
+  std::function<bool(std::string&)> more;
   bool close_after = false;   ///< the answer being written is the last one
   bool peer_closed = false;   ///< the client sent its FIN
   bool detached = false;      ///< failed while a worker held it; closes with the answer

@@ -129,7 +129,8 @@ void Listener::Loop::run() {
   std::array<epoll_event, 256> events{};
   auto next_sweep = Clock::now() + kSweepInterval;
   for (;;) {
-    const int timeout = read_again.empty() ? static_cast<int>(kSweepInterval.count()) : 0;
+    const int timeout =
+        read_again.empty() && write_again.empty() ? static_cast<int>(kSweepInterval.count()) : 0;
     const int n = ::epoll_wait(epoll_fd, events.data(), static_cast<int>(events.size()), timeout);
     const auto now = Clock::now();
     // Answers workers wrote whole come first: their clients may have sent the next one.
@@ -154,6 +155,14 @@ void Listener::Loop::run() {
       for (std::uint64_t id : ids) {
         Connection* c = table.find(id);
         if (c != nullptr && c->readable) read_ready(*c, now);
+      }
+    }
+    if (!write_again.empty()) {
+      std::vector<std::uint64_t> ids;
+      ids.swap(write_again);
+      for (std::uint64_t id : ids) {
+        Connection* c = table.find(id);
+        if (c != nullptr && c->fd >= 0 && c->more) write_ready(*c, now);
       }
     }
     // An answer queued while the events above asked for it (its worker saw no request).
@@ -336,7 +345,7 @@ void Listener::Loop::take_completions(Clock::time_point now) {
         close(*c);
         continue;
       }
-      answer(*c, std::move(d.bytes), d.sent, d.keep_alive && !stopping, now);
+      answer(*c, std::move(d.bytes), d.sent, d.keep_alive && !stopping, std::move(d.more), now);
     }
     done.clear();
   }

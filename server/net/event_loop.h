@@ -52,7 +52,7 @@ struct Listener::Loop {
   void dispatch(Connection& c, Clock::time_point now);
   void refuse_request(Connection& c, int status, std::string_view message, Clock::time_point now);
   void answer(Connection& c, std::string bytes, std::size_t sent, bool keep_alive,
-              Clock::time_point now);
+              std::function<bool(std::string&)> more, Clock::time_point now);
   void write_ready(Connection& c, Clock::time_point now);
   void answered(Connection& c, Clock::time_point now);
   void begin_close(Connection& c, Clock::time_point now);
@@ -65,6 +65,7 @@ struct Listener::Loop {
     std::string bytes;
     std::size_t sent;
     bool keep_alive;
+    std::function<bool(std::string&)> more;  ///< the rest of a streamed answer
   };
 
   ListenerConfig config;
@@ -90,7 +91,8 @@ struct Listener::Loop {
   // every answer wakes the loop (completions_wanted), else whole answers wait for it.
   std::size_t awaiting = 0;
   std::atomic<bool> completions_wanted{false};
-  std::vector<std::uint64_t> read_again;  // read their quota; more to read next round
+  std::vector<std::uint64_t> read_again;   // read their quota; more to read next round
+  std::vector<std::uint64_t> write_again;  // streamed their quota; more to write next round
   std::mutex running_mu;
   std::condition_variable running_cv;
   bool running = false;

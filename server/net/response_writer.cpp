@@ -160,4 +160,69 @@ std::string serialize_response(const httplib::Request& req, const httplib::Respo
   return out;
 }
 
+bool is_streamed(const httplib::Response& res) {
+  return res.is_chunked_content_provider_ && static_cast<bool>(res.content_provider_);
+}
+
+StreamStart start_stream(const httplib::Request& req, httplib::Response& res, bool keep_alive,
+                         std::size_t piece_bytes) {
+  const bool chunked = req.version != "HTTP/1.0";
+  StreamStart out;
+  out.keep_alive = keep_alive && chunked;
+  // The head is a bodiless answer's, with the framing of a stream instead of a length.
+  httplib::Response head;
+  head.status = res.status < 0 ? 200 : res.status;
+  head.headers = res.headers;
+  std::string bytes = serialize_response(req, head, out.keep_alive);
+  const std::string length = "Content-Length: 0\r\n";
+  if (auto at = bytes.find(length); at != std::string::npos) {
+    bytes.replace(at, length.size(), chunked ? "Transfer-Encoding: chunked\r\n" : "");
+  }
+  if (!chunked && bytes.find("Connection: close\r\n") == std::string::npos)
+    bytes.insert(bytes.size() - 2, "Connection: close\r\n");
+  out.head = std::move(bytes);
+  const int status = head.status;
+  if (req.method == "HEAD" || status < 200 || status == 204 || status == 304) return out;
+
+  struct State {
+    httplib::ContentProvider provider;
+    std::size_t offset = 0;
+    bool done = false;
+  };
+  auto state = std::make_shared<State>();
+  state->provider = std::move(res.content_provider_);
+  res.content_provider_ = nullptr;
+  out.more = [state, chunked, piece_bytes](std::string& to) {
+    std::string piece;
+    httplib::DataSink sink;
+    sink.write = [&](const char* data, std::size_t n) {
+      piece.append(data, n);
+      return true;
+    };
+    sink.done = [&] { state->done = true; };
+    sink.is_writable = [] { return true; };
+    // A provider may write little per call: gather up to about one piece.
+    while (!state->done && piece.size() < piece_bytes) {
+      const std::size_t before = piece.size();
+      if (!state->provider(state->offset, 0, sink))
+        throw std::runtime_error("the body could not be finished");
+      state->offset += piece.size() - before;
+      if (piece.size() == before && !state->done)
+        throw std::runtime_error("the body stopped without an end");
+    }
+    if (chunked && !piece.empty()) {
+      char size[20];
+      std::snprintf(size, sizeof size, "%zx\r\n", piece.size());
+      to += size;
+      to += piece;
+      to += "\r\n";
+    } else {
+      to += piece;
+    }
+    if (state->done && chunked) to += "0\r\n\r\n";
+    return !state->done;
+  };
+  return out;
+}
+
 }  // namespace kb::http::net

@@ -1,5 +1,7 @@
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+
 #include <nlohmann/json.hpp>
 
 #include "cli/cli_support.h"
@@ -222,4 +224,27 @@ TEST_CASE("kb check --format sarif has SARIF 2.1.0's required fields", "[cli][ch
   CHECK(notes[0]["descriptor"]["id"] == "check.ignore-unused");
   CHECK(notes[0]["level"] == "warning");
   CHECK(run["invocations"][0]["executionSuccessful"] == true);
+}
+
+TEST_CASE("kb check: a knowledge base that is broken or empty fails closed", "[cli][check]") {
+  auto dir = scratch("check_broken_kb");
+  spit(dir / "records/engines/vllm.yaml", "name: vLLM\n");
+  spit(dir / "deploy.yaml", "engines:\n  - {engine: vllm, version: \"0.26.0\"}\n");
+  auto codes = [&] {
+    Run r = kb(dir, "check '" + (dir / "deploy.yaml").string() + "' --records '" +
+                        (dir / "records").string() + "' --format json");
+    INFO(r.err);
+    CHECK(r.code == 2);
+    json j = json::parse(r.out, nullptr, false);
+    REQUIRE_FALSE(j.is_discarded());
+    std::vector<std::string> out;
+    for (const auto& d : j["diagnostics"]) out.push_back(d["code"].get<std::string>());
+    std::sort(out.begin(), out.end());
+    return out;
+  };
+  CHECK(codes() == std::vector<std::string>{"check.empty-knowledge-base"});
+  spit(dir / "records/gotchas/broken.yaml",
+       "title: Broken\nseverity: blockr\nstatus: open\nsymptom: It breaks.\naffects: [vllm]\n");
+  CHECK(codes() ==
+        std::vector<std::string>{"check.empty-knowledge-base", "check.records-invalid"});
 }

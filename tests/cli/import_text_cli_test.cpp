@@ -52,6 +52,7 @@ const std::string kSeeds = std::string(KB_TEST_DATA) + "/seeds/";
 const std::string kSeed000 = kSeeds + "000_0537091e3719589d.txt";
 const std::string kSeed002 = kSeeds + "002_24e3c208d3083946.txt";
 const std::string kId000 = "gotchas/pd-cache-hit-silently-differs-from-cold-run";
+const std::string kSchemaLine = "# yaml-language-server: $schema=../../schemas/gotchas.schema.json\n";
 const std::string kId002 = "gotchas/pd-batch-invariant-mode-absent-from-kv-namespace";
 
 }  // namespace
@@ -69,7 +70,7 @@ TEST_CASE("import-text then show reproduces both seeds byte for byte") {
   for (const auto& [seed, id] : {std::pair{kSeed000, kId000}, std::pair{kSeed002, kId002}}) {
     auto file = out / (id + ".yaml");
     REQUIRE(fs::exists(file));
-    CHECK(slurp(file).starts_with("id: " + id + "\nsymptom: |-\n  "));
+    CHECK(slurp(file).starts_with(kSchemaLine + "id: " + id + "\nsymptom: |-\n  "));
     // The author completes the required fields; the imported text must not move.
     std::ofstream(file, std::ios::app) << "title: t\nseverity: major\nstatus: open\n";
     Run show = kb(dir, "show " + id + " --records '" + out.string() + "' --format text");
@@ -94,7 +95,7 @@ TEST_CASE("import-text refuses to overwrite unless --force") {
 
   Run forced = kb(dir, args + " --force");
   CHECK(forced.code == 0);
-  CHECK(slurp(file).starts_with("id: " + kId000 + "\n"));
+  CHECK(slurp(file).starts_with(kSchemaLine + "id: " + kId000 + "\n"));
 }
 
 TEST_CASE("import-text writes nothing when any input is refused") {

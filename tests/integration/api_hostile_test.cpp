@@ -194,3 +194,47 @@ TEST_CASE("CORS headers only when enabled", "[server]") {
   CHECK(raw_status(raw) == 204);
   CHECK(raw.find("Access-Control-Allow-Methods: POST, OPTIONS") != std::string::npos);
 }
+
+TEST_CASE("batch: the work and the answer of one batch are bounded", "[server][hostile]") {
+  kb::http::ServeConfig cfg;
+  cfg.max_batch_facts = 50;
+  cfg.max_check_diagnostics = 5;
+  TestServer s(cfg);
+  // 200 misspelt engines in one deployment: more facts than the batch may ask for.
+  std::string many = "[{\"engines\": [";
+  for (int i = 0; i < 200; ++i) many += std::string(i ? "," : "") + "\"vlm" + std::to_string(i) + "\"";
+  many += "]}]";
+  auto res = post(s, "/api/v1/check/batch", many);
+  CHECK(res->status == 413);
+  CHECK(json::parse(res->body)["error"]["message"].get<std::string>().find("split it") !=
+        std::string::npos);
+
+  // 40 misspelt engines fit the budget; the item's diagnostics are cut at 5 plus a note.
+  std::string forty = "[{\"engines\": [";
+  for (int i = 0; i < 40; ++i) forty += std::string(i ? "," : "") + "\"vlm" + std::to_string(i) + "\"";
+  forty += "]}]";
+  res = post(s, "/api/v1/check/batch", forty);
+  REQUIRE(res->status == 200);
+  const json item = json::parse(res->body)["results"][0];
+  REQUIRE(item.contains("error"));
+  const json& diags = item["error"]["diagnostics"];
+  REQUIRE(diags.size() == 6);
+  CHECK(diags[0]["severity"] == "error");
+  CHECK(diags[5]["code"] == "check.diagnostics-truncated");
+  CHECK(diags[5]["message"] == "35 more diagnostics are not listed");
+}
+
+TEST_CASE("batch: deployments past the answer budget say so, each", "[server][hostile]") {
+  kb::http::ServeConfig cfg;
+  cfg.max_batch_response_bytes = 200;
+  TestServer s(cfg);
+  auto res = post(s, "/api/v1/check/batch",
+                  R"([{"engines": ["vllm"]}, {"engines": ["vllm"]}, {"engines": ["vllm"]}])");
+  REQUIRE(res->status == 200);
+  const json results = json::parse(res->body)["results"];
+  REQUIRE(results.size() == 3);
+  CHECK_FALSE(results[0].contains("error"));
+  CHECK(results[1]["error"]["code"] == "batch-budget-exceeded");
+  CHECK(results[2]["error"]["code"] == "batch-budget-exceeded");
+  CHECK(results[2]["index"] == 2);
+}

@@ -7,6 +7,7 @@
 
 #include "http.h"
 #include "kb/corpus.h"
+#include "kb/error.h"
 #include "kb/oracle.h"
 #include "openai.h"
 #include "probe.h"
@@ -21,12 +22,10 @@ std::shared_ptr<const kb::Corpus> fixture_corpus() {
 }
 
 Http http_to(int port, double timeout = 10) {
-  std::string error;
-  auto endpoint = kb::client::parse_endpoint("http://127.0.0.1:" + std::to_string(port), &error);
-  REQUIRE(endpoint);
+  const auto endpoint = kb::client::parse_endpoint("http://127.0.0.1:" + std::to_string(port));
   kb::client::ClientOptions options;
   options.timeout_seconds = timeout;
-  return Http(*endpoint, options);
+  return Http(endpoint, options);
 }
 
 kb::oracle::Prompt prompt(const std::string& text) {
@@ -38,20 +37,24 @@ kb::oracle::Prompt prompt(const std::string& text) {
 }  // namespace
 
 TEST_CASE("base URLs and header lines are parsed strictly", "[client]") {
-  std::string error;
-  auto e = kb::client::parse_endpoint("https://gateway.example:8443/llm/v1/", &error);
-  REQUIRE(e);
-  CHECK(e->origin == "https://gateway.example:8443");
-  CHECK(e->prefix == "/llm");
-  auto plain = kb::client::parse_endpoint("http://127.0.0.1:8000", &error);
-  REQUIRE(plain);
-  CHECK(plain->prefix.empty());
-  CHECK_FALSE(kb::client::parse_endpoint("127.0.0.1:8000", &error));
-  CHECK(error == "'127.0.0.1:8000': expected http://HOST[:PORT][/PATH]");
-  CHECK_FALSE(kb::client::parse_endpoint("http://user:pw@host/", &error));
-  CHECK_FALSE(kb::client::parse_endpoint("http://host:99999", &error));
-  CHECK(error == "'http://host:99999': bad port");
-  CHECK_FALSE(kb::client::parse_endpoint("ftp://host", &error));
+  const auto e = kb::client::parse_endpoint("https://gateway.example:8443/llm/v1/");
+  CHECK(e.origin == "https://gateway.example:8443");
+  CHECK(e.prefix == "/llm");
+  CHECK(kb::client::parse_endpoint("http://127.0.0.1:8000").prefix.empty());
+  auto error_of = [](const std::string& url) {
+    try {
+      kb::client::parse_endpoint(url);
+    } catch (const kb::Error& err) {
+      CHECK(err.code() == kb::Errc::invalid_argument);
+      return std::string(err.what());
+    }
+    return std::string("no error");
+  };
+  CHECK(error_of("127.0.0.1:8000") == "'127.0.0.1:8000': expected http://HOST[:PORT][/PATH]");
+  CHECK(error_of("http://user:pw@host/") ==
+        "'http://user:pw@host/': expected a host (credentials go in --header or --api-key)");
+  CHECK(error_of("http://host:99999") == "'http://host:99999': bad port");
+  CHECK(error_of("ftp://host") == "'ftp://host': only http and https are supported");
 
   auto h = kb::client::parse_header("X-Tenant:  blue ");
   REQUIRE(h);
@@ -169,9 +172,13 @@ TEST_CASE("generations: text, token ids, chat, and failures as errors", "[client
 
   auto closed = http_to(1, 1);
   CHECK(kb::client::generate(closed, r, "toy-model").error == "cannot connect");
-  std::string error;
-  CHECK(kb::client::list_models(closed, &error).empty());
-  CHECK(error == "GET /v1/models: cannot connect");
+  try {
+    kb::client::list_models(closed);
+    FAIL("list_models did not throw");
+  } catch (const kb::Error& err) {
+    CHECK(err.code() == kb::Errc::io);
+    CHECK(std::string(err.what()) == "GET /v1/models: cannot connect");
+  }
   auto nothing = kb::client::probe(closed, {});
   CHECK_FALSE(nothing.reachable);
   CHECK(nothing.problems == std::vector<std::string>{"GET /v1/models: cannot connect"});

@@ -1,7 +1,7 @@
 // kb_toy_openai_server: the toy OpenAI-compatible server of the oracle tests as a
 // process. Prints "listening on PORT" once it accepts connections; stops on SIGTERM/SIGINT.
 //
-//   kb_toy_openai_server [--port N] [--model NAME] [--version V] [--no-version] [--sglang]
+//   kb_toy_openai_server [--port N] [--model NAME] [--version V] [--no-version] [--sglang] [--metrics TEXT]
 //                        [--no-token-ids] [--report-cached-tokens] [--ignore-salt]
 //                        [--fault KIND[:MATCH[:ARG]]]...
 
@@ -34,6 +34,8 @@ int main(int argc, char** argv) {
         options.version_route = false;
       else if (a == "--sglang")
         options.sglang = true;
+      else if (a == "--metrics")
+        options.metrics = value() + "\n";
       else if (a == "--no-token-ids")
         options.token_ids = false;
       else if (a == "--report-cached-tokens")

@@ -112,6 +112,11 @@ struct ToyServer::Impl {
         res.set_content(json{{"version", options.version}}.dump(), "application/json");
       });
     }
+    if (!options.metrics.empty()) {
+      server.Get("/metrics", [this](const httplib::Request&, httplib::Response& res) {
+        res.set_content(options.metrics, "text/plain; version=0.0.4");
+      });
+    }
     server.Post("/v1/completions", [this](const httplib::Request& req, httplib::Response& res) {
       complete(req, res, false);
     });

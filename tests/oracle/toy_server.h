@@ -37,6 +37,9 @@ struct ToyOptions {
   std::string version = "0.26.0";  ///< what /version (or /get_server_info) reports
   bool version_route = true;       ///< answer GET /version like vLLM
   bool sglang = false;             ///< answer GET /get_server_info like SGLang instead
+  /// Prometheus text GET /metrics answers (an `*_info` metric's labels are settings);
+  /// empty: no /metrics route.
+  std::string metrics;
   bool token_ids = true;           ///< honour return_token_ids
   bool report_cached = false;      ///< report usage.prompt_tokens_details.cached_tokens
   bool ignore_salt = false;        ///< key the cache on the prompt alone

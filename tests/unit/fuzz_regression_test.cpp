@@ -1,7 +1,8 @@
 // Replays inputs the fuzzers (fuzz/) once crashed on or broke an invariant with, saved
 // under tests/data/fuzz/<target>/, through the same target bodies the fuzzers run, and
-// checks the invariants on the test data they are seeded with. The Markdown target needs
-// kb_server and md4c and is replayed by fuzz/run.sh only.
+// checks the invariants on the test data they are seeded with. Every target that
+// fuzz/CMakeLists.txt builds (KB_FUZZ_TARGETS) must be in the replay table below and have
+// at least one saved input, so a new fuzzer cannot be added without its replay.
 
 #include <algorithm>
 #include <catch2/catch.hpp>
@@ -14,6 +15,7 @@
 #include <vector>
 
 #include "../../fuzz/targets/deployment_target.h"
+#include "../../fuzz/targets/markdown_target.h"
 #include "../../fuzz/targets/readers_target.h"
 #include "../../fuzz/targets/record_loader_target.h"
 #include "../../fuzz/targets/search_target.h"
@@ -35,26 +37,49 @@ std::vector<fs::path> files_in(const fs::path& dir) {
   return out;
 }
 
-template <typename Target>
-std::size_t replay(const std::string& name, Target target) {
-  const auto inputs = files_in(fs::path(KB_TEST_DATA) / "fuzz" / name);
-  for (const auto& p : inputs) {
-    INFO(name << ": " << p.filename().string());
-    CHECK(target(read_file(p)) == "");
-  }
-  return inputs.size();
+using Target = std::string (*)(std::string_view);
+
+// Every fuzz target body, by the name fuzz/CMakeLists.txt gives it.
+const std::vector<std::pair<std::string, Target>>& targets() {
+  static const std::vector<std::pair<std::string, Target>> kTargets = {
+      {"record_loader", kb::fuzz::record_loader}, {"deployment", kb::fuzz::deployment},
+      {"readers", kb::fuzz::readers},             {"version", kb::fuzz::version},
+      {"markdown", kb::fuzz::markdown},           {"search", kb::fuzz::search},
+  };
+  return kTargets;
+}
+
+// The names in `set(KB_FUZZ_TARGETS ...)` of fuzz/CMakeLists.txt.
+std::vector<std::string> built_targets() {
+  const std::string cmake = read_file(fs::path(KB_SOURCE_DIR) / "fuzz" / "CMakeLists.txt");
+  const std::string key = "set(KB_FUZZ_TARGETS ";
+  const auto at = cmake.find(key);
+  if (at == std::string::npos) return {};
+  std::istringstream names(cmake.substr(at + key.size(), cmake.find(')', at) - at - key.size()));
+  std::vector<std::string> out;
+  for (std::string n; names >> n;) out.push_back(n);
+  return out;
 }
 
 }  // namespace
 
-TEST_CASE("fuzz: saved crash inputs no longer break an invariant") {
-  std::size_t n = 0;
-  n += replay("record_loader", kb::fuzz::record_loader);
-  n += replay("deployment", kb::fuzz::deployment);
-  n += replay("readers", kb::fuzz::readers);
-  n += replay("version", kb::fuzz::version);
-  n += replay("search", kb::fuzz::search);
-  SUCCEED(n << " saved inputs replayed");
+TEST_CASE("fuzz: every fuzz target replays its saved inputs") {
+  const auto built = built_targets();
+  REQUIRE(built.size() == 6);
+  for (const auto& name : built) {
+    INFO("target " << name);
+    const auto it = std::find_if(targets().begin(), targets().end(),
+                                 [&](const auto& t) { return t.first == name; });
+    REQUIRE(it != targets().end());
+    const auto inputs = files_in(fs::path(KB_TEST_DATA) / "fuzz" / name);
+    CHECK(inputs.size() >= 1);
+    for (const auto& p : inputs) {
+      INFO(name << ": " << p.filename().string());
+      CHECK(it->second(read_file(p)) == "");
+    }
+  }
+  // And nothing in the table that the fuzz build no longer has.
+  CHECK(targets().size() == built.size());
 }
 
 TEST_CASE("fuzz: invariants hold on the invalid-record fixtures the loader is seeded with") {

@@ -237,7 +237,9 @@ TEST_CASE("an empty optional section is a warning and is left out") {
   CHECK(t.diagnostics[0].line == 5);
   REQUIRE(t.record);
   CHECK(t.record->workaround.empty());
-  CHECK(kb::format_record_yaml(*t.record) == "id: gotchas/x\nsymptom: |-\n  s\nnotes: |-\n  n\n");
+  CHECK(kb::format_record_yaml(*t.record) ==
+        "# yaml-language-server: $schema=../../schemas/gotchas.schema.json\n"
+        "id: gotchas/x\nsymptom: |-\n  s\nnotes: |-\n  n\n");
 }
 
 TEST_CASE("write_file_atomic refuses to overwrite unless asked") {

@@ -303,10 +303,45 @@ TEST_CASE("a scalar that cannot be edited in place is refused") {
   r.source_text = std::string(kHead) + "affects: [\"moon\\x63ache\"]\n";
   PlannedRepair p{"gotchas/g", "gotchas/g.yaml",   5,    11,    "affects[0]", "mooncache",
                   "mooncake",  "engines/mooncake", 0.85, false, "typo"};
-  std::string error;
-  CHECK_FALSE(repaired_text(r, {p}, "2026-10-04", &error));
-  CHECK(error == "affects[0] at line 5: escaped scalar; edit it by hand");
+  std::vector<kb::Diagnostic> problems;
+  CHECK_FALSE(repaired_text(r, {p}, "2026-10-04", problems));
+  REQUIRE(problems.size() == 1);
+  CHECK(problems[0].code == "repair.not-in-place");
+  CHECK(problems[0].file == "gotchas/g.yaml");
+  CHECK(problems[0].line == 5);
+  CHECK(problems[0].column == 11);
+  CHECK(problems[0].message == "affects[0] at line 5: escaped scalar; edit it by hand");
   p.column = 12;
-  CHECK_FALSE(repaired_text(r, {p}, "2026-10-04", &error));
-  CHECK(error == "affects[0] at line 5: 'mooncache' is not there");
+  CHECK_FALSE(repaired_text(r, {p}, "2026-10-04", problems));
+  REQUIRE(problems.size() == 2);
+  CHECK(problems[1].message == "affects[0] at line 5: 'mooncache' is not there");
+}
+
+TEST_CASE("a typo'd setting key in a predicate: lint names the key, repair writes the key") {
+  auto dir = engines_tree("setting_key");
+  spit(dir / "settings/kv-transfer.yaml",
+       "title: KV transfer\ntype: enum\nvalues: [pd, none]\n"
+       "engines: [{engine: vllm, flags: [--kv-transfer]}]\n");
+  spit(dir / "settings/kv-connector.yaml",
+       "title: KV connector\ntype: enum\nvalues: [lmcache, nixl]\n");
+  const std::string file = "gotchas/g.yaml";
+  spit(dir / file, std::string(kHead) + "applies_when:\n  all:\n    - {engine: vllm}\n"
+                                        "    - {config: {kv_transfr: pd}}\n");
+  auto corpus = Corpus::load(dir);
+  bool hinted = false;
+  for (const auto& d : corpus->diagnostics()) {
+    if (d.code == "ref.dangling" && d.line == 8 && d.column == 17) {
+      hinted = d.hint.rfind("did you mean `kv_transfer`?", 0) == 0;
+    }
+  }
+  CHECK(hinted);
+
+  RepairPlan plan;
+  const std::string after = written(dir, file, &plan);
+  REQUIRE(plan.repairs.size() == 1);
+  CHECK(plan.repairs.front().to == "kv_transfer");  // the key, not the slug kv-transfer
+  CHECK(plan.repairs.front().target == "settings/kv-transfer");
+  CHECK(after.find("    - {config: {kv_transfer: pd}}\n") != std::string::npos);
+  auto again = Corpus::load(dir);
+  CHECK(count_severity(again->diagnostics(), Severity::error) == 0);
 }

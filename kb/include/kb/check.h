@@ -17,13 +17,6 @@ namespace kb {
 class Corpus;
 class EvidenceIndex;
 
-/// How bad a gotcha is when it hits; declared worst first, so `<` means "worse than".
-enum class GotchaSeverity { blocker, major, minor, info };
-
-/// "blocker", "major", "minor" or "info".
-std::string_view to_string(GotchaSeverity s);
-/// Parses a severity name; nullopt for anything else.
-std::optional<GotchaSeverity> parse_gotcha_severity(std::string_view s);
 
 
 /// One entry of an ignore file: findings of gotcha `id` are reported as ignored.

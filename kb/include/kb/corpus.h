@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -16,12 +17,23 @@
 
 namespace kb {
 
+struct FileResult;
+class RecordBodies;
+
 /// Limits and parallelism of loading.
 struct LoadOptions {
   std::size_t max_file_bytes = 4u << 20;  ///< larger record files are refused (limits.file-size)
   int max_depth = 64;                     ///< collection nesting (limits.depth)
   std::size_t max_nodes = 200000;         ///< nodes after alias expansion (limits.nodes)
   unsigned threads = 0;                   ///< 0: one per core
+  /// Called with each file loaded (whole, before `slim` applies), from the loading
+  /// threads at once: it must serialise itself. How an index is written while the tree
+  /// is read, instead of after the whole corpus is held.
+  std::function<void(const FileResult&)> on_loaded;
+  /// When set, records keep only what lists, facets, checks and the resolver read: the
+  /// file's bytes and the Markdown bodies are dropped once `on_loaded` has seen them, and
+  /// Corpus::whole() reads the record back from here.
+  std::shared_ptr<const RecordBodies> bodies;
 };
 
 /// What loading one file produced.
@@ -37,6 +49,24 @@ struct FileResult {
 /// Parses and validates one record file given its bytes; `file` decides the id.
 FileResult load_record_text(const std::string& file, std::string_view bytes,
                             const LoadOptions& options = {});
+
+/// Drops from `r` what only its own answer shows: `source_text` and the Markdown bodies
+/// (symptom, root cause, workaround, notes, description, method, pass criterion, canary).
+/// A body that may hold a claim `kb lint` checks ("not reproduced") is kept.
+void slim_record(Record& r);
+
+/// Runs `options.on_loaded` on a file just loaded, then slims its record when
+/// `options.bodies` is set (the record must not be shared yet).
+void after_load(FileResult& f, const LoadOptions& options);
+
+/// Where the whole version of a slim record comes from (an index holding its file).
+class RecordBodies {
+ public:
+  virtual ~RecordBodies() = default;
+  /// The whole record `slim` was made from (same id and content hash), or null when its
+  /// file is no longer at hand.
+  virtual std::shared_ptr<const Record> whole(const Record& slim) const = 0;
+};
 
 /// Every record of a tree, validated and cross-checked: one immutable snapshot of the data.
 class Store;
@@ -59,9 +89,10 @@ class Corpus {
   static std::shared_ptr<const Corpus> from_store(const Store& store,
                                                   const std::filesystem::path& db,
                                                   const LoadOptions& options = {});
-  /// Builds a corpus from already-loaded files (tests, fuzzers).
+  /// Builds a corpus from already-loaded files (tests, fuzzers, an index's files).
   static std::shared_ptr<const Corpus> from_files(std::filesystem::path dir,
-                                                  std::vector<FileResult> files);
+                                                  std::vector<FileResult> files,
+                                                  const LoadOptions& options = {});
 
   const std::filesystem::path& dir() const { return dir_; }
   /// Records sorted by id.
@@ -84,6 +115,12 @@ class Corpus {
   const std::string& content_hash() const { return content_hash_; }
   /// Options it was loaded with.
   const LoadOptions& options() const { return options_; }
+  /// `r` with every field, for an answer that shows its bodies: `r` itself unless the
+  /// corpus was loaded slim (LoadOptions::bodies), else read back (and cached) from the
+  /// index; `r` as it is when that fails.
+  std::shared_ptr<const Record> whole(const Record& r) const;
+  /// The bytes of `r`'s file as loaded, for positions in diagnostics.
+  std::string source_text(const Record& r) const;
 
  private:
   using IdMap = std::unordered_map<std::string, std::size_t>;

@@ -27,8 +27,8 @@ struct ReadOptions {
   bool allow_unknown = false;
 };
 
-/// The reader names, in the order they are asked: kubernetes, compose, deployment,
-/// packages, image, shell.
+/// The reader names, in the order they are asked: endpoint, kubernetes, compose,
+/// deployment, packages, image, shell.
 const std::vector<std::string>& input_kinds();
 
 }  // namespace kb

@@ -11,6 +11,44 @@
 
 namespace kb {
 
+/// An optional part of a record kept on the heap: most records lack it, and held inline
+/// it would cost every record its whole size (at 100k records in memory, that is most of
+/// a snapshot). Reads like std::optional; copies are deep.
+template <class T>
+class Boxed {
+ public:
+  Boxed() = default;
+  Boxed(std::nullopt_t) {}
+  Boxed(T value) : p_(std::make_unique<T>(std::move(value))) {}
+  Boxed(std::optional<T> value) {
+    if (value) p_ = std::make_unique<T>(std::move(*value));
+  }
+  Boxed(const Boxed& o) : p_(o.p_ ? std::make_unique<T>(*o.p_) : nullptr) {}
+  Boxed(Boxed&&) noexcept = default;
+  Boxed& operator=(const Boxed& o) {
+    if (this != &o) p_ = o.p_ ? std::make_unique<T>(*o.p_) : nullptr;
+    return *this;
+  }
+  Boxed& operator=(Boxed&&) noexcept = default;
+  ~Boxed() = default;
+
+  bool has_value() const { return p_ != nullptr; }
+  explicit operator bool() const { return has_value(); }
+  T& operator*() { return *p_; }
+  const T& operator*() const { return *p_; }
+  T* operator->() { return p_.get(); }
+  const T* operator->() const { return p_.get(); }
+  /// Makes the part present (a default one when it was absent) and returns it.
+  T& emplace() {
+    p_ = std::make_unique<T>();
+    return *p_;
+  }
+  void reset() { p_.reset(); }
+
+ private:
+  std::unique_ptr<T> p_;
+};
+
 /// The record namespaces; the first path component of every id.
 enum class Kind { gotcha, engine, oracle, result, setting, model };
 
@@ -26,6 +64,33 @@ std::string_view kind_namespace(Kind k);
 std::string_view kind_name(Kind k);
 /// Parses a namespace ("gotchas") or a singular name ("gotcha").
 std::optional<Kind> parse_kind(std::string_view s);
+
+/// How bad a gotcha is when it hits; declared worst first, so `<` means "worse than".
+enum class GotchaSeverity { blocker, major, minor, info };
+/// Where a gotcha stands upstream.
+enum class GotchaStatus { open, mitigated, fixed, withdrawn };
+
+/// Every severity, worst first.
+inline constexpr GotchaSeverity kAllGotchaSeverities[] = {
+    GotchaSeverity::blocker, GotchaSeverity::major, GotchaSeverity::minor, GotchaSeverity::info};
+/// Every status, in declaration order.
+inline constexpr GotchaStatus kAllGotchaStatuses[] = {GotchaStatus::open, GotchaStatus::mitigated,
+                                                      GotchaStatus::fixed, GotchaStatus::withdrawn};
+/// "blocker", "major", "minor", "info": as records write them, worst first.
+inline constexpr std::string_view kSeverityNames[] = {"blocker", "major", "minor", "info"};
+/// "open", "mitigated", "fixed", "withdrawn": as records write them.
+inline constexpr std::string_view kStatusNames[] = {"open", "mitigated", "fixed", "withdrawn"};
+
+/// "blocker", "major", "minor" or "info".
+std::string_view to_string(GotchaSeverity s);
+/// "open", "mitigated", "fixed" or "withdrawn".
+std::string_view to_string(GotchaStatus s);
+/// Parses a severity name; nullopt for anything else.
+std::optional<GotchaSeverity> parse_gotcha_severity(std::string_view s);
+/// Parses a status name; nullopt for anything else.
+std::optional<GotchaStatus> parse_gotcha_status(std::string_view s);
+/// The rank of a severity name for sorting: 0 for blocker ... 3 for info, 4 for anything else.
+int severity_rank(std::string_view severity);
 
 /// A 1-based position in a record file; 0 means unknown.
 struct Pos {
@@ -71,6 +136,13 @@ struct Operand {
   Pos pos;
 };
 
+/// `compare: [LEFT, CMP, RIGHT]` of a predicate.
+struct Comparison {
+  Operand left;
+  std::string cmp;  ///< == != < <= > >=
+  Operand right;
+};
+
 /// The `applies_when` predicate tree.
 struct Predicate {
   enum class Op { all, any, negate, engine, config, config_set, role, differs, compare };
@@ -82,9 +154,7 @@ struct Predicate {
   std::string scope;                ///< config: "" (any), "model" or "hardware" as written
   std::vector<RefValue> keys;       ///< config_set; differs
   std::vector<std::string> roles;   ///< role
-  Operand left;                     ///< compare
-  std::string cmp;                  ///< compare: == != < <= > >=
-  Operand right;                    ///< compare
+  Boxed<Comparison> compare;        ///< compare
 };
 
 /// An upstream reference: an issue, a pull request, a commit, a document.
@@ -285,7 +355,7 @@ struct Record {
   std::string created;  ///< YYYY-MM-DD, optional
   std::string updated;  ///< YYYY-MM-DD, optional
   std::vector<RefValue> affects;
-  std::optional<Predicate> applies_when;
+  Boxed<Predicate> applies_when;
   std::string symptom;
   std::string root_cause;
   std::string workaround;
@@ -295,7 +365,7 @@ struct Record {
   std::string confidence;  ///< reproduced-upstream | maintainer-confirmed | ...
   std::vector<std::string> tags;
   std::vector<FixChain> fixes;
-  std::optional<Detection> detection;
+  Boxed<Detection> detection;
   std::vector<Impact> impact;
 
   // engines
@@ -320,7 +390,7 @@ struct Record {
   // oracles
   std::string method;
   std::string pass_criterion;
-  std::optional<RunnerDecl> runner;
+  Boxed<RunnerDecl> runner;
 
   // results
   RefValue oracle;
@@ -331,7 +401,7 @@ struct Record {
   std::int64_t errors = 0;
   std::int64_t skipped = 0;
   std::vector<RefValue> evidence_for;
-  std::optional<Citation> source;
+  Boxed<Citation> source;
   std::vector<Failure> failures;
   bool incomplete = false;  ///< the run was interrupted: the counts cover part of it
 

@@ -52,6 +52,11 @@ struct RepairPlan {
 /// resolve exactly; records of files that are broken now (stale) are skipped.
 RepairPlan plan_repairs(const Corpus& corpus, const RepairPolicy& policy = {});
 
+/// How a repair writes the record `id` into a reference of namespace `target` whose text
+/// was `raw`: a setting as its key (`kv_transfer`), others bare or prefixed as `raw` was.
+std::string repair_text_for(const Corpus& corpus, Kind target, std::string_view raw,
+                            const std::string& id);
+
 /// What apply_repairs did.
 struct ApplyResult {
   std::vector<std::string> files_written;  ///< relative paths
@@ -67,9 +72,11 @@ struct ApplyResult {
 ApplyResult apply_repairs(const Corpus& corpus, RepairPlan& plan, std::string_view today);
 
 /// The text of `record`'s file after `repairs` (all of that record) on `today`, or nullopt
-/// with `error` set when a scalar is not where and as the record says.
+/// with a `repair.not-in-place` diagnostic appended to `problems` when a scalar is not
+/// where and as the record says (or the file no longer parses).
 std::optional<std::string> repaired_text(const Record& record,
                                          const std::vector<PlannedRepair>& repairs,
-                                         std::string_view today, std::string* error = nullptr);
+                                         std::string_view today,
+                                         std::vector<Diagnostic>& problems);
 
 }  // namespace kb

@@ -96,5 +96,8 @@ std::string_view dangling_code(const Resolution& r);
 /// A lint hint for a reference without a target, e.g. "did you mean `mooncake`? (0.85,
 /// `kb repair --write` would apply it)" or "... (0.80, not applied: <reason>)".
 std::string dangling_hint(const Resolution& r);
+/// The same, naming the best candidate as `written` (how a repair would write it: a
+/// setting's key rather than its record slug).
+std::string dangling_hint(const Resolution& r, const std::string& written);
 
 }  // namespace kb

@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -14,6 +15,10 @@ namespace kb {
 
 class Corpus;
 class EvidenceIndex;
+class RecordBodies;
+struct FileResult;
+struct Linted;
+struct LintOptions;
 
 /// Version of the SQLite layout; bumped on any incompatible change.
 inline constexpr int kSchemaVersion = 2;
@@ -54,6 +59,27 @@ class Store {
   void sync(const Corpus* prev, const Corpus& next, const EvidenceIndex& evidence,
             bool derived = true);
 
+  /// Starts an update (one transaction; readers see the old index until it commits):
+  /// put() each file as it is loaded, then finish_update(), or abort_update().
+  void begin_update();
+  /// Replaces the rows of the record `file` holds with it, whole (nothing when the file
+  /// holds no record). Safe from several threads at once, within an update.
+  void put(const FileResult& file);
+  /// Makes the index describe `next`: rows of records gone since `prev` removed and stale
+  /// flags set (null `prev`: the index was empty), references and evidence rewritten when
+  /// `derived`, meta updated; commits.
+  void finish_update(const Corpus* prev, const Corpus& next, const EvidenceIndex& evidence,
+                     bool derived = true);
+  /// Rolls an update back; does nothing without one.
+  void abort_update() noexcept;
+
+  /// The bytes of record `id`'s file when the index holds its version `content_hash`.
+  std::optional<std::string> source(std::string_view id, std::string_view content_hash) const;
+
+  /// Hands every record file stored in the index to `batch`, sorted by path, a few
+  /// hundred at a time: a corpus is rebuilt from them without holding them all.
+  void each_source(const std::function<void(std::vector<StoredSource>&)>& batch) const;
+
   /// Full-text search; `query` is user text, never FTS syntax (every term is quoted).
   /// Stops with kb::Error(timeout) past `budget`.
   std::vector<SearchHit> search(std::string_view query, std::size_t limit,
@@ -68,25 +94,35 @@ class Store {
   /// A value of the `meta` table (schema_version, content_hash, built_at, records).
   std::optional<std::string> meta(std::string_view key) const;
 
-  /// Every record file stored in the index, sorted by path, to rebuild a corpus from an
-  /// index alone (`kb serve --db`).
-  std::vector<StoredSource> sources() const;
 
   /// Runs `PRAGMA integrity_check`; true when it answers "ok".
   bool integrity_ok() const;
 
  private:
-  friend void write_index_file(const Corpus&, const EvidenceIndex&, const std::filesystem::path&);
+  friend struct IndexFileAccess;
   struct Impl;
   class Lease;
   explicit Store(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl_;
 };
 
+/// Whole records read back from `store` for a corpus loaded slim; the last
+/// `cache_records` read are kept, whatever snapshot asks (they are keyed by content hash).
+/// A null `store` reads nothing: such a corpus reads its records back from their files.
+std::shared_ptr<const RecordBodies> record_bodies(std::shared_ptr<const Store> store,
+                                                  std::size_t cache_records = 2048);
+
 /// Writes a complete index of `corpus` to `path` atomically: built in a temporary file
 /// beside it and renamed over it, so a failed or killed build leaves the old file intact.
 void write_index_file(const Corpus& corpus, const EvidenceIndex& evidence,
                       const std::filesystem::path& path);
+
+/// `kb build` in one pass: loads and lints `dir`, writing each record into a fresh index
+/// beside `path` as it is read and keeping only its slim form; when linting finds no error
+/// the index is completed and renamed over `path`, else `path` is left as it was. Returns
+/// what linting found (the corpus slim).
+Linted build_index_file(const std::filesystem::path& dir, const LintOptions& options,
+                        const std::filesystem::path& path);
 
 /// Turns user text into an FTS5 query that cannot be a syntax error: each term quoted,
 /// terms AND-ed. Empty when the text holds no searchable term.

@@ -7,16 +7,15 @@
 #include "deploy/catalog.h"
 #include "deploy/settings_reader.h"
 #include "kb/corpus.h"
+#include "kb/diagnostic_codes.h"
 #include "text_util.h"
 #include "vocab.h"
+#include "kb/text.h"
 
 namespace kb::deploy {
 namespace {
 
-std::string slug(std::string_view id) {
-  auto slash = id.find('/');
-  return std::string(slash == std::string_view::npos ? id : id.substr(slash + 1));
-}
+std::string slug(std::string_view id) { return std::string(text::id_slug(id)); }
 
 bool is_shell(std::string_view program) {
   const std::string_view b = base_name(program);
@@ -184,7 +183,7 @@ void Interpreter::add_one(const Process& p) {
       const Pos at = !p.image.text.empty() ? p.image.pos : !p.argv.empty() ? p.argv[0].pos : p.pos;
       out_.diagnostics.push_back(
           diag(ctx_.options.allow_unknown ? Severity::warning : Severity::error,
-               "deploy.unidentified-engine", p.file, at,
+               diag_code("deploy.unidentified-engine"), p.file, at,
                "'" + p.name + "' runs an engine kb cannot identify (" +
                    (what.empty() ? "no image or command" : what) + "): " + why,
                "add its image to an engine record's `images` or its command to `entrypoints`, or "

@@ -10,6 +10,7 @@
 #include "deploy/reader.h"
 #include "kb/check.h"
 #include "kb/corpus.h"
+#include "kb/diagnostic_codes.h"
 
 namespace kb {
 namespace deploy {
@@ -22,6 +23,7 @@ bool ends_with(std::string_view s, std::string_view suffix) {
 const std::vector<std::unique_ptr<Reader>>& readers() {
   static const auto list = [] {
     std::vector<std::unique_ptr<Reader>> v;
+    v.push_back(endpoint_reader());  // before deployment: it has `engines` too
     v.push_back(kubernetes_reader());
     v.push_back(compose_reader());
     v.push_back(deployment_reader());
@@ -104,7 +106,7 @@ Deployment CheckIndex::read(const std::vector<DeployInput>& inputs, const ReadOp
   const Catalog catalog(*impl_->corpus);
   const Context ctx{*impl_->corpus, *impl_->vocab, catalog, options};
   if (!options.kind.empty() && !by_name(options.kind)) {
-    diags.push_back(diag(Severity::error, "deploy.unknown-kind", "", {},
+    diags.push_back(diag(Severity::error, diag_code("deploy.unknown-kind"), "", {},
                          "'" + options.kind + "' is not a kind of input kb reads",
                          "one of kubernetes, compose, deployment, packages, image, shell"));
     return d;
@@ -113,17 +115,17 @@ Deployment CheckIndex::read(const std::vector<DeployInput>& inputs, const ReadOp
   for (const DeployInput& in : inputs) {
     if (in.text.size() > kMaxDeploymentBytes) {
       diags.push_back(
-          diag(Severity::error, "limits.file-size", in.file, {},
+          diag(Severity::error, diag_code("limits.file-size"), in.file, {},
                "the file is larger than " + std::to_string(kMaxDeploymentBytes) + " bytes", ""));
       continue;
     }
     const Reader* r = pick(in, ctx);
     if (!r) {
       if (in.from_directory) {
-        diags.push_back(diag(Severity::note, "deploy.skipped", in.file, {},
+        diags.push_back(diag(Severity::note, diag_code("deploy.skipped"), in.file, {},
                              "not a kind of input kb reads; skipped", ""));
       } else {
-        diags.push_back(diag(Severity::error, "deploy.unknown-kind", in.file, {},
+        diags.push_back(diag(Severity::error, diag_code("deploy.unknown-kind"), in.file, {},
                              "not a kind of input kb reads",
                              "kb reads Kubernetes manifests, compose files, shell scripts, package "
                              "lists, image references and deployment files; name the kind with "
@@ -189,7 +191,7 @@ Deployment CheckIndex::read(const std::vector<DeployInput>& inputs, const ReadOp
   const bool errors = count_severity(diags, Severity::error) > 0;
   if (!errors && d.services.empty() && d.engines.empty() && !read.empty()) {
     diags.push_back(diag(options.allow_unknown ? Severity::warning : Severity::error,
-                         "deploy.no-engine", inputs.size() == 1 ? inputs[0].file : "", {},
+                         diag_code("deploy.no-engine"), inputs.size() == 1 ? inputs[0].file : "", {},
                          "the input names no engine kb knows, so no gotcha can be ruled out",
                          "check that the image, command or packages of each service are in an "
                          "engine record, or pass --allow-unknown"));

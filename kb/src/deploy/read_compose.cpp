@@ -5,6 +5,7 @@
 #include "deploy/catalog.h"
 #include "deploy/command.h"
 #include "deploy/yaml_docs.h"
+#include "kb/diagnostic_codes.h"
 
 namespace kb::deploy {
 namespace {
@@ -105,7 +106,7 @@ class ComposeReader final : public Reader {
       const Node* services = doc.find("services");
       if (!services || !services->is_map()) {
         out.diagnostics.push_back(
-            diag(Severity::error, "deploy.not-compose", in.file, doc.pos,
+            diag(Severity::error, diag_code("deploy.not-compose"), in.file, doc.pos,
                  "a compose file maps service names to services under `services:`",
                  "services: {vllm: {image: vllm/vllm-openai:v0.26.0}}"));
         continue;

@@ -5,6 +5,7 @@
 #include "deploy/command.h"
 #include "deploy/shell_words.h"
 #include "text_util.h"
+#include "kb/diagnostic_codes.h"
 
 namespace kb::deploy {
 namespace {
@@ -49,7 +50,7 @@ class ImageReader final : public Reader {
       auto ref = parse_image(line);
       if (!ref) {
         out.diagnostics.push_back(
-            diag(Severity::error, "deploy.bad-image", in.file, pos,
+            diag(Severity::error, diag_code("deploy.bad-image"), in.file, pos,
                  "'" + std::string(line) + "' is not an image reference",
                  "write REPOSITORY[:TAG][@DIGEST], such as vllm/vllm-openai:v0.26.0"));
         return;
@@ -58,7 +59,7 @@ class ImageReader final : public Reader {
       if (hits.empty()) {
         out.diagnostics.push_back(diag(
             ctx.options.allow_unknown ? Severity::warning : Severity::error,
-            "deploy.unidentified-engine", in.file, pos,
+            diag_code("deploy.unidentified-engine"), in.file, pos,
             "no engine record lists the image '" + ref->path + "'",
             "add it to an engine record's `images`, or pass --allow-unknown to check without it"));
         return;

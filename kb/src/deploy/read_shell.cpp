@@ -5,6 +5,7 @@
 #include "deploy/catalog.h"
 #include "deploy/command.h"
 #include "text_util.h"
+#include "kb/diagnostic_codes.h"
 
 namespace kb::deploy {
 namespace {
@@ -58,7 +59,7 @@ class ShellReader final : public Reader {
   Facts read(const DeployInput& in, const Context& ctx) const override {
     Facts out;
     if (auto bad = text::invalid_utf8_offset(in.text); bad != std::string_view::npos) {
-      out.diagnostics.push_back(diag(Severity::error, "encoding.utf8", in.file,
+      out.diagnostics.push_back(diag(Severity::error, diag_code("encoding.utf8"), in.file,
                                      text::offset_to_pos(in.text, bad), "bytes that are not UTF-8",
                                      "save the file as UTF-8"));
       return out;

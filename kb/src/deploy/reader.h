@@ -51,7 +51,7 @@ struct Facts {
 class Reader {
  public:
   virtual ~Reader() = default;
-  /// "kubernetes", "compose", "deployment", "packages", "image" or "shell".
+  /// "endpoint", "kubernetes", "compose", "deployment", "packages", "image" or "shell".
   virtual std::string_view name() const = 0;
   /// Whether the input looks like this kind; cheap, never a full parse.
   virtual bool accepts(std::string_view path, std::string_view text, const Context& ctx) const = 0;
@@ -59,6 +59,7 @@ class Reader {
   virtual Facts read(const DeployInput& in, const Context& ctx) const = 0;
 };
 
+std::unique_ptr<Reader> endpoint_reader();
 std::unique_ptr<Reader> kubernetes_reader();
 std::unique_ptr<Reader> compose_reader();
 std::unique_ptr<Reader> deployment_reader();

@@ -4,6 +4,7 @@
 
 #include "kb/corpus.h"
 #include "kb/version.h"
+#include "kb/diagnostic_codes.h"
 #include "yaml_tree.h"
 
 namespace kb::deploy {
@@ -157,7 +158,7 @@ void SettingsReader::json_flag(const std::vector<SpellingRef>& refs, const Word&
   if (!yaml::parse(value.text, file, limits, root, ignored) || !root.is_map()) {
     const bool soft = ctx_.options.allow_unknown;
     out_.diagnostics.push_back(
-        diag(soft ? Severity::warning : Severity::error, "deploy.bad-json", file, value.pos,
+        diag(soft ? Severity::warning : Severity::error, diag_code("deploy.bad-json"), file, value.pos,
              "the value of " + flag.text +
                  " is not a JSON object, so the settings inside it are not known",
              "write it as JSON, such as '{\"kv_connector\": \"NixlConnector\"}'"));

@@ -1,6 +1,7 @@
 #include "deploy/yaml_docs.h"
 
 #include "kb/deployment.h"
+#include "kb/diagnostic_codes.h"
 #include "text_util.h"
 
 namespace kb::deploy {
@@ -38,14 +39,14 @@ bool separator_line(std::string_view line) {
 bool parse_documents(std::string_view text, const std::string& file, std::vector<yaml::Node>& docs,
                      std::vector<Diagnostic>& diags) {
   if (text.size() > kMaxDeploymentBytes) {
-    diags.push_back({Severity::error, "limits.file-size", file, 0, 0,
+    diags.push_back({Severity::error, diag_code("limits.file-size"), file, 0, 0,
                      "the file is larger than " + std::to_string(kMaxDeploymentBytes) + " bytes",
                      "", ""});
     return false;
   }
   if (auto bad = text::invalid_utf8_offset(text); bad != std::string_view::npos) {
     Pos p = text::offset_to_pos(text, bad);
-    diags.push_back({Severity::error, "encoding.utf8", file, p.line, p.column,
+    diags.push_back({Severity::error, diag_code("encoding.utf8"), file, p.line, p.column,
                      "bytes that are not UTF-8", "save the file as UTF-8", ""});
     return false;
   }

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "kb/oracle.h"
+#include "kb/diagnostic_codes.h"
 #include "text_util.h"
 #include "yaml_tree.h"
 
@@ -42,7 +43,7 @@ class LineReader {
 
   void error(const yaml::Node& n, std::string message) {
     out_.diagnostics.push_back(
-        diag(Severity::error, "prompts.bad-shape", file_, at(n), std::move(message), kShapeHint));
+        diag(Severity::error, diag_code("prompts.bad-shape"), file_, at(n), std::move(message), kShapeHint));
     ok_ = false;
   }
 
@@ -66,7 +67,7 @@ class LineReader {
     const yaml::Node* messages = root.find("messages");
     for (const auto& [k, v] : root.entries) {
       if (k.value != "prompt" && k.value != "messages") {
-        out_.diagnostics.push_back(diag(Severity::warning, "prompts.unknown-field", file_, at(k),
+        out_.diagnostics.push_back(diag(Severity::warning, diag_code("prompts.unknown-field"), file_, at(k),
                                         "ignoring field '" + k.value + "'", kShapeHint));
       }
     }
@@ -110,7 +111,7 @@ class LineReader {
 PromptSet parse_prompts(std::string_view text, const std::string& file) {
   PromptSet out;
   if (auto bad = text::invalid_utf8_offset(text); bad != std::string_view::npos) {
-    out.diagnostics.push_back(diag(Severity::error, "encoding.utf8", file,
+    out.diagnostics.push_back(diag(Severity::error, diag_code("encoding.utf8"), file,
                                    text::offset_to_pos(text, bad), "bytes that are not UTF-8"));
     return out;
   }
@@ -131,7 +132,7 @@ PromptSet parse_prompts(std::string_view text, const std::string& file) {
     if (!yaml::parse(body, file, yaml::Limits{}, root, diags)) {
       for (auto& d : diags) {
         d.line = line;
-        d.code = "prompts.syntax";
+        d.code = diag_code("prompts.syntax");
         d.hint = kShapeHint;
         out.diagnostics.push_back(std::move(d));
       }
@@ -140,10 +141,10 @@ PromptSet parse_prompts(std::string_view text, const std::string& file) {
     LineReader(file, line, out).read(root);
   }
   if (out.prompts.size() > kMaxPrompts) {
-    out.diagnostics.push_back(diag(Severity::error, "prompts.too-many", file, Pos{line, 1},
+    out.diagnostics.push_back(diag(Severity::error, diag_code("prompts.too-many"), file, Pos{line, 1},
                                    "more than " + std::to_string(kMaxPrompts) + " prompts"));
   } else if (out.prompts.empty() && count_severity(out.diagnostics, Severity::error) == 0) {
-    out.diagnostics.push_back(diag(Severity::error, "prompts.empty", file, Pos{1, 1},
+    out.diagnostics.push_back(diag(Severity::error, diag_code("prompts.empty"), file, Pos{1, 1},
                                    "no prompts in the file", kShapeHint));
   }
   if (count_severity(out.diagnostics, Severity::error) > 0) out.prompts.clear();

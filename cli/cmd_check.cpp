@@ -1,0 +1,321 @@
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+#include "check_json.h"
+#include "check_print.h"
+#include "commands.h"
+#include "json.h"
+#include "kb/check.h"
+#include "kb/corpus.h"
+#include "kb/evidence.h"
+#include "kb/atomic_write.h"
+#include "kb/file_read.h"
+#include "kb/store.h"
+#include "kb/diagnostic_codes.h"
+#include "probe.h"
+
+namespace kb::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct CheckConfig {
+  std::string records = "records";
+  std::string db;
+  std::vector<std::string> inputs;
+  std::string input_kind;
+  std::string format = "text";
+  std::string fail_on{to_string(GotchaSeverity::blocker)};
+  std::string ignore;
+  std::string today;
+  std::string explain;
+  std::string base_url;
+  std::vector<std::string> endpoints;  ///< URL or ROLE=URL
+  std::string save_endpoint;
+  double endpoint_timeout = 10;
+  bool print_deployment = false;
+  bool allow_unknown = false;
+  bool allow_invalid_records = false;
+};
+
+// Reads at most kMaxDeploymentBytes + 1 bytes (so the readers can say "too large").
+std::optional<std::string> read_stream(std::istream& in, const std::string& path,
+                                       std::vector<Diagnostic>& diags) {
+  std::string text(kMaxDeploymentBytes + 1, '\0');
+  in.read(text.data(), static_cast<std::streamsize>(text.size()));
+  if (in.bad()) {
+    diags.push_back({Severity::error, diag_code("io.read"), path, 0, 0, "cannot read the file", "", ""});
+    return std::nullopt;
+  }
+  text.resize(static_cast<std::size_t>(in.gcount()));
+  return text;
+}
+
+std::optional<std::string> read_input(const std::string& path, std::vector<Diagnostic>& diags) {
+  // Never blocks on a FIFO without a writer, never reads /dev/zero without end.
+  FileRead read = read_file(path, named_input_policy(kMaxDeploymentBytes));
+  if (read.failure == ReadFailure::too_large) return std::string(kMaxDeploymentBytes + 1, ' ');
+  if (read.failure == ReadFailure::missing) {
+    diags.push_back({Severity::error, "io.read", path, 0, 0, "cannot open the file: no such file",
+                     "check the path", ""});
+    return std::nullopt;
+  }
+  if (read.failure) {
+    diags.push_back(read_diagnostic(read, path, kMaxDeploymentBytes));
+    return std::nullopt;
+  }
+  return std::move(read.bytes);
+}
+
+// `--endpoint [ROLE=]URL`: asks the server what it is through the engines' probe routes
+// and turns the answer into an endpoint document (kb/src/deploy/read_endpoint.cpp).
+// An unreachable server fails closed.
+void probe_endpoints(const CheckConfig& cfg, const Corpus& corpus, std::vector<DeployInput>& out,
+                     std::vector<Diagnostic>& diags) {
+  const auto specs = client::probe_specs(corpus);
+  for (const std::string& arg : cfg.endpoints) {
+    std::string role, url = arg;
+    if (auto eq = arg.find('='); eq != std::string::npos && arg.find("://") > eq) {
+      role = arg.substr(0, eq);
+      url = arg.substr(eq + 1);
+    }
+    std::string why;
+    auto endpoint = client::parse_endpoint(url, &why);
+    if (!endpoint) {
+      diags.push_back({Severity::error, "check.endpoint-invalid", url, 0, 0,
+                       "not a server URL: " + why, "write http://host:port or ROLE=http://host:port",
+                       ""});
+      continue;
+    }
+    client::ClientOptions options;
+    options.timeout_seconds = cfg.endpoint_timeout;
+    client::Http http(*endpoint, options);
+    client::EndpointProbe p = client::probe(http, specs);
+    if (!p.reachable) {
+      diags.push_back({Severity::error, "check.endpoint-unreachable", url, 0, 0,
+                       "the server does not answer: " +
+                           (p.problems.empty() ? std::string("no answer") : p.problems.front()),
+                       "check the URL and that the server is up", ""});
+      continue;
+    }
+    out.push_back({url, client::endpoint_document(p, url, role)});
+  }
+}
+
+// PATH, `-` (stdin) or a directory (every file under it, sorted; hidden ones skipped).
+std::vector<DeployInput> gather(const std::vector<std::string>& paths,
+                                std::vector<Diagnostic>& diags) {
+  std::vector<DeployInput> out;
+  for (const std::string& path : paths) {
+    if (path == "-") {
+      if (auto text = read_stream(std::cin, "-", diags)) out.push_back({"-", std::move(*text)});
+      continue;
+    }
+    std::error_code ec;
+    if (!fs::is_directory(path, ec)) {
+      if (auto text = read_input(path, diags)) out.push_back({path, std::move(*text)});
+      continue;
+    }
+    std::vector<std::string> files;
+    fs::recursive_directory_iterator it(path, fs::directory_options::skip_permission_denied, ec),
+        end;
+    for (; !ec && it != end; it.increment(ec)) {
+      const std::string name = it->path().filename().string();
+      if (!name.empty() && name[0] == '.') {
+        if (it->is_directory(ec)) it.disable_recursion_pending();
+        continue;
+      }
+      if (it->is_regular_file(ec)) files.push_back(it->path().string());
+    }
+    if (ec)
+      diags.push_back(
+          {Severity::error, diag_code("io.read"), path, 0, 0, "cannot list the directory", "", ""});
+    std::sort(files.begin(), files.end());
+    for (const std::string& f : files) {
+      if (auto text = read_input(f, diags)) out.push_back({f, std::move(*text), true});
+    }
+    if (files.empty()) {
+      diags.push_back(
+          {Severity::error, diag_code("io.read"), path, 0, 0, "the directory holds no files", "", ""});
+    }
+  }
+  return out;
+}
+
+std::shared_ptr<const Corpus> load_corpus(const CheckConfig& cfg) {
+  if (cfg.db.empty()) return Corpus::load(cfg.records);
+  Store store = Store::open_readonly(cfg.db);
+  return Corpus::from_store(store, cfg.db);
+}
+
+// `snapshot` is the knowledge base's content hash (empty before it is loaded).
+void print(const CheckReport& report, const CheckConfig& cfg, std::string_view snapshot) {
+  if (cfg.format == "json") {
+    std::cout << json::versioned(json::findings_json(report, cfg.base_url), snapshot).dump(2)
+              << "\n";
+  } else if (cfg.format == "sarif") {
+    nlohmann::json log = json::sarif_json(report, "0.1.0", cfg.base_url);
+    if (!snapshot.empty()) log["runs"][0]["properties"]["snapshot"] = snapshot;
+    std::cout << log.dump(2) << "\n";
+  } else if (cfg.format == "markdown") {
+    for (const auto& d : report.diagnostics) std::cerr << format_diagnostic(d) << "\n";
+    print_findings_markdown(std::cout, report, cfg.base_url);
+  } else {
+    print_findings_text(std::cout, std::cerr, report, cfg.base_url);
+  }
+}
+
+// Reading problems: text prints the diagnostics, the other formats their document.
+int unusable(CheckReport& report, const CheckConfig& cfg, std::string_view snapshot = {}) {
+  if (cfg.format == "text") {
+    for (const auto& d : report.diagnostics) std::cerr << format_diagnostic(d) << "\n";
+  } else if (cfg.print_deployment && cfg.format == "json") {
+    std::cout << json::versioned(json::deployment_json(report), snapshot).dump(2) << "\n";
+  } else {
+    print(report, cfg, snapshot);
+  }
+  return kExitUsage;
+}
+
+int run_check(const CheckConfig& cfg) {
+  CheckReport report;
+  auto& diags = report.diagnostics;
+  if (cfg.inputs.empty() && cfg.endpoints.empty()) {
+    std::cerr << "kb check: give a deployment: PATH..., - for stdin, or --endpoint URL\n";
+    return kExitUsage;
+  }
+  std::vector<DeployInput> inputs = gather(cfg.inputs, diags);
+  IgnoreList ignores;
+  if (!cfg.ignore.empty()) {
+    if (auto text = read_input(cfg.ignore, diags))
+      ignores = parse_ignore_file(*text, cfg.ignore, diags);
+  }
+  for (const auto& in : inputs)
+    report.deployment.file += (report.deployment.file.empty() ? "" : ", ") + in.file;
+  if (count_severity(diags, Severity::error) > 0) return unusable(report, cfg);
+
+  auto corpus = load_corpus(cfg);
+  if (!cfg.endpoints.empty()) {
+    probe_endpoints(cfg, *corpus, inputs, diags);
+    if (count_severity(diags, Severity::error) > 0) return unusable(report, cfg);
+    if (!cfg.save_endpoint.empty()) {
+      // One document per endpoint; a file holds one, so several go to FILE, FILE.2, ...
+      std::size_t n = 0;
+      for (const auto& in : inputs) {
+        if (in.text.rfind("{\"kb_endpoint\"", 0) != 0) continue;
+        const std::string path = cfg.save_endpoint + (n ? "." + std::to_string(n + 1) : "");
+        write_atomic(path, in.text, IfExists::replace);
+        ++n;
+      }
+    }
+  }
+  EvidenceIndex evidence = EvidenceIndex::build(*corpus);
+  CheckIndex index = CheckIndex::build(*corpus, evidence);
+  const CheckOptions options{cfg.allow_unknown};
+  Deployment deployment = index.read(inputs, {cfg.input_kind, cfg.allow_unknown}, diags);
+  report.deployment = deployment;
+  if (count_severity(diags, Severity::error) > 0)
+    return unusable(report, cfg, corpus->content_hash());
+  // The gate fails closed: a knowledge base that did not load whole, or holds no gotchas,
+  // cannot say "0 findings".
+  const std::string source = cfg.db.empty() ? cfg.records : cfg.db;
+  if (std::size_t errors = count_severity(corpus->diagnostics(), Severity::error)) {
+    diags.push_back({cfg.allow_invalid_records ? Severity::warning : Severity::error,
+                     diag_code("check.records-invalid"), source, 0, 0,
+                     "the knowledge base has " + std::to_string(errors) +
+                         " lint errors; gotchas in broken files are missing",
+                     "run `kb lint`; --allow-invalid-records checks against what loaded", ""});
+  }
+  if (index.size() == 0) {
+    diags.push_back({Severity::error, diag_code("check.empty-knowledge-base"), source, 0, 0,
+                     "the knowledge base holds no gotchas", "point --records at the records/ tree",
+                     ""});
+  }
+  if (!cfg.explain.empty()) {
+    auto e = index.explain(deployment, cfg.explain, options, diags);
+    for (const auto& d : diags) std::cerr << format_diagnostic(d) << "\n";
+    if (!e) {
+      std::cerr << "kb check: no gotcha '" << cfg.explain << "'\n";
+      return kExitUsage;
+    }
+    if (cfg.format == "json") {
+      std::cout << json::versioned(json::explanation_json(*e), corpus->content_hash()).dump(2)
+                << "\n";
+    } else {
+      print_explanation_text(std::cout, *e);
+    }
+    return count_severity(diags, Severity::error) > 0 ? kExitUsage : kExitOk;
+  }
+  CheckReport checked = index.run(deployment, options);
+  diags.insert(diags.end(), checked.diagnostics.begin(), checked.diagnostics.end());
+  checked.diagnostics = std::move(diags);
+  if (cfg.print_deployment) {
+    if (cfg.format == "json") {
+      std::cout << json::versioned(json::deployment_json(checked), corpus->content_hash()).dump(2)
+                << "\n";
+    } else {
+      for (const auto& d : checked.diagnostics) std::cerr << format_diagnostic(d) << "\n";
+      print_deployment_text(std::cout, checked);
+    }
+    return count_severity(checked.diagnostics, Severity::error) > 0 ? kExitUsage : kExitOk;
+  }
+  index.apply_ignores(checked, ignores, cfg.today);
+  print(checked, cfg, corpus->content_hash());
+  if (count_severity(checked.diagnostics, Severity::error) > 0) return kExitUsage;
+  return fails(checked, *parse_gotcha_severity(cfg.fail_on)) ? kExitProblems : kExitOk;
+}
+
+}  // namespace
+
+void add_check(CLI::App& app, Action& run) {
+  auto cfg = std::make_shared<CheckConfig>();
+  auto* sub = app.add_subcommand("check", "Which gotchas hit this deployment");
+  sub->add_option("inputs", cfg->inputs,
+                  "Deployment artifacts: Kubernetes manifests, compose files, shell scripts, "
+                  "package lists, image references, deployment files, endpoint documents, "
+                  "directories of them; - is stdin");
+  sub->add_option("--endpoint", cfg->endpoints,
+                  "[ROLE=]URL of a running OpenAI-compatible server to check (repeatable): "
+                  "engines and versions from the engine records' probe routes, the model from "
+                  "/v1/models, settings from /metrics info labels; unreachable fails (exit 2)")
+      ->take_all()
+      ->allow_extra_args(false);
+  sub->add_option("--save-endpoint", cfg->save_endpoint,
+                  "Write what --endpoint learned to FILE, to check it later as an input");
+  sub->add_option("--endpoint-timeout", cfg->endpoint_timeout,
+                  "Seconds to wait for each endpoint request")
+      ->check(CLI::Range(0.1, 600.0))
+      ->capture_default_str();
+  add_records_option(sub, cfg->records);
+  sub->add_option("--db", cfg->db, "Check against a prebuilt index (kb build) instead of --records")
+      ->excludes(sub->get_option("--records"));
+  add_format_option(sub, cfg->format, {"text", "json", "sarif", "markdown"});
+  sub->add_option("--input-kind", cfg->input_kind,
+                  "Read every input as this kind instead of guessing")
+      ->check(CLI::IsMember(input_kinds()));
+  sub->add_option("--fail-on", cfg->fail_on, "Exit 1 when a finding is at least this severe")
+      ->check(CLI::IsMember(std::vector<std::string>(std::begin(kSeverityNames), std::end(kSeverityNames))))
+      ->capture_default_str();
+  sub->add_option("--ignore", cfg->ignore, "Ignore file: ignore: [{id, reason, expires}]");
+  sub->add_option("--base-url", cfg->base_url,
+                  "Where the kb pages are served (https://kb.example.com): findings link to them");
+  sub->add_flag("--print-deployment", cfg->print_deployment,
+                "Print what kb read (services, engines, settings, where each came from, what it "
+                "could not read) instead of findings");
+  sub->add_option(
+      "--explain", cfg->explain,
+      "Show every clause of this gotcha's predicate as true, false or unknown, per service");
+  sub->add_flag("--allow-unknown", cfg->allow_unknown,
+                "Unknown engines and settings, values that do not normalise, and services running "
+                "an engine kb cannot identify are warnings instead of errors (exit 2)");
+  sub->add_flag("--allow-invalid-records", cfg->allow_invalid_records,
+                "Check against what loaded when the knowledge base has lint errors, instead of "
+                "failing (exit 2)");
+  add_date_option(sub, "--today", cfg->today,
+                  "Date ignore expiries are measured against (YYYY-MM-DD; default today, UTC)");
+  sub->callback([&run, cfg] { run = [cfg] { return run_check(*cfg); }; });
+}
+
+}  // namespace kb::cli

@@ -1,0 +1,23 @@
+#pragma once
+
+// The text helpers every layer shares (the engine, the server, the CLI): one trim, one
+// lower, one id -> slug, one rule for slugs and ids.
+
+#include <string>
+#include <string_view>
+
+namespace kb::text {
+
+/// `s` without leading and trailing ASCII whitespace (space, \t, \n, \r, \f, \v).
+std::string_view trim(std::string_view s);
+/// ASCII lower case; other bytes (UTF-8 included) are kept as they are.
+std::string lower(std::string_view s);
+/// The name of an id without its namespace: `gotchas/x` -> `x`; an id without '/' as is.
+std::string_view id_slug(std::string_view id);
+/// Whether `s` is one slug: [a-z0-9][a-z0-9._-]*, at most 200 bytes (a file name with
+/// its extension must fit the usual 255). No '/', and no segment `.` or `..`.
+bool valid_slug(std::string_view s);
+/// Whether `s` is an id path: valid slugs joined by '/', e.g. `gotchas/x`.
+bool valid_id(std::string_view s);
+
+}  // namespace kb::text

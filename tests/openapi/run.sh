@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# The OpenAPI test as ctest runs it: installs ajv (pinned in package-lock.json) into
+# WORK_DIR, outside the source tree, then runs validate.mjs there against `kb serve` on
+# RECORDS.
+# usage: run.sh KB_BINARY RECORDS WORK_DIR
+set -euo pipefail
+kb=$(realpath "$1") records=$(realpath "$2") work=$(realpath -m "$3")
+here=$(cd "$(dirname "$0")" && pwd)
+for tool in node npm; do
+  command -v "$tool" >/dev/null || { echo "openapi test: $tool is missing" >&2; exit 1; }
+done
+mkdir -p "$work"
+if ! cmp -s "$here/package-lock.json" "$work/package-lock.json" || [ ! -d "$work/node_modules/ajv" ]; then
+  cp "$here/package.json" "$here/package-lock.json" "$work/"
+  (cd "$work" && npm ci --no-audit --no-fund --loglevel=error)
+fi
+cp "$here/validate.mjs" "$work/validate.mjs"
+cd "$work"
+exec node validate.mjs "$kb" "$records"
