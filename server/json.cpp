@@ -58,6 +58,7 @@ json citation(const Citation& c) {
   put("title", c.title);
   put("state", c.state);
   put("as_of", c.as_of);
+  put("date", c.date);
   put("note", c.note);
   put("url", citation_url(c));
   return j;
@@ -157,7 +158,11 @@ json predicate(const Corpus& corpus, const Predicate& p) {
 json spellings(const std::vector<Spelling>& list, const char* name_key) {
   json a = json::array();
   for (const auto& s : list) {
-    json x = {{name_key, s.name}};
+    // A JSON field sits inside a flag's value (`--kv-transfer-config`) or a config key's
+    // mapping (`kv_transfer_config`); the model keeps one name, and only flags start with -.
+    const bool json_in_key = std::string_view(name_key) == "flag" && !s.field.empty() &&
+                             s.name.rfind("-", 0) != 0;
+    json x = {{json_in_key ? "key" : name_key, s.name}};
     if (!s.field.empty()) x["field"] = s.field;
     if (s.has_value) x["value"] = s.value;
     if (s.invert) x["invert"] = true;

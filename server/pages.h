@@ -98,7 +98,8 @@ class Renderer {
 
   /// Counts by severity and status, newest and most recently verified gotchas, engines.
   std::string home(const View& v) const;
-  /// The page of a gotcha, engine or oracle; nullopt for kinds without a page (results).
+  /// The page of a gotcha, engine, oracle, setting or model; nullopt for results, which
+  /// have none.
   std::optional<std::string> record(const View& v, const Record& r) const;
   /// Search results with snippets and filters; client-side in the static site.
   std::string search(const View& v, const SearchParams& p) const;

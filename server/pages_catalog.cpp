@@ -30,28 +30,20 @@ List citations(const Record& r) {
   return out;
 }
 
-// Gotchas naming the engine, grouped by severity; the item's range is the version
-// range its `affects` entry gives.
-List severity_groups(const View& v, const Links& links, const Record& engine) {
-  std::map<int, std::pair<std::string, List>> groups;
+// Gotchas naming the engine, grouped by family, silent first; each item's range is the
+// version range its `affects` entry gives.
+List engine_groups(const View& v, const Links& links, const Record& engine) {
+  std::vector<const Record*> gotchas;
   for (const Record* g : v.referencing(engine.id)) {
-    if (g->kind != Kind::gotcha) continue;
-    Data item = gotcha_item(v, links, *g);
-    for (const auto& ref : g->affects) {
-      if (target_id(v, ref, Kind::engine) == engine.id) put(item, "range", ref.versions);
+    if (g->kind == Kind::gotcha) gotchas.push_back(g);
+  }
+  return groups_by_family(v, links, gotchas, [&](const Record& g) {
+    std::string range;
+    for (const auto& ref : g.affects) {
+      if (target_id(v, ref, Kind::engine) == engine.id && !ref.versions.empty()) range = ref.versions;
     }
-    auto& group = groups[severity_rank(g->severity)];
-    group.first = g->severity;
-    group.second.push_back(item);
-  }
-  List out;
-  for (const auto& [rank, group] : groups) {
-    Data d = item_list(group.second);
-    d.set("severity", group.first);
-    d.set("count", std::to_string(group.second.size()));
-    out.push_back(d);
-  }
-  return out;
+    return range;
+  });
 }
 
 std::string engine_name(const View& v, const std::string& slug) {
@@ -154,9 +146,10 @@ std::string render_engine(const Renderer::Impl& impl, const View& v, const Recor
   const List refs = citations(r);
   d.set("references", refs);
   d.set("has_references", !refs.empty());
-  const List groups = severity_groups(v, links, r);
+  const List groups = engine_groups(v, links, r);
   d.set("groups", groups);
   d.set("has_groups", !groups.empty());
+  engine_facts(v, links, r, d);
   record_files(d, links, r);
   return impl.templates.render("engine", d);
 }

@@ -114,6 +114,7 @@ Data gotcha_item(const View& v, const Links& links, const Record& r) {
   d.set("severity", r.severity);
   d.set("status", r.status);
   d.set("reproduction", std::string(to_string(e.state)));
+  d.set("silent", is_silent(r));
   d.set("evidence", summary_line(e));
   put(d, "verified", verified_as_of(v, r));
   d.set("stale", v.corpus.is_stale(r.id));
@@ -173,9 +174,17 @@ Data citation_item(const Citation& c) {
   d.set("type", c.type);
   d.set("linked", is_web_url(url));
   if (is_web_url(url)) d.set("href", url);
-  put(d, "state", c.state);
-  put(d, "as_of", c.as_of);
-  put(d, "note", c.note);
+  // Absent fields are false, not missing: a citation inside another item (a fix chain's
+  // pull requests) must not show its container's note or state.
+  for (const auto& [key, value] : {std::pair<const char*, const std::string&>{"state", c.state},
+                                   {"as_of", c.as_of},
+                                   {"note", c.note}}) {
+    if (value.empty()) {
+      d.set(key, false);
+    } else {
+      d.set(key, value);
+    }
+  }
   return d;
 }
 

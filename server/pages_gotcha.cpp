@@ -1,69 +1,11 @@
 #include <map>
 
-#include "json.h"
 #include "markdown.h"
 #include "pages_internal.h"
 
 namespace kb::pages {
 
 namespace {
-
-std::string predicate_text(const View& v, const Predicate& p, bool nested) {
-  using Op = Predicate::Op;
-  std::string out;
-  auto join = [&](const char* sep) {
-    for (std::size_t i = 0; i < p.children.size(); ++i) {
-      if (i > 0) out += sep;
-      out += predicate_text(v, p.children[i], true);
-    }
-  };
-  switch (p.op) {
-    case Op::all:
-    case Op::any:
-      join(p.op == Op::all ? " and " : " or ");
-      return nested && p.children.size() > 1 ? "(" + out + ")" : out;
-    case Op::negate:
-      join("");
-      return "not " + out;
-    case Op::engine: {
-      const std::string id = target_id(v, p.engine, Kind::engine);
-      const Record* e = id.empty() ? nullptr : v.corpus.find(id);
-      out = "engine " + (e != nullptr ? std::string(display_name(*e)) : p.engine.raw);
-      if (!p.engine.versions.empty()) out += " " + p.engine.versions;
-      return out;
-    }
-    case Op::config:
-      for (std::size_t i = 0; i < p.config.size(); ++i) {
-        const ConfigTest& t = p.config[i];
-        std::string values;
-        for (const auto& x : t.values) values += (values.empty() ? "" : ", ") + x;
-        const std::string op = t.op == "eq" ? "=" : t.op == "in" ? "in" : t.op;
-        out += (i > 0 ? " and " : "") + (p.scope.empty() ? "" : p.scope + " ") + t.key.raw + " " + op + " " +
-               (t.values.size() > 1 ? "[" + values + "]" : values);
-      }
-      return nested && p.config.size() > 1 ? "(" + out + ")" : out;
-    case Op::config_set:
-      for (std::size_t i = 0; i < p.keys.size(); ++i) {
-        out += (i > 0 ? " and " : "") + p.keys[i].raw + " is set";
-      }
-      return out;
-    case Op::role:
-      for (std::size_t i = 0; i < p.roles.size(); ++i) out += (i > 0 ? " or " : "") + p.roles[i];
-      return "role " + out;
-    case Op::differs:
-      if (!p.engine.raw.empty()) return "prefill and decode run different " + p.engine.raw + " versions";
-      for (std::size_t i = 0; i < p.keys.size(); ++i) out += (i > 0 ? ", " : "") + p.keys[i].raw;
-      return "prefill and decode differ in " + out;
-    case Op::compare: {
-      auto side = [](const Operand& o) {
-        if (o.is_literal) return o.literal;
-        return o.role.empty() ? o.key.raw : o.role + "." + o.key.raw;
-      };
-      return side(p.compare->left) + " " + p.compare->cmp + " " + side(p.compare->right);
-    }
-  }
-  return out;
-}
 
 List markdown_sections(const Record& r) {
   const std::pair<const char*, const std::string*> fields[] = {{"Symptom", &r.symptom},
@@ -189,7 +131,9 @@ std::string render_gotcha(const Renderer::Impl& impl, const View& v, const Recor
   for (const auto& ref : r.affects) affects.push_back(engine_ref(v, links, ref));
   d.set("affects", affects);
   d.set("has_affects", !r.affects.empty());
-  if (r.applies_when) d.set("applies_when", predicate_text(v, *r.applies_when, false));
+  if (r.applies_when) d.set("applies_when", predicate_clauses(v, links, *r.applies_when));
+  d.set("has_applies_when", r.applies_when.has_value());
+  gotcha_facts(v, links, r, d);
   d.set("sections", markdown_sections(r));
   const List rows = evidence_rows(v, links, e.groups);
   const List controls = evidence_rows(v, links, e.controls);

@@ -1,5 +1,6 @@
 #include <algorithm>
 #include <map>
+#include <set>
 
 #include "kb/record_dates.h"
 #include "markdown.h"
@@ -85,6 +86,31 @@ std::string Renderer::home(const View& v) const {
   }
   d.set("engines", engines);
   d.set("oracles", oracles);
+  d.set("silent_count", std::to_string(std::count_if(
+                            gotchas.begin(), gotchas.end(), [](const Record* g) { return is_silent(*g); })));
+  d.set("by_family", Data("groups", groups_by_family(v, links, gotchas)));
+  d.set("by_engine", Data("groups", groups_by_engine(v, links, gotchas)));
+  // The vocabulary, each entry with how many gotchas test it.
+  const auto tested = gotchas_by_setting(v);
+  List settings, models;
+  for (const auto& r : v.corpus.records()) {
+    if (r->kind != Kind::setting && r->kind != Kind::model) continue;
+    std::set<std::string> ids;
+    auto count_setting = [&](const std::string& setting) {
+      if (auto it = tested.find(setting); it != tested.end()) {
+        for (const auto& [g, texts] : it->second) ids.insert(g->id);
+      }
+    };
+    if (r->kind == Kind::setting) count_setting(r->id);
+    for (const auto& kv : r->traits) count_setting(target_id(v, kv.key, Kind::setting));
+    Data e;
+    e.set("name", r->kind == Kind::setting ? r->setting.key : std::string(display_name(*r)));
+    e.set("href", links.page(r->id));
+    e.set("count", std::to_string(ids.size()));
+    (r->kind == Kind::setting ? settings : models).push_back(e);
+  }
+  d.set("settings", settings);
+  d.set("models", models);
   const auto errors = count_severity(v.diagnostics, Severity::error);
   const auto warnings = count_severity(v.diagnostics, Severity::warning);
   d.set("errors", std::to_string(errors));

@@ -7,6 +7,7 @@
 #include <kainjow/mustache.hpp>
 
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -118,10 +119,58 @@ Data engine_ref(const View& v, const Links& links, const RefValue& ref);
 /// A citation as a list item: label ("vllm-project/vllm#40896"), http(s) link, state.
 Data citation_item(const Citation& c);
 
+/// Whether the gotcha's `detection.silent` is true: every health signal says fine.
+bool is_silent(const Record& r);
+
+/// Orders gotchas for a list: silent ones first, then by severity, then by id.
+void order_for_list(std::vector<const Record*>& gotchas);
+
+/// A named group of gotchas for the grouped lists: name, anchor, href (when the group
+/// has a page), counts (all, silent, blockers) and the items, silent first. `range_of`
+/// may give each item a version range to show beside it.
+Data gotcha_group(const View& v, const Links& links, const std::string& name,
+                  const std::string& anchor, const std::string& href,
+                  std::vector<const Record*> gotchas,
+                  const std::function<std::string(const Record&)>& range_of = {});
+
+/// Gotchas grouped by `family` (groups by name, gotchas without one last).
+List groups_by_family(const View& v, const Links& links, const std::vector<const Record*>& gotchas,
+                      const std::function<std::string(const Record&)>& range_of = {});
+
+/// Gotchas grouped by every engine their `affects` names, groups by engine name.
+List groups_by_engine(const View& v, const Links& links, const std::vector<const Record*>& gotchas);
+
+/// `applies_when` as lines: {depth, parts: [{text, href?, code}]}; engines and setting
+/// keys link to their pages, values are code. Every string is escaped by the template.
+List predicate_clauses(const View& v, const Links& links, const Predicate& p);
+
+/// A config test as text with the setting's canonical key: "kv_cache_dtype is one of fp8,
+/// fp8_e5m2".
+std::string config_test_text(const View& v, const ConfigTest& t);
+
+/// Setting id -> the tests of it a predicate makes, as text, each once.
+using SettingTests = std::map<std::string, std::vector<std::string>>;
+
+/// Adds every setting `p` tests (config, model, hardware, config_set, differs, compare).
+void tested_settings(const View& v, const Predicate& p, SettingTests& out);
+
+/// Setting id -> the gotchas whose `applies_when` tests it, each with its tests as text.
+std::map<std::string, std::vector<std::pair<const Record*, std::vector<std::string>>>>
+gotchas_by_setting(const View& v);
+
 /// The page kinds, one per file.
 std::string render_gotcha(const Renderer::Impl& impl, const View& v, const Record& r);
 std::string render_engine(const Renderer::Impl& impl, const View& v, const Record& r);
 std::string render_oracle(const Renderer::Impl& impl, const View& v, const Record& r);
+std::string render_setting(const Renderer::Impl& impl, const View& v, const Record& r);
+std::string render_model(const Renderer::Impl& impl, const View& v, const Record& r);
+
+/// The gotcha page's fix chain, detection and impact sections, set into `d`.
+void gotcha_facts(const View& v, const Links& links, const Record& r, Data& d);
+
+/// The engine page's relations (both ways), packages, images, entry points, releases
+/// and the settings it spells, set into `d`.
+void engine_facts(const View& v, const Links& links, const Record& r, Data& d);
 
 /// How many directories below the site root the page of `id` is: 1 for "gotchas/x".
 int depth_of(std::string_view id);

@@ -44,6 +44,10 @@ std::optional<std::string> Renderer::record(const View& v, const Record& r) cons
       return render_engine(*impl_, v, r);
     case Kind::oracle:
       return render_oracle(*impl_, v, r);
+    case Kind::setting:
+      return render_setting(*impl_, v, r);
+    case Kind::model:
+      return render_model(*impl_, v, r);
     case Kind::result:
       return std::nullopt;
   }

@@ -1,6 +1,7 @@
 // End-to-end: kb's pages in real headless Chromium, live (`kb serve`) and static
 // (`kb site`, opened from file://). The operator's path: home, search "mooncake", open
-// seed 002, see its severity badge and repair log, follow an engine link; no console
+// seed 002, see its severity badge and repair log, follow an engine link, back home to
+// the grouped lists (silent first), open a setting's page; no console
 // errors, no CSP violations, no failed requests; keyboard, phone and dark mode checks.
 //
 // usage: node e2e.mjs KB_BINARY RECORDS_DIR OUT_DIR   (screenshots go to OUT_DIR)
@@ -75,11 +76,28 @@ async function scenario(browser, name, homeUrl, seedSuffix) {
   check((await page.locator("h1").textContent()) === "Mooncake", `${name}: the engine link opens Mooncake's page`);
   await page.screenshot({ path: join(out, `e2e-${name}-engine.png`), fullPage: true });
 
+  // The grouped home page: by family and by engine, silent gotchas first in every group.
+  await page.goto(homeUrl);
+  const groups = await page.evaluate(() => [...document.querySelectorAll("#by-family section.group, #by-engine section.group")]
+    .map((g) => [...g.querySelectorAll("ul.gotchas > li")].map((li) => li.querySelector(".badge.silent") !== null)));
+  check(groups.length > 2 && groups.every((g) => g.length > 0), `${name}: home groups gotchas by family and engine (${groups.length} groups)`);
+  check(groups.every((g) => g.indexOf(false) === -1 || !g.slice(g.indexOf(false)).includes(true)),
+    `${name}: silent gotchas come first in every group`);
+  check(groups.some((g) => g[0]), `${name}: some group starts with a silent gotcha`);
+  await page.screenshot({ path: join(out, `e2e-${name}-home.png`), fullPage: true });
+
+  // A setting's page, from the home page's vocabulary list.
+  await Promise.all([page.waitForURL(/settings\/prefix-caching/), page.locator("#settings a", { hasText: /^prefix_caching$/ }).click()]);
+  check((await page.locator("dl.facts dd code.key").textContent()) === "prefix_caching", `${name}: the setting page shows its key`);
+  check(await page.locator("table.spellings tbody tr").count() > 0, `${name}: the setting page shows how engines spell it`);
+  check(await page.locator("#gotchas ul.gotchas li").count() > 0, `${name}: the setting page lists the gotchas testing it`);
+  await page.screenshot({ path: join(out, `e2e-${name}-setting.png`), fullPage: true });
+
   // Phone: nothing wider than the screen. Dark mode: a dark background.
   const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, colorScheme: "dark" });
   const small = await phone.newPage();
   watch(small, problems);
-  await small.goto(page.url().replace(/engines\/mooncake.*/, `gotchas/${SEED}${seedSuffix}`));
+  await small.goto(page.url().replace(/settings\/prefix-caching.*/, `gotchas/${SEED}${seedSuffix}`));
   check(await small.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth),
     `${name}: the gotcha page fits a phone screen`);
   const bg = await small.evaluate(() => getComputedStyle(document.body).backgroundColor);

@@ -60,8 +60,22 @@ TEST_CASE("gotcha page: badges, affects, Markdown sections, evidence, related, r
   CHECK(attrs_at(d, "//dd//a[@class='engine']", "href") ==
         std::vector<std::string>{"../engines/vllm", "../engines/nixl", "../engines/mooncake"});
   CHECK(text_at(d, "//dd//li[a='Mooncake']/span[@class='range']") == ">=0.3.0, <0.4");
-  CHECK(text_at(d, "//dt[.='Applies when']/following-sibling::dd[1]") ==
-        "VLLM_BATCH_INVARIANT = 1 and (kv_transfer = pd or kv_offload = shared)");
+  // Applies when: one line per clause, nested ones indented, keys by their canonical name
+  // and linked to the setting's page.
+  std::vector<std::string> lines, depths;
+  for (const auto& n : d.select_nodes("//ul[@class='predicate']/li")) {
+    depths.push_back(n.node().attribute("class").value());
+    std::string text;
+    for (const auto& t : n.node().select_nodes(".//text()")) text += t.node().value();
+    lines.push_back(kb::test::normalize_space(text));
+  }
+  CHECK(lines == std::vector<std::string>{"all of:", "batch_invariant = 1", "any of:",
+                                          "kv_transfer = pd", "kv_offload = shared"});
+  CHECK(depths ==
+        std::vector<std::string>{"depth-0", "depth-1", "depth-1", "depth-2", "depth-2"});
+  CHECK(attrs_at(d, "//ul[@class='predicate']//a", "href") ==
+        std::vector<std::string>{"../settings/batch-invariant", "../settings/kv-transfer",
+                                 "../settings/kv-offload"});
   // Markdown: code, link, table, strikethrough.
   CHECK(text_at(d, "//section[@id='symptom']//code") == "FileMapper.fields");
   CHECK(attrs_at(d, "//section[@id='symptom']//a", "href") ==
@@ -119,18 +133,20 @@ TEST_CASE("gotcha page: evidence table and controls", "[pages]") {
   CHECK(attrs_at(d, "//a[@class='brand']", "href") == std::vector<std::string>{"../index.html"});
 }
 
-TEST_CASE("engine page: gotchas grouped by severity, repo and aliases", "[pages]") {
+TEST_CASE("engine page: gotchas grouped by family, repo and aliases", "[pages]") {
   const Renderer r(LinkStyle::live);
   auto doc = record_page(r, "engines/vllm");
   const auto& d = *doc;
   CHECK(text_at(d, "//h1") == "vLLM");
   CHECK(attrs_at(d, "//dt[.='Repository']/following-sibling::dd[1]/a", "href") ==
         std::vector<std::string>{"https://github.com/vllm-project/vllm"});
-  const auto groups = d.select_nodes("//section[@id='gotchas']/h3/span[contains(@class,'badge')]");
-  REQUIRE(groups.size() == 2);
-  CHECK(std::string(groups[0].node().child_value()) == "blocker");
-  CHECK(std::string(groups[1].node().child_value()) == "major");
-  CHECK(text_at(d, "//section[@id='gotchas']/ul[1]/li/span[@class='range']") == ">=0.26.0, <0.28");
+  const auto groups = d.select_nodes("//section[@id='gotchas']/section[@class='group']");
+  REQUIRE(groups.size() == 1);
+  CHECK(text_at(d, "//section[@id='gotchas']/section[@class='group']/h3") ==
+        "disaggregation 2 1 blocker");
+  CHECK(attrs_at(d, "//section[@id='gotchas']//ul/li/a", "href") ==
+        std::vector<std::string>{"../gotchas/pd-cache-hit", "../gotchas/pd-batch-invariant"});
+  CHECK(text_at(d, "//section[@id='gotchas']//ul/li[1]/span[@class='range']") == ">=0.26.0, <0.28");
   auto mooncake = record_page(r, "engines/mooncake");
   CHECK(text_at(*mooncake, "//dt[.='Also known as']/following-sibling::dd[1]//code") ==
         "mooncake-transfer-engine");

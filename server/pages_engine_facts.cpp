@@ -1,0 +1,156 @@
+// What an engine page says of the engine itself: how it relates to other engines (both
+// ways), how it is recognised (packages, images, entry points), its known releases, and
+// the settings whose records say how it spells them.
+
+#include <algorithm>
+
+#include "pages_internal.h"
+
+namespace kb::pages {
+
+namespace {
+
+// "plugin-of" read from the other side.
+std::string inverse(const std::string& type) {
+  if (type == "plugin-of") return "has plugin";
+  if (type == "fork-of") return "forked as";
+  if (type == "platform-of") return "runs on platform";
+  if (type == "bundles") return "bundled by";
+  if (type == "uses") return "used by";
+  return type + " (from)";
+}
+
+std::string readable(const std::string& type) {
+  std::string out = type;
+  for (char& c : out) c = c == '-' ? ' ' : c;
+  return out;
+}
+
+Data engine_link(const Links& links, const Record& e) {
+  Data d;
+  d.set("name", std::string(display_name(e)));
+  d.set("href", links.page(e.id));
+  d.set("resolved", true);
+  return d;
+}
+
+List relations(const View& v, const Links& links, const Record& r) {
+  List out;
+  for (const auto& rel : r.relations) {
+    Data d = engine_ref(v, links, rel.engine);
+    d.set("relation", readable(rel.type));
+    out.push_back(d);
+  }
+  for (const Record* other : v.referencing(r.id)) {
+    if (other->kind != Kind::engine || other->id == r.id) continue;
+    for (const auto& rel : other->relations) {
+      if (target_id(v, rel.engine, Kind::engine) != r.id) continue;
+      Data d = engine_link(links, *other);
+      d.set("relation", inverse(rel.type));
+      out.push_back(d);
+    }
+  }
+  return out;
+}
+
+List images(const View& v, const Links& links, const Record& r) {
+  List out;
+  for (const auto& img : r.images) {
+    Data d;
+    d.set("image", img.image);
+    List engines;
+    for (const auto& ref : img.engines) engines.push_back(engine_ref(v, links, ref));
+    d.set("engines", engines);
+    d.set("has_engines", !engines.empty());
+    out.push_back(d);
+  }
+  return out;
+}
+
+List entrypoints(const Record& r) {
+  List out;
+  for (const auto& e : r.entrypoints) {
+    Data d;
+    d.set("command", e.command.empty() ? "python -m " + e.module : e.command);
+    if (e.role.empty()) {
+      d.set("role", false);
+    } else {
+      d.set("role", e.role);
+    }
+    out.push_back(d);
+  }
+  return out;
+}
+
+List releases(const View& v, const Links& links, const Record& r) {
+  List out;
+  for (const auto& rel : r.releases) {
+    Data d;
+    d.set("version", rel.version);
+    if (rel.date.empty()) {
+      d.set("date", false);
+    } else {
+      d.set("date", rel.date);
+    }
+    List bundles;
+    for (const auto& ref : rel.bundles) bundles.push_back(engine_ref(v, links, ref));
+    d.set("bundles", bundles);
+    d.set("has_bundles", !bundles.empty());
+    out.push_back(d);
+  }
+  return out;
+}
+
+// Settings whose records spell this engine, with the names it uses.
+List spelled_settings(const View& v, const Links& links, const Record& r) {
+  List out;
+  for (const auto& s : v.corpus.records()) {
+    if (s->kind != Kind::setting) continue;
+    std::vector<std::string> names;
+    bool spelled = false;
+    for (const auto& e : s->setting.engines) {
+      if (target_id(v, e.engine, Kind::engine) != r.id) continue;
+      spelled = true;
+      for (const auto* list : {&e.flags, &e.env, &e.json, &e.keys}) {
+        for (const auto& sp : *list) {
+          std::string name = sp.name + (sp.field.empty() ? "" : " " + sp.field);
+          if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+        }
+      }
+    }
+    if (!spelled) continue;
+    Data d;
+    d.set("key", s->setting.key);
+    d.set("href", links.page(s->id));
+    List spellings;
+    for (const auto& n : names) spellings.push_back(Data("value", n));
+    d.set("spellings", spellings);
+    out.push_back(d);
+  }
+  return out;
+}
+
+void set_list(Data& d, const std::string& key, const List& list) {
+  d.set(key, list);
+  d.set("has_" + key, !list.empty());
+}
+
+}  // namespace
+
+void engine_facts(const View& v, const Links& links, const Record& r, Data& d) {
+  set_list(d, "relations", relations(v, links, r));
+  List packages;
+  for (const auto& p : r.packages) {
+    Data item;
+    item.set("name", p.name);
+    item.set("ecosystem", p.ecosystem);
+    packages.push_back(item);
+  }
+  set_list(d, "packages", packages);
+  set_list(d, "images", images(v, links, r));
+  set_list(d, "entrypoints", entrypoints(r));
+  set_list(d, "releases", releases(v, links, r));
+  set_list(d, "settings", spelled_settings(v, links, r));
+}
+
+}  // namespace kb::pages

@@ -1,0 +1,226 @@
+// The pages of the vocabulary: a setting (its type, values, how each engine spells and
+// defaults it) and a model family (its match globs and traits), each with the gotchas
+// whose predicates test it, computed from the predicates.
+
+#include <map>
+#include <set>
+
+#include "markdown.h"
+#include "pages_internal.h"
+
+namespace kb::pages {
+
+namespace {
+
+List text_list(const std::vector<std::string>& values) {
+  List out;
+  for (const auto& v : values) out.push_back(Data("value", v));
+  return out;
+}
+
+List citations(const Record& r) {
+  List out;
+  for (const auto& c : r.references) out.push_back(citation_item(c));
+  return out;
+}
+
+void common(Data& d, const Links& links, const Record& r) {
+  d.set("title", std::string(display_name(r)));
+  d.set("id", r.id);
+  if (!r.notes.empty()) d.set("notes", render_markdown(r.notes));
+  const List refs = citations(r);
+  d.set("references", refs);
+  d.set("has_references", !refs.empty());
+  d.set("source_href", links.source(r.id));
+  d.set("source_file", r.file);
+  d.set("json_href", links.json(r.id));
+}
+
+// A spelling as one line: the name, a fixed value or a JSON field, an inversion.
+Data spelling_item(const Spelling& s, bool json) {
+  std::string detail;
+  if (json && !s.field.empty()) detail = "field " + s.field;
+  if (s.has_value) detail += std::string(detail.empty() ? "" : ", ") + "means " + s.value;
+  if (s.invert) detail += std::string(detail.empty() ? "" : ", ") + "inverted";
+  Data d;
+  d.set("name", s.name);
+  if (detail.empty()) {
+    d.set("detail", false);
+  } else {
+    d.set("detail", detail);
+  }
+  return d;
+}
+
+List spelling_list(const std::vector<Spelling>& list, bool json = false) {
+  List out;
+  for (const auto& s : list) out.push_back(spelling_item(s, json));
+  return out;
+}
+
+List engine_rows(const View& v, const Links& links, const Record& r) {
+  List out;
+  for (const auto& e : r.setting.engines) {
+    Data row;
+    row.set("engine", engine_ref(v, links, e.engine));
+    row.set("versions", e.versions.empty() ? std::string("all") : e.versions);
+    const std::pair<const char*, List> kinds[] = {{"flags", spelling_list(e.flags)},
+                                                  {"env", spelling_list(e.env)},
+                                                  {"json", spelling_list(e.json, true)},
+                                                  {"keys", spelling_list(e.keys)}};
+    for (const auto& [name, list] : kinds) {
+      row.set(name, list);
+      row.set(std::string("has_") + name, !list.empty());
+    }
+    List defaults;
+    for (const auto& def : e.defaults) {
+      // The first entry whose range holds wins, so one without a range covers the rest.
+      const char* rest = defaults.empty() ? "all versions" : "other versions";
+      Data item;
+      item.set("value", def.value);
+      item.set("versions", def.versions.empty() ? std::string(rest) : def.versions);
+      defaults.push_back(item);
+    }
+    row.set("defaults", defaults);
+    row.set("has_defaults", !defaults.empty());
+    out.push_back(row);
+  }
+  return out;
+}
+
+Data key_value_item(const View& v, const Links& links, const KeyValue& kv) {
+  const std::string id = target_id(v, kv.key, Kind::setting);
+  const Record* s = id.empty() ? nullptr : v.corpus.find(id);
+  Data d;
+  d.set("key", s != nullptr ? s->setting.key : kv.key.raw);
+  d.set("resolved", s != nullptr);
+  d.set("href", s != nullptr ? links.page(id) : std::string());
+  d.set("value", kv.value);
+  return d;
+}
+
+List value_rows(const View& v, const Links& links, const Record& r) {
+  List out;
+  for (const auto& val : r.setting.values) {
+    Data row;
+    row.set("value", val.value);
+    row.set("anchor", "value-" + val.value);
+    row.set("synonyms", text_list(val.synonyms));
+    row.set("has_synonyms", !val.synonyms.empty());
+    if (val.description.empty()) {
+      row.set("description", false);
+    } else {
+      row.set("description", val.description);
+    }
+    List engines, implies;
+    for (const auto& ref : val.engines) engines.push_back(engine_ref(v, links, ref));
+    for (const auto& kv : val.implies) implies.push_back(key_value_item(v, links, kv));
+    row.set("engines", engines);
+    row.set("has_engines", !engines.empty());
+    row.set("implies", implies);
+    row.set("has_implies", !implies.empty());
+    out.push_back(row);
+  }
+  return out;
+}
+
+std::string join(const std::vector<std::string>& parts, const char* sep) {
+  std::string out;
+  for (const auto& p : parts) out += (out.empty() ? "" : sep) + p;
+  return out;
+}
+
+}  // namespace
+
+std::map<std::string, std::vector<std::pair<const Record*, std::vector<std::string>>>>
+gotchas_by_setting(const View& v) {
+  std::map<std::string, std::vector<std::pair<const Record*, std::vector<std::string>>>> out;
+  for (const auto& r : v.corpus.records()) {
+    if (r->kind != Kind::gotcha || !r->applies_when) continue;
+    SettingTests tests;
+    tested_settings(v, *r->applies_when, tests);
+    for (auto& [id, texts] : tests) out[id].emplace_back(r.get(), std::move(texts));
+  }
+  return out;
+}
+
+std::string render_setting(const Renderer::Impl& impl, const View& v, const Record& r) {
+  const Links links(impl.style, depth_of(r.id));
+  Data d = page_data(links, display_name(r));
+  common(d, links, r);
+  const SettingDef& s = r.setting;
+  d.set("key", s.key);
+  d.set("type", s.type);
+  d.set("scope", s.scope);
+  d.set("synonyms", text_list(s.synonyms));
+  d.set("has_synonyms", !s.synonyms.empty());
+  if (!r.description.empty()) d.set("description", render_markdown(r.description));
+  const List values = value_rows(v, links, r);
+  d.set("values", values);
+  d.set("has_values", !values.empty());
+  const List engines = engine_rows(v, links, r);
+  d.set("engines", engines);
+  d.set("has_engines", !engines.empty());
+  // Models whose traits set it.
+  List models;
+  for (const auto& m : v.corpus.records()) {
+    if (m->kind != Kind::model) continue;
+    for (const auto& kv : m->traits) {
+      if (target_id(v, kv.key, Kind::setting) != r.id) continue;
+      Data item;
+      item.set("name", std::string(display_name(*m)));
+      item.set("href", links.page(m->id));
+      item.set("value", kv.value);
+      models.push_back(item);
+    }
+  }
+  d.set("models", models);
+  d.set("has_models", !models.empty());
+  const auto tested = gotchas_by_setting(v);
+  std::vector<const Record*> gotchas;
+  std::map<std::string, std::string> tests;
+  if (auto it = tested.find(r.id); it != tested.end()) {
+    for (const auto& [g, texts] : it->second) {
+      gotchas.push_back(g);
+      tests[g->id] = join(texts, "; ");
+    }
+  }
+  d.set("gotchas", gotcha_group(v, links, "", "gotchas", {}, gotchas,
+                                [&](const Record& g) { return tests[g.id]; }));
+  return impl.templates.render("setting", d);
+}
+
+std::string render_model(const Renderer::Impl& impl, const View& v, const Record& r) {
+  const Links links(impl.style, depth_of(r.id));
+  Data d = page_data(links, display_name(r));
+  common(d, links, r);
+  d.set("match", text_list(r.match));
+  List traits;
+  std::map<std::string, std::string> value_of;  // setting id -> this model's value
+  for (const auto& kv : r.traits) {
+    traits.push_back(key_value_item(v, links, kv));
+    const std::string id = target_id(v, kv.key, Kind::setting);
+    if (!id.empty()) value_of[id] = kv.value;
+  }
+  d.set("traits", traits);
+  d.set("has_traits", !traits.empty());
+  // Gotchas testing any of its traits, each with the tests and this model's values.
+  std::map<std::string, std::vector<std::string>> notes;
+  std::vector<const Record*> gotchas;
+  for (const auto& [id, list] : gotchas_by_setting(v)) {
+    auto mine = value_of.find(id);
+    if (mine == value_of.end()) continue;
+    const Record* s = v.corpus.find(id);
+    const std::string key = s != nullptr ? s->setting.key : id;
+    for (const auto& [g, texts] : list) {
+      if (notes.find(g->id) == notes.end()) gotchas.push_back(g);
+      notes[g->id].push_back(join(texts, "; ") + " (this model: " + key + " = " + mine->second +
+                             ")");
+    }
+  }
+  d.set("gotchas", gotcha_group(v, links, "", "gotchas", {}, gotchas,
+                                [&](const Record& g) { return join(notes[g.id], "; "); }));
+  return impl.templates.render("model", d);
+}
+
+}  // namespace kb::pages
