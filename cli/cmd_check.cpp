@@ -14,6 +14,7 @@
 #include "kb/file_read.h"
 #include "kb/store.h"
 #include "kb/diagnostic_codes.h"
+#include "kb/error.h"
 #include "probe.h"
 
 namespace kb::cli {
@@ -58,7 +59,7 @@ std::optional<std::string> read_input(const std::string& path, std::vector<Diagn
   FileRead read = read_file(path, named_input_policy(kMaxDeploymentBytes));
   if (read.failure == ReadFailure::too_large) return std::string(kMaxDeploymentBytes + 1, ' ');
   if (read.failure == ReadFailure::missing) {
-    diags.push_back({Severity::error, "io.read", path, 0, 0, "cannot open the file: no such file",
+    diags.push_back({Severity::error, diag_code("io.read"), path, 0, 0, "cannot open the file: no such file",
                      "check the path", ""});
     return std::nullopt;
   }
@@ -81,20 +82,21 @@ void probe_endpoints(const CheckConfig& cfg, const Corpus& corpus, std::vector<D
       role = arg.substr(0, eq);
       url = arg.substr(eq + 1);
     }
-    std::string why;
-    auto endpoint = client::parse_endpoint(url, &why);
-    if (!endpoint) {
-      diags.push_back({Severity::error, "check.endpoint-invalid", url, 0, 0,
-                       "not a server URL: " + why, "write http://host:port or ROLE=http://host:port",
-                       ""});
+    client::Endpoint endpoint;
+    try {
+      endpoint = client::parse_endpoint(url);
+    } catch (const Error& e) {
+      diags.push_back({Severity::error, diag_code("check.endpoint-invalid"), url, 0, 0,
+                       std::string("not a server URL: ") + e.what(),
+                       "write http://host:port or ROLE=http://host:port", ""});
       continue;
     }
     client::ClientOptions options;
     options.timeout_seconds = cfg.endpoint_timeout;
-    client::Http http(*endpoint, options);
+    client::Http http(endpoint, options);
     client::EndpointProbe p = client::probe(http, specs);
     if (!p.reachable) {
-      diags.push_back({Severity::error, "check.endpoint-unreachable", url, 0, 0,
+      diags.push_back({Severity::error, diag_code("check.endpoint-unreachable"), url, 0, 0,
                        "the server does not answer: " +
                            (p.problems.empty() ? std::string("no answer") : p.problems.front()),
                        "check the URL and that the server is up", ""});

@@ -91,7 +91,7 @@ void cap_diagnostics(std::vector<Diagnostic>& diags, std::size_t max) {
                         [](const Diagnostic& d) { return d.severity == Severity::error; });
   const std::size_t dropped = diags.size() - max;
   diags.resize(max);
-  diags.push_back({Severity::note, "check.diagnostics-truncated", "", 0, 0,
+  diags.push_back({Severity::note, diag_code("check.diagnostics-truncated"), "", 0, 0,
                    std::to_string(dropped) + " more diagnostics are not listed",
                    "fix the ones listed, or run `kb check` locally for all of them", ""});
 }

@@ -25,7 +25,9 @@ void get_schema(const Ctx& c) {
                    "no schema for namespace '" + c.match(1) +
                        "' (gotchas, engines, oracles, results, settings, models)");
   }
-  send_json(c.res, kb::json::json_schema(*kind));
+  // A JSON Schema as the repository holds it: no schema_version keyword (validators in
+  // strict mode refuse unknown keywords).
+  send_body(c.res, kb::json::json_schema(*kind).dump(), "application/json");
 }
 
 }  // namespace kb::http

@@ -196,6 +196,9 @@ json components() {
       {"schema_version", "routes"});
   s["OpenAPI"] =
       object({{"openapi", str()}, {"paths", {{"type", "object"}}}}, {"openapi", "paths"});
+  // A JSON Schema (draft 2020-12) of record files, as schemas/ holds it.
+  s["JsonSchema"] = {{"type", "object"}};
+  s["SchemaList"] = {{"type", "object"}};
   return s;
 }
 
@@ -223,6 +226,8 @@ const std::vector<Shape>& shapes() {
       {"/api/v1/diagnostics", "GET", "Diagnostics", {}, "diagnostics"},
       {"/api/v1/changes", "GET", "Changes", {}, "changes"},
       {"/api/v1/export", "GET", "Export", {}, "export"},
+      {"/api/v1/schemas", "GET", "SchemaList", {}, "listSchemas"},
+      {"/api/v1/schemas/{namespace}.schema.json", "GET", "JsonSchema", {404}, "getSchema"},
       {"/api/v1/check", "POST", "Check", {413, 415, 422}, "check"},
       {"/api/v1/check/batch", "POST", "CheckBatch", {413, 415, 422}, "checkBatch"},
   };

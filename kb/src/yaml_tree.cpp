@@ -358,7 +358,7 @@ bool parse(std::string_view text, const std::string& file, const Limits& limits,
         if (context == "while scanning a quoted scalar" &&
             problem.find("end of stream") != std::string::npos) {
           const Mark at = offsets.mark(st.context_mark);
-          error("yaml.unterminated-string", to_pos(at), "quoted string is never closed",
+          error(diag_code("yaml.unterminated-string"), to_pos(at), "quoted string is never closed",
                 std::string("add the closing ") + text[std::min(at.pos, text.size() - 1)] +
                     " where the text ends");
           return false;
@@ -367,7 +367,7 @@ bool parse(std::string_view text, const std::string& file, const Limits& limits,
         const Pos at = st.error == YAML_READER_ERROR
                            ? byte_pos(text, std::min(st.problem_offset, text.size()))
                            : to_pos(offsets.mark(st.problem_mark));
-        error("yaml.syntax", at, context.empty() ? problem : problem + " (" + context + ")",
+        error(diag_code("yaml.syntax"), at, context.empty() ? problem : problem + " (" + context + ")",
               st.error == YAML_READER_ERROR
                   ? "record files are UTF-8 text without control characters"
                   : std::string());
@@ -421,7 +421,7 @@ bool parse(std::string_view text, const std::string& file, const Limits& limits,
     return false;
   }
   if (!builder.has_root()) {
-    error("yaml.empty", Pos{1, 1}, "the file holds no YAML document",
+    error(diag_code("yaml.empty"), Pos{1, 1}, "the file holds no YAML document",
           "a record is a mapping such as `title: ...`");
     return false;
   }

@@ -119,10 +119,19 @@ TEST_CASE("kb check --endpoint fails closed on a server it cannot reach or ident
   ToyProcess anonymous({"--no-version"});
   Run unknown = kb(dir, "check --endpoint " + anonymous.url() + records());
   CHECK(unknown.code == 2);
-  CHECK(unknown.err.find("error[deploy.unidentified-endpoint]") != std::string::npos);
+  const std::string unidentified = "deploy.unidentified-endpoint";
+  CHECK(unknown.err.find("error[" + unidentified + "]") != std::string::npos);
   Run allowed = kb(dir, "check --endpoint " + anonymous.url() + records() + " --allow-unknown");
   CHECK(allowed.code != 2);
 
-  CHECK(kb(dir, "check --endpoint not-a-url" + records()).code == 2);
+  Run bad_url = kb(dir, "check --endpoint not-a-url" + records());
+  CHECK(bad_url.code == 2);
+  CHECK(bad_url.err.find("error[" "check.endpoint-invalid" "]") != std::string::npos);
+  spit(dir / "not-endpoint.json", "{\"engines\": []}\n");
+  Run not_doc = kb(dir, "check --input-kind endpoint '" + (dir / "not-endpoint.json").string() +
+                            "'" + records());
+  CHECK(not_doc.code == 2);
+  const std::string code = "deploy.not-endpoint";
+  CHECK(not_doc.err.find("error[" + code + "]") != std::string::npos);
   CHECK(kb(dir, "check" + records()).code == 2);
 }

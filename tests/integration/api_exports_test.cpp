@@ -174,7 +174,7 @@ TEST_CASE("a stream spans many pieces, and HTTP/1.0 gets it unframed", "[server]
   cfg.records = tree.root();
   TestServer s(cfg);
   const json records = get_json(s, "/api/v1/export")["records"];
-  REQUIRE(records.size() == 470);
+  REQUIRE(records.size() == 472);
   CHECK(parse_ndjson(body_of(s, "/api/v1/export.ndjson", kNdjson)) == records);
   const json engines = get_json(s, "/api/v1/engines?limit=1000")["items"];
   REQUIRE(engines.size() == 455);

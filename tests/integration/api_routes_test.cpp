@@ -196,12 +196,12 @@ TEST_CASE("resolve answers like a reconciliation service", "[server]") {
 TEST_CASE("diagnostics, changes, export, index, healthz and metrics", "[server]") {
   TestServer s;
   auto diags = get_json(s, "/api/v1/diagnostics");
-  CHECK(diags["records"] == 20);
+  CHECK(diags["records"] == 22);
   CHECK(diags["errors"] == 0);
   CHECK(diags["diagnostics"].is_array());
 
   auto changes = get_json(s, "/api/v1/changes?since=0");
-  CHECK(changes["changes"].size() == 20);
+  CHECK(changes["changes"].size() == 22);
   CHECK(changes["changes"][0]["deleted"] == false);
   const auto cursor = changes["cursor"].get<std::int64_t>();
   // The cursor is the newest `modified` day: polling with it lists that day's records again.
@@ -210,11 +210,11 @@ TEST_CASE("diagnostics, changes, export, index, healthz and metrics", "[server]"
   CHECK(again.size() < 20);
   for (const auto& c : again) CHECK(c["changed_at_ms"] == cursor);
   CHECK(get_json(s, "/api/v1/changes?since=2999-01-01")["changes"].empty());
-  CHECK(get_json(s, "/api/v1/changes?since=2000-01-01T00:00:00Z")["changes"].size() == 20);
+  CHECK(get_json(s, "/api/v1/changes?since=2000-01-01T00:00:00Z")["changes"].size() == 22);
   CHECK(get_json(s, "/api/v1/changes?since=yesterday", 400)["error"]["code"] == "invalid-argument");
 
   auto exported = get_json(s, "/api/v1/export");
-  CHECK(exported["records"].size() == 20);
+  CHECK(exported["records"].size() == 22);
   CHECK(exported["snapshot"] == get_json(s, "/healthz")["snapshot"]);
   CHECK(exported["records"][0]["content_hash"].is_string());
 
@@ -223,7 +223,7 @@ TEST_CASE("diagnostics, changes, export, index, healthz and metrics", "[server]"
 
   auto health = get_json(s, "/healthz");
   CHECK(health["status"] == "ok");
-  CHECK(health["records"] == 20);
+  CHECK(health["records"] == 22);
   CHECK(health["read_only"] == false);
 
   get_json(s, "/api/v1/gotchas/nope", 404);

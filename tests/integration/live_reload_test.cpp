@@ -259,7 +259,7 @@ TEST_CASE("serve --db: a prebuilt index, read-only", "[server][db]") {
   auto health = get_json(s, "/healthz");
   CHECK(health["read_only"] == true);
   CHECK(health["watching"] == "none");
-  CHECK(health["records"] == 20);
+  CHECK(health["records"] == 22);
   CHECK(get_json(s, "/api/v1/gotchas?limit=0")["total"] == 11);
   CHECK(get_json(s, "/api/v1/search?q=thrashes")["hits"][0]["id"] == "gotchas/lambda-major");
   tree.write("gotchas/beta-major.yaml", gotcha("beta-major", "Not served"));

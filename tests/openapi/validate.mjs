@@ -74,9 +74,10 @@ try {
   }
 
   const slugs = {};
-  for (const t of ["gotchas", "engines", "oracles", "results"]) {
+  for (const t of ["gotchas", "engines", "oracles", "results", "settings", "models"]) {
     const list = await (await fetch(`${base}/api/v1/${t}`)).json();
-    slugs[t] = list.items[0].id.split("/")[1];
+    if (!list.items || list.items.length === 0) fail(`GET /api/v1/${t}: the test tree needs one ${t} record`);
+    else slugs[t] = list.items[0].id.split("/")[1];
   }
   const examples = { q: "cache", type: "engine" };
   const deployment = JSON.stringify({ engines: [{ engine: "vllm", version: "0.26.0" }, { engine: "lmcache" }] });
@@ -94,7 +95,9 @@ try {
         const values = p.schema.enum || [null];
         concrete = concrete.flatMap((c) => values.map((v) => c.replace(`{${p.name}}`, v ?? `{${p.name}}`)));
       }
-      concrete = concrete.map((c) => c.replace(/\/(\w+)\/\{slug\}$/, (_, t) => `/${t}/${slugs[t]}`));
+      concrete = concrete
+        .filter((c) => !/\/(\w+)\/\{slug\}$/.test(c) || slugs[c.match(/\/(\w+)\/\{slug\}$/)[1]])
+        .map((c) => c.replace(/\/(\w+)\/\{slug\}$/, (_, t) => `/${t}/${slugs[t]}`));
       const query = new URLSearchParams();
       for (const p of op.parameters) if (p.in === "query" && p.required) query.set(p.name, examples[p.name]);
       const init = { method: method.toUpperCase(), redirect: "manual" };

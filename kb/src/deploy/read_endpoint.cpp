@@ -6,6 +6,7 @@
 // `keys` spellings, like labels; keys no record spells are not configuration.
 
 #include "deploy/command.h"
+#include "kb/diagnostic_codes.h"
 #include "deploy/settings_reader.h"
 #include "deploy/yaml_docs.h"
 #include "kb/corpus.h"
@@ -36,7 +37,7 @@ class EndpointReader final : public Reader {
     std::vector<Node> docs;
     if (!parse_documents(in.text, in.file, docs, out.diagnostics)) return out;
     if (docs.size() != 1 || !docs[0].is_map() || !docs[0].find("kb_endpoint")) {
-      out.diagnostics.push_back(diag(Severity::error, "deploy.not-endpoint", in.file, {1, 1},
+      out.diagnostics.push_back(diag(Severity::error, diag_code("deploy.not-endpoint"), in.file, {1, 1},
                                      "an endpoint document is one JSON object with kb_endpoint",
                                      "write it with `kb check --endpoint URL --save-endpoint FILE`"));
       return out;
@@ -68,7 +69,7 @@ class EndpointReader final : public Reader {
     if (svc.engines.empty()) {
       out.diagnostics.push_back(diag(
           ctx.options.allow_unknown ? Severity::warning : Severity::error,
-          "deploy.unidentified-endpoint", in.file, url.pos,
+          diag_code("deploy.unidentified-endpoint"), in.file, url.pos,
           "the server at " + svc.name + " answered none of the engines' probe routes",
           "add a `probe:` route to its engine record, or pass --allow-unknown to check without "
           "it"));
