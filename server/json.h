@@ -27,7 +27,7 @@ nlohmann::json versioned(nlohmann::json doc, std::string_view snapshot = {});
 /// {"file","line","column","severity","code","message","hint","record"}.
 nlohmann::json diagnostic(const Diagnostic& d);
 
-/// CONTRACT.md's lint document: {"records","errors","warnings","diagnostics":[...]}.
+/// The lint document: {"records","errors","warnings","diagnostics":[...]}.
 nlohmann::json lint_report(std::size_t records, const std::vector<Diagnostic>& diags);
 
 /// A reference as written and as resolved: {"raw","id","versions","field"}.

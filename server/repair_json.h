@@ -1,6 +1,6 @@
 #pragma once
 
-// `kb repair --format json`: CONTRACT.md's document of planned and declined repairs.
+// `kb repair --format json`: the document of planned and declined repairs (README: Repairs).
 
 #include <nlohmann/json.hpp>
 
