@@ -196,10 +196,14 @@ bool block_depth_ok(std::string_view text, int max_depth, Pos& where) {
   return true;
 }
 
-void check_duplicates(const Node& n, const std::string& file, std::vector<Diagnostic>& diags) {
+// Reports a mapping's repeated keys and keeps only the first of each, so that every reader
+// sees one value per key: the one the diagnostic points back to.
+void check_duplicates(Node& n, const std::string& file, std::vector<Diagnostic>& diags) {
   if (n.type == Node::Type::map) {
     std::map<std::string, Pos> seen;
-    for (const auto& [k, v] : n.entries) {
+    std::size_t kept = 0;
+    for (std::size_t i = 0; i < n.entries.size(); ++i) {
+      auto& [k, v] = n.entries[i];
       if (k.type == Node::Type::scalar) {
         auto [it, fresh] = seen.emplace(k.value, k.pos);
         if (!fresh) {
@@ -208,13 +212,17 @@ void check_duplicates(const Node& n, const std::string& file, std::vector<Diagno
                                std::to_string(it->second.line) + ")",
                            "YAML keeps only one of them; merge the two values into one key",
                            ""});
+          continue;
         }
       }
       check_duplicates(k, file, diags);
       check_duplicates(v, file, diags);
+      if (kept != i) n.entries[kept] = std::move(n.entries[i]);
+      ++kept;
     }
+    n.entries.resize(kept);
   } else if (n.type == Node::Type::seq) {
-    for (const auto& item : n.items) check_duplicates(item, file, diags);
+    for (auto& item : n.items) check_duplicates(item, file, diags);
   }
 }
 
@@ -252,7 +260,7 @@ const Node* unterminated_quote(const Node& n, std::string_view text) {
 // columns in bytes, as before. Maps a character index to its byte offset.
 class Offsets {
  public:
-  explicit Offsets(std::string_view text) {
+  explicit Offsets(std::string_view text) : size_(text.size()), last_line_(last_line(text)) {
     bool ascii = true;
     for (unsigned char c : text) ascii = ascii && c < 0x80;
     if (ascii) return;
@@ -270,10 +278,31 @@ class Offsets {
     out.line = static_cast<int>(m.line);
     out.pos = byte(m.index);
     out.column = static_cast<int>(out.pos - byte(m.index - std::min(m.index, m.column)));
+    // At the end of a text without a final newline libyaml moves its mark to a line that
+    // does not exist; a diagnostic points at the end of the last line instead.
+    if (out.pos >= size_ && out.line > last_line_.line) {
+      out.line = last_line_.line;
+      out.column = last_line_.column;
+    }
     return out;
   }
 
  private:
+  static Mark last_line(std::string_view text) {
+    Mark m;
+    for (char c : text) {
+      if (c == '\n') {
+        ++m.line;
+        m.column = 0;
+      } else {
+        ++m.column;  // in bytes, as the marks' columns are
+      }
+    }
+    return m;
+  }
+
+  std::size_t size_;
+  Mark last_line_;  ///< where the text ends, 0-based line and column
   std::vector<std::size_t> starts_;  ///< empty: ASCII text, indexes are offsets
 };
 
