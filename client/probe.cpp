@@ -153,11 +153,12 @@ EndpointProbe probe(Http& http, const std::vector<EngineProbe>& specs) {
       if (!matches) continue;
       const std::string source =
           "GET " + route.path + (route.version.empty() ? "" : ": " + route.version);
-      std::string why;
-      if (!version.empty() && !Version::parse(version, &why)) {
-        out.problems.push_back(source + ": '" + version + "' is not a version kb reads (" + why +
-                               ")");
-        version.clear();
+      if (!version.empty()) {
+        if (auto parsed = Version::parse_or_error(version); !parsed.value) {
+          out.problems.push_back(source + ": '" + version + "' is not a version kb reads (" +
+                                 parsed.error.message + ")");
+          version.clear();
+        }
       }
       out.engines.push_back({spec.engine, version, source});
       add_settings(a.body, "", "GET " + route.path + ": ", out.settings);

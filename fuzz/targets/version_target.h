@@ -40,12 +40,17 @@ inline std::string_view next_line(std::string_view& data) {
 inline std::string version(std::string_view data) {
   const std::string_view first = detail::next_line(data);
   const std::string_view second = detail::next_line(data);
-  std::string err;
-  auto a = Version::parse(first, &err);
-  if (!a && err.empty()) return "refused a version without saying why";
+  const Parsed<Version> pa = Version::parse_or_error(first);
+  const auto& a = pa.value;
+  if (!a && pa.error.message.empty()) return "refused a version without saying why";
+  if (!a && pa.error.offset > first.size()) return "a version error points past the text";
+  if (a.has_value() != Version::parse(first).has_value())
+    return "parse and parse_or_error disagree";
   auto b = Version::parse(second);
-  auto range = VersionRange::parse(data, &err);
-  if (!range && err.empty()) return "refused a range without saying why";
+  const Parsed<VersionRange> pr = VersionRange::parse_or_error(data);
+  const auto& range = pr.value;
+  if (!range && pr.error.message.empty()) return "refused a range without saying why";
+  if (!range && pr.error.offset > data.size()) return "a range error points past the text";
   auto whole = VersionRange::parse(first);
   if (a) {
     if (a->compare(*a) != 0) return "a version differs from itself";

@@ -198,9 +198,9 @@ class DeploymentReader {
   void read_version(const Node& v, const std::string& field, DeployedEngine& e) {
     e.version = std::string(text::trim(v.value));
     e.version_pos = v.pos;
-    std::string error;
-    if (!Version::parse(e.version, &error)) {
-      out_.add(Severity::error, diag_code("version.invalid"), v.pos, field + ".version: " + error,
+    if (auto parsed = Version::parse_or_error(v.value); !parsed.value) {
+      out_.add(Severity::error, diag_code("version.invalid"),
+               yaml::value_pos(v, parsed.error.offset), field + ".version: " + parsed.error.message,
                "write the exact version that runs, such as 0.26.0 or 0.27.1rc2");
     }
   }

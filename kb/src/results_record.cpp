@@ -142,10 +142,11 @@ std::vector<RefValue> parse_subject_spec(std::string_view spec) {
     if (ref.raw.empty()) {
       throw Error(Errc::invalid_argument, "subject: '" + std::string(item) + "' names no engine");
     }
-    std::string error;
-    if (at != std::string_view::npos && !Version::parse(ref.versions, &error)) {
-      throw Error(Errc::invalid_argument, "subject: '" + std::string(item) +
-                                              "': " + (error.empty() ? "not a version" : error));
+    if (at != std::string_view::npos) {
+      if (auto parsed = Version::parse_or_error(ref.versions); !parsed.value) {
+        throw Error(Errc::invalid_argument,
+                    "subject: '" + std::string(item) + "': " + parsed.error.message);
+      }
     }
     ref.field = "subject.engines[" + std::to_string(out.size()) + "]";
     out.push_back(std::move(ref));

@@ -230,17 +230,23 @@ void Validator::scalar(const Field& f, const Node& v, const std::string& path) {
       return;
     case ValueType::version:
     case ValueType::version_range: {
-      std::string err;
       const bool is_version = f.type == ValueType::version;
-      const bool ok = ct != CoreType::boolean &&
-                      (is_version ? Version::parse(s, &err).has_value()
-                                  : VersionRange::parse(s, &err).has_value());
-      if (!ok) {
-        if (err.empty()) err = "'" + s + "' is not a version";
-        error(diag_code("version.invalid"), v.pos, path + ": " + err,
-              is_version ? "write a version such as 0.26.0 or 0.27.1rc2"
-                         : "write a range such as \">=0.26.0, <0.28\"");
+      ParseError err{"'" + s + "' is not a version", 0};
+      if (ct != CoreType::boolean) {
+        if (is_version) {
+          auto parsed = Version::parse_or_error(s);
+          if (parsed.value) return;
+          err = std::move(parsed.error);
+        } else {
+          auto parsed = VersionRange::parse_or_error(s);
+          if (parsed.value) return;
+          err = std::move(parsed.error);
+        }
       }
+      // The column points at the offending character when the value is written verbatim.
+      error(diag_code("version.invalid"), yaml::value_pos(v, err.offset), path + ": " + err.message,
+            is_version ? "write a version such as 0.26.0 or 0.27.1rc2"
+                       : "write a range such as \">=0.26.0, <0.28\"");
       return;
     }
     case ValueType::url:

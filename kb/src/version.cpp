@@ -61,26 +61,31 @@ class VersionParser {
  public:
   explicit VersionParser(std::string_view text) : s_(text) {}
 
-  std::optional<Version> run(std::string* error) {
+  Parsed<Version> run() {
+    Parsed<Version> out;
     Version v;
-    if (!parse_into(v)) {
-      if (error) *error = error_;
-      return std::nullopt;
+    if (parse_into(v)) {
+      out.value = std::move(v);
+    } else {
+      out.error = std::move(error_);
     }
-    return v;
+    return out;
   }
 
  private:
-  bool fail(std::string message) {
-    error_ = std::move(message);
+  // Fails at byte `at` of the trimmed text.
+  bool fail(std::string message, std::size_t at) {
+    error_ = ParseError{std::move(message), lead_ + at};
     return false;
   }
+  bool fail(std::string message) { return fail(std::move(message), i_); }
 
   bool parse_into(Version& v) {
     std::string_view original = trim(s_);
-    if (original.empty()) return fail("empty version");
+    lead_ = original.empty() ? 0 : static_cast<std::size_t>(original.data() - s_.data());
+    if (original.empty()) return fail("empty version", 0);
     if (original.size() > kMaxVersionLength) {
-      return fail("version is longer than " + std::to_string(kMaxVersionLength) + " characters");
+      return fail("version is longer than " + std::to_string(kMaxVersionLength) + " characters", 0);
     }
     v.text_ = std::string(original);
     text_.reserve(original.size());
@@ -128,7 +133,7 @@ class VersionParser {
     std::size_t skip = 0;
     while (skip + 1 < len && text_[start + skip] == '0') ++skip;
     if (len - skip > kMaxDigits) {
-      return fail("number '" + text_.substr(start, len) + "' in version is too large");
+      return fail("number '" + text_.substr(start, len) + "' in version is too large", start);
     }
     out = 0;
     for (std::size_t k = start + skip; k < i_; ++k) out = out * 10 + (text_[k] - '0');
@@ -205,13 +210,18 @@ class VersionParser {
   }
 
   std::string_view s_;
+  std::size_t lead_ = 0;  // bytes of whitespace before the trimmed text
   std::string text_;
   std::size_t i_ = 0;
-  std::string error_;
+  ParseError error_;
 };
 
-std::optional<Version> Version::parse(std::string_view text, std::string* error) {
-  return VersionParser(text).run(error);
+std::optional<Version> Version::parse(std::string_view text) {
+  return VersionParser(text).run().value;
+}
+
+Parsed<Version> Version::parse_or_error(std::string_view text) {
+  return VersionParser(text).run();
 }
 
 int Version::compare_base(const Version& o) const {

@@ -80,18 +80,31 @@ bool VersionRange::contains(const Version& v) const {
   return true;
 }
 
-std::optional<VersionRange> VersionRange::parse(std::string_view text, std::string* error) {
-  auto fail = [&](std::string message) -> std::optional<VersionRange> {
-    if (error) *error = std::move(message);
-    return std::nullopt;
+std::optional<VersionRange> VersionRange::parse(std::string_view text) {
+  return parse_or_error(text).value;
+}
+
+Parsed<VersionRange> VersionRange::parse_or_error(std::string_view text) {
+  Parsed<VersionRange> out;
+  auto fail = [&](std::string message, std::size_t offset) {
+    out.error = ParseError{std::move(message), offset};
+    return out;
   };
   if (text.size() > kMaxRangeLength) {
-    return fail("version range is longer than " + std::to_string(kMaxRangeLength) + " characters");
+    return fail("version range is longer than " + std::to_string(kMaxRangeLength) + " characters",
+                0);
   }
   VersionRange range;
-  range.text_ = std::string(trim(text));
+  const std::string_view trimmed = trim(text);
+  // Offsets below are into the trimmed text; `lead` turns them into offsets into `text`.
+  const std::size_t lead =
+      trimmed.empty() ? 0 : static_cast<std::size_t>(trimmed.data() - text.data());
+  range.text_ = std::string(trimmed);
   std::string_view all = range.text_;
-  if (all.empty() || all == "*") return range;
+  if (all.empty() || all == "*") {
+    out.value = std::move(range);
+    return out;
+  }
   // Ordered longest first so `<=` is not read as `<` followed by `=...`.
   static constexpr std::array<OpToken, 9> kOps{{{"===", static_cast<int>(Op::arbitrary)},
                                                 {"~=", static_cast<int>(Op::compatible)},
@@ -108,24 +121,30 @@ std::optional<VersionRange> VersionRange::parse(std::string_view text, std::stri
     std::size_t comma = all.find(',', start);
     std::string_view part =
         all.substr(start, comma == std::string_view::npos ? all.npos : comma - start);
+    std::size_t at = lead + start;  // offset in `text` of the clause's first character
     start = comma == std::string_view::npos ? all.size() + 1 : comma + 1;
     ++index;
     std::string_view clause = trim(part);
+    if (!clause.empty()) at += static_cast<std::size_t>(clause.data() - part.data());
     std::string where = "clause " + std::to_string(index) + " '" + std::string(clause) + "'";
-    if (clause.empty()) return fail("empty " + where + " in '" + range.text_ + "'");
+    if (clause.empty()) return fail("empty " + where + " in '" + range.text_ + "'", at);
     if (range.clauses_.size() >= kMaxClauses) {
-      return fail("more than " + std::to_string(kMaxClauses) + " clauses in a version range");
+      return fail("more than " + std::to_string(kMaxClauses) + " clauses in a version range", at);
     }
+    const std::size_t clause_at = at;
     Op op = Op::eq;
     for (const OpToken& t : kOps) {
       if (clause.substr(0, t.text.size()) == t.text) {
         op = static_cast<Op>(t.op);
         clause.remove_prefix(t.text.size());
+        at += t.text.size();
         break;
       }
     }
+    const std::string_view after_op = clause;
     clause = trim(clause);
-    if (clause.empty()) return fail(where + ": the operator has no version after it");
+    if (clause.empty()) return fail(where + ": the operator has no version after it", clause_at);
+    at += static_cast<std::size_t>(clause.data() - after_op.data());  // `at`: the version
     if (op == Op::arbitrary) {
       range.clauses_.push_back({op, Version{}});
       range.clauses_.back().bound.text_ = std::string(clause);
@@ -134,29 +153,31 @@ std::optional<VersionRange> VersionRange::parse(std::string_view text, std::stri
     bool prefix = clause.size() >= 2 && clause.substr(clause.size() - 2) == ".*";
     if (prefix) {
       if (op != Op::eq && op != Op::ne) {
-        return fail(where + ": '.*' is allowed only after '==' or '!='");
+        return fail(where + ": '.*' is allowed only after '==' or '!='", at + clause.size() - 2);
       }
       clause.remove_suffix(2);
       op = op == Op::eq ? Op::prefix_eq : Op::prefix_ne;
     }
-    if (clause.find_first_of(" \t") != std::string_view::npos) {
-      return fail(where + ": separate the comparisons of a range with commas");
+    if (const std::size_t space = clause.find_first_of(" \t"); space != std::string_view::npos) {
+      return fail(where + ": separate the comparisons of a range with commas", at + space);
     }
-    std::string why;
-    std::optional<Version> bound = Version::parse(clause, &why);
-    if (!bound) return fail(where + ": " + why);
-    if (bound->has_local() && op != Op::eq && op != Op::ne) {
-      return fail(where + ": only '==' and '!=' take a version with a local tag");
+    Parsed<Version> bound = Version::parse_or_error(clause);
+    if (!bound.value) return fail(where + ": " + bound.error.message, at + bound.error.offset);
+    if (bound.value->has_local() && op != Op::eq && op != Op::ne) {
+      return fail(where + ": only '==' and '!=' take a version with a local tag",
+                  at + clause.find('+'));
     }
-    if (prefix && (bound->is_prerelease() || bound->is_postrelease() || bound->has_local())) {
-      return fail(where + ": a '.*' prefix must be release numbers only, like '==0.26.*'");
+    if (prefix && (bound.value->is_prerelease() || bound.value->is_postrelease() ||
+                   bound.value->has_local())) {
+      return fail(where + ": a '.*' prefix must be release numbers only, like '==0.26.*'", at);
     }
-    if (op == Op::compatible && bound->release().size() < 2) {
-      return fail(where + ": '~=' needs at least two release numbers, like '~=0.26'");
+    if (op == Op::compatible && bound.value->release().size() < 2) {
+      return fail(where + ": '~=' needs at least two release numbers, like '~=0.26'", at);
     }
-    range.clauses_.push_back({op, std::move(*bound)});
+    range.clauses_.push_back({op, std::move(*bound.value)});
   }
-  return range;
+  out.value = std::move(range);
+  return out;
 }
 
 }  // namespace kb

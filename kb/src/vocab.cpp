@@ -82,9 +82,7 @@ std::optional<std::string> normalize_value(const SettingDef& def, std::string_vi
     return fail(why, "'" + std::string(t) + "' is not one of " + list);
   }
   if (def.type == "version") {
-    std::string err;
-    auto v = Version::parse(t, &err);
-    if (!v) return fail(why, err);
+    if (auto v = Version::parse_or_error(t); !v.value) return fail(why, v.error.message);
     std::string s(t);
     if (!s.empty() && (s[0] == 'v' || s[0] == 'V')) s.erase(0, 1);
     return s;

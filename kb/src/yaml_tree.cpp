@@ -3,10 +3,10 @@
 #include <yaml.h>
 
 #include <algorithm>
-#include <map>
 #include <memory>
 #include <unordered_map>
 #include "kb/diagnostic_codes.h"
+#include "yaml_checks.h"
 
 namespace kb::yaml {
 namespace {
@@ -51,12 +51,15 @@ class TreeBuilder {
     Node copy = it->second.node;
     copy.pos = to_pos(mark);
     copy.offset = mark.pos;
+    copy.verbatim = false;  // its text is at the anchor, not here
     add(std::move(copy), {}, it->second.weight);
   }
-  void on_scalar(const Mark& mark, bool plain, const std::string& anchor, std::string value) {
+  void on_scalar(const Mark& mark, bool plain, bool verbatim, const std::string& anchor,
+                 std::string value) {
     Node n;
     n.type = Node::Type::scalar;
     n.plain = plain;
+    n.verbatim = verbatim;
     n.value = std::move(value);
     place(n, mark);
     add(std::move(n), anchor);
@@ -146,116 +149,6 @@ class TreeBuilder {
   bool has_root_ = false;
 };
 
-// Bounds flow nesting before the parser sees the text (yaml-cpp, used before, recursed
-// once per level; libyaml does not, but the bound stays the same). Quotes are not tracked, so prose
-// with many unbalanced brackets could trip this, which is why the bound is far above anything a
-// record needs.
-bool flow_depth_ok(std::string_view text, int max_depth, Pos& where) {
-  int depth = 0;
-  int line = 1;
-  int col = 0;
-  for (char c : text) {
-    ++col;
-    if (c == '\n') {
-      ++line;
-      col = 0;
-    } else if (c == '[' || c == '{') {
-      if (++depth > max_depth) {
-        where = Pos{line, col};
-        return false;
-      }
-    } else if ((c == ']' || c == '}') && depth > 0) {
-      --depth;
-    }
-  }
-  return true;
-}
-
-// Block nesting on one line (`- - - - x`, `? ? ? x`), bounded the same way.
-bool block_depth_ok(std::string_view text, int max_depth, Pos& where) {
-  int line = 1;
-  std::size_t i = 0;
-  while (i < text.size()) {
-    int indicators = 0;
-    std::size_t j = i;
-    while (j < text.size() && text[j] == ' ') ++j;
-    while (j + 1 < text.size() && (text[j] == '-' || text[j] == '?') && text[j + 1] == ' ') {
-      ++indicators;
-      j += 2;
-      while (j < text.size() && text[j] == ' ') ++j;
-    }
-    if (indicators > max_depth) {
-      where = Pos{line, 1};
-      return false;
-    }
-    std::size_t nl = text.find('\n', i);
-    if (nl == std::string_view::npos) break;
-    i = nl + 1;
-    ++line;
-  }
-  return true;
-}
-
-// Reports a mapping's repeated keys and keeps only the first of each, so that every reader
-// sees one value per key: the one the diagnostic points back to.
-void check_duplicates(Node& n, const std::string& file, std::vector<Diagnostic>& diags) {
-  if (n.type == Node::Type::map) {
-    std::map<std::string, Pos> seen;
-    std::size_t kept = 0;
-    for (std::size_t i = 0; i < n.entries.size(); ++i) {
-      auto& [k, v] = n.entries[i];
-      if (k.type == Node::Type::scalar) {
-        auto [it, fresh] = seen.emplace(k.value, k.pos);
-        if (!fresh) {
-          diags.push_back({Severity::error, diag_code("yaml.duplicate-key"), file, k.pos.line, k.pos.column,
-                           "duplicate key '" + k.value + "' (first at line " +
-                               std::to_string(it->second.line) + ")",
-                           "YAML keeps only one of them; merge the two values into one key",
-                           ""});
-          continue;
-        }
-      }
-      check_duplicates(k, file, diags);
-      check_duplicates(v, file, diags);
-      if (kept != i) n.entries[kept] = std::move(n.entries[i]);
-      ++kept;
-    }
-    n.entries.resize(kept);
-  } else if (n.type == Node::Type::seq) {
-    for (auto& item : n.items) check_duplicates(item, file, diags);
-  }
-}
-
-// A quoted scalar that runs to the end of the input would swallow every field after it;
-// libyaml rejects it, and this names it (yaml-cpp 0.7, used before, accepted it).
-const Node* unterminated_quote(const Node& n, std::string_view text) {
-  if (n.type == Node::Type::scalar && !n.plain && n.offset < text.size()) {
-    char q = text[n.offset];
-    if (q == '"' || q == '\'') {
-      for (std::size_t i = n.offset + 1; i < text.size(); ++i) {
-        if (q == '"' && text[i] == '\\') {
-          ++i;
-        } else if (text[i] == q) {
-          if (q == '\'' && i + 1 < text.size() && text[i + 1] == '\'') {
-            ++i;
-          } else {
-            return nullptr;
-          }
-        }
-      }
-      return &n;
-    }
-  }
-  for (const auto& item : n.items) {
-    if (const Node* bad = unterminated_quote(item, text)) return bad;
-  }
-  for (const auto& [k, v] : n.entries) {
-    if (const Node* bad = unterminated_quote(k, text)) return bad;
-    if (const Node* bad = unterminated_quote(v, text)) return bad;
-  }
-  return nullptr;
-}
-
 // libyaml counts characters; nodes keep byte offsets (in-place repair edits bytes) and
 // columns in bytes, as before. Maps a character index to its byte offset.
 class Offsets {
@@ -312,6 +205,27 @@ bool is_null_scalar(const yaml_event_t& e) {
   if (!e.data.scalar.plain_implicit || e.data.scalar.style != YAML_PLAIN_SCALAR_STYLE) return false;
   std::string_view v(reinterpret_cast<const char*>(e.data.scalar.value), e.data.scalar.length);
   return v.empty() || v == "~" || v == "null" || v == "Null" || v == "NULL";
+}
+
+// Whether scalar `e`, starting at byte `at` of `text`, is its value byte for byte on one
+// line: plain, or between quotes with no escape, so a byte of the value has a column.
+bool verbatim_scalar(const yaml_event_t& e, std::string_view text, std::size_t at) {
+  const std::string_view v(reinterpret_cast<const char*>(e.data.scalar.value),
+                           e.data.scalar.length);
+  if (v.find('\n') != std::string_view::npos || at > text.size()) return false;
+  const std::string_view from = text.substr(at);
+  switch (e.data.scalar.style) {
+    case YAML_PLAIN_SCALAR_STYLE:
+      return e.data.scalar.plain_implicit && from.substr(0, v.size()) == v;
+    case YAML_SINGLE_QUOTED_SCALAR_STYLE:
+    case YAML_DOUBLE_QUOTED_SCALAR_STYLE: {
+      const char q = e.data.scalar.style == YAML_SINGLE_QUOTED_SCALAR_STYLE ? '\'' : '"';
+      return from.size() >= v.size() + 2 && from[0] == q && from.substr(1, v.size()) == v &&
+             from[v.size() + 1] == q;
+    }
+    default:
+      return false;
+  }
 }
 
 // The 1-based line and column (in bytes) of byte `offset` of `text`.
@@ -420,7 +334,7 @@ bool parse(std::string_view text, const std::string& file, const Limits& limits,
             builder.on_scalar(
                 mark,
                 e.data.scalar.plain_implicit && e.data.scalar.style == YAML_PLAIN_SCALAR_STYLE,
-                anchor_of(e.data.scalar.anchor),
+                verbatim_scalar(e, text, mark.pos), anchor_of(e.data.scalar.anchor),
                 std::string(reinterpret_cast<const char*>(e.data.scalar.value),
                             e.data.scalar.length));
           }

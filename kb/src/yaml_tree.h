@@ -22,6 +22,7 @@ struct Node {
   Pos pos;                 ///< 1-based
   std::size_t offset = 0;  ///< byte offset of the node's first character in the parsed text
   bool plain = true;       ///< scalar written without quotes or block indicators
+  bool verbatim = false;   ///< scalar's value is its source bytes, on one line (no escapes)
   std::string value;       ///< scalar text
   std::vector<Node> items;                       ///< seq
   std::vector<std::pair<Node, Node>> entries;    ///< map, in file order
@@ -56,6 +57,10 @@ struct Limits {
 /// Returns false (and no tree) when the text is not a single well-formed document.
 bool parse(std::string_view text, const std::string& file, const Limits& limits, Node& out,
            std::vector<Diagnostic>& diags);
+
+/// Where byte `offset` of scalar `n`'s value stands in the file: exact when the value is
+/// written verbatim (plain or quoted, one line, no escapes), else the scalar's own position.
+Pos value_pos(const Node& n, std::size_t offset);
 
 /// What a scalar is under YAML 1.2's core schema, as editors and JSON Schema validators
 /// read it: a plain `3` is an integer, `true` a boolean, a quoted "3" a string.

@@ -1,5 +1,6 @@
-// What a parsed YAML node is: lookups in a mapping, the core-schema type of a scalar
-// and the names messages give them (the tree itself is built in yaml_tree.cpp).
+// What a parsed YAML node is: lookups in a mapping, where a byte of a scalar stands, the
+// core-schema type of a scalar and the names messages give them (the tree itself is built
+// in yaml_tree.cpp).
 
 #include <string_view>
 
@@ -12,6 +13,12 @@ const Node* Node::find(std::string_view key) const {
     if (k.type == Type::scalar && k.value == key) return &v;
   }
   return nullptr;
+}
+
+Pos value_pos(const Node& n, std::size_t offset) {
+  if (!n.is_scalar() || !n.verbatim || offset > n.value.size()) return n.pos;
+  // A quoted value starts one byte after its opening quote.
+  return Pos{n.pos.line, n.pos.column + (n.plain ? 0 : 1) + static_cast<int>(offset)};
 }
 
 namespace {

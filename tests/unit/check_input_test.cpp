@@ -92,6 +92,10 @@ TEST_CASE("malformed deployments are diagnosed", "[check]") {
   CHECK(bad.message ==
         "engines[0].version: 'latest' is not a version: it must start with a number");
   CHECK(bad.column == 29);
+  // The column is the offending character's, as far as the scalar is written verbatim.
+  CHECK(only(parse("engines:\n  - {engine: vllm, version: 0.2x8}\n"), "version.invalid",
+             Severity::error, 2)
+            .column == 32);
   auto nested = only(parse("config:\n  kv_transfer_config: {kv_connector: lmcache}\n"),
                      "check.nested-config", Severity::error, 2);
   CHECK(nested.message == "config.kv_transfer_config: expected a single value, found a mapping");

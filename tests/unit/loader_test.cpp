@@ -115,6 +115,22 @@ TEST_CASE("an unknown field suggests the field meant", "[loader]") {
   CHECK(r.diagnostics[0].hint == "did you mean 'severity'?");
 }
 
+TEST_CASE("a bad version range is reported at its offending character", "[loader]") {
+  auto where = [](const std::string& affects) {
+    auto r = load_record_text("gotchas/x.yaml", std::string(kValidGotcha) + "affects:\n" + affects);
+    INFO(dump(r.diagnostics));
+    REQUIRE(r.diagnostics.size() == 1);
+    CHECK(r.diagnostics[0].code == "version.invalid");
+    return std::to_string(r.diagnostics[0].line) + ":" + std::to_string(r.diagnostics[0].column);
+  };
+  // Double-quoted, plain, single-quoted: the position of the `x` of `0.2x8`.
+  CHECK(where("  - {engine: vllm, versions: \">=0.26, <0.2x8\"}\n") == "7:43");
+  CHECK(where("  - {engine: vllm, versions: <0.2x8}\n") == "7:34");
+  CHECK(where("  - engine: vllm\n    versions: '>=0.26, <0.2x8'\n") == "8:28");
+  // An escape moves the bytes: the column falls back to the scalar's start.
+  CHECK(where("  - {engine: vllm, versions: \"\\x3e=0.26, <0.2x8\"}\n") == "7:30");
+}
+
 TEST_CASE("hostile input is bounded", "[loader][hostile]") {
   SECTION("a file over the size limit is refused without parsing") {
     std::string big = "title: x\nnotes: \"" + std::string(30u << 20, 'a') + "\"\n";

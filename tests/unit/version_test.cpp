@@ -7,33 +7,39 @@
 namespace {
 
 kb::Version v(const std::string& text) {
-  std::string error;
-  auto parsed = kb::Version::parse(text, &error);
-  INFO(text << ": " << error);
-  REQUIRE(parsed);
-  return *parsed;
+  auto parsed = kb::Version::parse_or_error(text);
+  INFO(text << ": " << parsed.error.message);
+  REQUIRE(parsed.value);
+  return *parsed.value;
 }
 
 bool in(const std::string& version, const std::string& range) {
-  std::string error;
-  auto r = kb::VersionRange::parse(range, &error);
-  INFO(range << ": " << error);
-  REQUIRE(r);
-  return r->contains(v(version));
+  auto r = kb::VersionRange::parse_or_error(range);
+  INFO(range << ": " << r.error.message);
+  REQUIRE(r.value);
+  return r.value->contains(v(version));
+}
+
+kb::ParseError range_failure(const std::string& range) {
+  auto r = kb::VersionRange::parse_or_error(range);
+  CHECK_FALSE(r.value);
+  CHECK_FALSE(kb::VersionRange::parse(range));
+  return r.error;
 }
 
 std::string range_error(const std::string& range) {
-  std::string error;
-  auto r = kb::VersionRange::parse(range, &error);
-  CHECK_FALSE(r);
-  return error;
+  return range_failure(range).message;
+}
+
+kb::ParseError version_failure(const std::string& text) {
+  auto parsed = kb::Version::parse_or_error(text);
+  CHECK_FALSE(parsed.value);
+  CHECK_FALSE(kb::Version::parse(text));
+  return parsed.error;
 }
 
 std::string version_error(const std::string& text) {
-  std::string error;
-  auto parsed = kb::Version::parse(text, &error);
-  CHECK_FALSE(parsed);
-  return error;
+  return version_failure(text).message;
 }
 
 }  // namespace
@@ -194,6 +200,37 @@ TEST_CASE("malformed ranges name the bad clause", "[version]") {
   CHECK(range_error(many) == "more than 32 clauses in a version range");
 }
 
+TEST_CASE("a malformed version says at which byte it goes wrong", "[version]") {
+  CHECK(version_failure("latest").offset == 0);
+  CHECK(version_failure("  latest").offset == 2);
+  CHECK(version_failure("vx").offset == 1);
+  CHECK(version_failure("0.2x8").offset == 3);
+  CHECK(version_failure(" 0.2x8 ").offset == 4);
+  CHECK(version_failure("1!").offset == 2);
+  CHECK(version_failure("1.0+a..b").offset == 6);
+  CHECK(version_failure("1.1234567890123456789").offset == 2);
+  CHECK(version_failure("").offset == 0);
+}
+
+TEST_CASE("a malformed range says at which byte it goes wrong", "[version]") {
+  // Each offset is the byte of the range text the message is about.
+  CHECK(range_failure(">=banana").offset == 2);
+  CHECK(range_failure(">=0.26, <0.2x8").offset == 12);
+  CHECK(range_failure(" >= 0.26 ,  <  0.2x8").offset == 18);
+  CHECK(range_failure(">=0.26 <0.28").offset == 6);
+  CHECK(range_failure(">=0.26,").offset == 7);
+  CHECK(range_failure(">=0.26, ,<1").offset == 7);
+  CHECK(range_failure(">=0.26, >=").offset == 8);
+  CHECK(range_failure(">=0.26.0+cu128").offset == 8);
+  CHECK(range_failure("~=1").offset == 2);
+  CHECK(range_failure(">=0.26.*").offset == 6);
+  CHECK(range_failure("==0.26rc1.*").offset == 2);
+  CHECK(range_failure(std::string(2000, '1')).offset == 0);
+  std::string many;
+  for (int i = 0; i < 40; ++i) many += ">=0.1,";
+  CHECK(range_failure(many).offset == 32 * 6);
+}
+
 TEST_CASE("hostile input never crashes the parsers", "[version]") {
   const std::string inputs[] = {std::string("\0\0", 2),
                                 "\xff\xfe",
@@ -212,9 +249,10 @@ TEST_CASE("hostile input never crashes the parsers", "[version]") {
                                 "1" + std::string(200, '.'),
                                 "1" + std::string(100, '+')};
   for (const auto& s : inputs) {
-    std::string error;
-    (void)kb::Version::parse(s, &error);
-    (void)kb::VersionRange::parse(s, &error);
+    auto version = kb::Version::parse_or_error(s);
+    auto range = kb::VersionRange::parse_or_error(s);
+    CHECK(version.error.offset <= s.size());
+    CHECK(range.error.offset <= s.size());
   }
   SUCCEED();
 }

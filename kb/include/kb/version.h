@@ -13,6 +13,19 @@ inline constexpr std::size_t kMaxVersionLength = 256;
 /// Longest version range text accepted.
 inline constexpr std::size_t kMaxRangeLength = 1024;
 
+/// Why a text is not a version or a version range, and where.
+struct ParseError {
+  std::string message;     ///< names the bad part: "'0.2x8' is not a version: unexpected ..."
+  std::size_t offset = 0;  ///< byte offset of the offending character in the text parsed
+};
+
+/// The outcome of a parse that says why it failed.
+template <typename T>
+struct Parsed {
+  std::optional<T> value;  ///< empty when the text did not parse
+  ParseError error;        ///< why, when `value` is empty
+};
+
 /// A version as operators write them, ordered like PEP 440 (and compatible with
 /// semver for plain X.Y.Z): `0.26.0`, `0.27.1rc2`, `1.0.0-beta.1`, `0.26.0+cu128`,
 /// `v0.4`, `0.26.post1`, `0.28.dev3`, `1!2.0`. Trailing zero components compare equal
@@ -20,8 +33,11 @@ inline constexpr std::size_t kMaxRangeLength = 1024;
 /// sort after the plain version and are ignored by range bounds without one.
 class Version {
  public:
-  /// Parses `text`; nullopt (and `error` set) when it is not a version.
-  static std::optional<Version> parse(std::string_view text, std::string* error = nullptr);
+  /// Parses `text`; nullopt when it is not a version.
+  static std::optional<Version> parse(std::string_view text);
+  /// Parses `text`; when it is not a version, the error names the bad part and its offset
+  /// in `text` (surrounding whitespace counted), so a caller can point at it.
+  static Parsed<Version> parse_or_error(std::string_view text);
   /// The text as given, without surrounding whitespace.
   const std::string& text() const { return text_; }
   /// <0, 0, >0 like strcmp.
@@ -64,8 +80,11 @@ class Version {
 /// `0.27.1rc2` is in `>=0.26, <0.28`, `0.28rc1` is not.
 class VersionRange {
  public:
-  /// Parses `text`; nullopt (and `error` set to a message naming the bad part) on failure.
-  static std::optional<VersionRange> parse(std::string_view text, std::string* error = nullptr);
+  /// Parses `text`; nullopt when it is not a version range.
+  static std::optional<VersionRange> parse(std::string_view text);
+  /// Parses `text`; on failure the error names the bad clause and the offset in `text` of
+  /// the offending character (`b` of `>=0.26, <banana`).
+  static Parsed<VersionRange> parse_or_error(std::string_view text);
   /// Whether `v` is in the range.
   bool contains(const Version& v) const;
   /// The text as given, without surrounding whitespace.
