@@ -42,7 +42,10 @@ void print_text(const RepairPlan& plan, bool write) {
     if (!u.candidates.empty()) {
       std::cout << "    candidates:";
       for (std::size_t i = 0; i < u.candidates.size(); ++i) {
-        std::cout << (i ? ", " : " ") << u.candidates[i].id << " " << score(u.candidates[i].score);
+        // A value's candidates are spellings of one setting: name the spelling.
+        const Candidate& c = u.candidates[i];
+        std::cout << (i ? ", " : " ") << (u.kind == RepairKind::value ? c.matched : c.id) << " "
+                  << score(c.score);
       }
       std::cout << "\n";
     }
@@ -78,8 +81,9 @@ int run_repair(const RepairConfig& cfg) {
 
 void add_repair(CLI::App& app, Action& run) {
   auto cfg = std::make_shared<RepairConfig>();
-  auto* sub = app.add_subcommand(
-      "repair", "Propose reference repairs; --write applies the confident ones in place");
+  auto* sub = app.add_subcommand("repair",
+                                 "Propose repairs of typo'd references and predicate values; "
+                                 "--write applies the confident ones in place");
   add_records_option(sub, cfg->records);
   sub->add_flag("--write", cfg->write, "Apply the repairs listed, editing the files in place");
   add_format_option(sub, cfg->format, {"text", "json"});

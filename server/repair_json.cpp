@@ -25,7 +25,8 @@ nlohmann::json repair_report(const RepairPlan& plan) {
                        {"target", r.target},
                        {"confidence", rounded(r.confidence)},
                        {"applied", r.applied},
-                       {"reason", r.reason}});
+                       {"reason", r.reason},
+                       {"kind", to_string(r.kind)}});
   }
   nlohmann::json unresolved = nlohmann::json::array();
   for (const auto& u : plan.unresolved) {
@@ -41,7 +42,8 @@ nlohmann::json repair_report(const RepairPlan& plan) {
                            {"value", u.value},
                            {"candidates", std::move(candidates)},
                            {"reason", u.reason},
-                           {"rule", u.rule}};
+                           {"rule", u.rule},
+                           {"kind", to_string(u.kind)}};
     if (!u.other_namespace_id.empty()) item["other_namespace_id"] = u.other_namespace_id;
     unresolved.push_back(std::move(item));
   }

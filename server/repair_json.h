@@ -9,9 +9,11 @@
 namespace kb::json {
 
 /// {"repairs": [{"record","file","line","column","field","from","to","target",
-///   "confidence","applied","reason"}],
+///   "confidence","applied","reason","kind"}],
 ///  "unresolved": [{"record","file","line","column","field","value",
-///   "candidates": [{"id","score","matched"}],"reason","rule","other_namespace_id"?}]}.
+///   "candidates": [{"id","score","matched"}],"reason","rule","kind","other_namespace_id"?}]}.
+/// `kind` is "reference" or "value" (a setting's value in a predicate; its candidates'
+/// `id` is the setting, `matched` the spelling).
 nlohmann::json repair_report(const RepairPlan& plan);
 
 }  // namespace kb::json

@@ -8,8 +8,10 @@
 #include <set>
 
 #include "kb/corpus.h"
-#include "kb/version.h"
 #include "kb/diagnostic_codes.h"
+#include "kb/resolver.h"
+#include "kb/version.h"
+#include "resolver_internal.h"
 #include "similarity.h"
 #include "text_util.h"
 #include "vocab.h"
@@ -66,8 +68,18 @@ class Linter {
     std::string why;
     if (normalize_value(rec.setting, raw, &why)) return true;
     std::string hint = "see " + rec.id;
-    if (rec.setting.type == "enum") {
-      if (auto guess = did_you_mean(raw, choices(rec.setting))) hint = "did you mean '" + *guess + "'?";
+    std::optional<std::string> guess;
+    if (rec.setting.type == "enum") guess = did_you_mean(raw, choices(rec.setting));
+    if (guess) hint = "did you mean '" + *guess + "'?";
+    // In a predicate, say whether `kb repair --write` would fix it, as for a reference.
+    if (code == std::string_view(diag_code("predicate.bad-value"))) {
+      Resolution res = resolve_value(rec.id, rec.setting, raw);
+      if (res.repairable) {
+        hint = "did you mean '" + res.candidates.front().matched + "'? (" +
+               format_score(res.confidence) + ", `kb repair --write` would apply it)";
+      } else if (guess) {
+        hint = "did you mean '" + *guess + "'? (not applied: " + res.reason + ")";
+      }
     }
     add(Severity::error, code, pos, field + ": " + why, hint);
     return false;

@@ -6,12 +6,18 @@
 #include <map>
 
 #include "kb/atomic_write.h"
+#include "kb/diagnostic_codes.h"
 #include "kb/error.h"
 #include "kb/file_read.h"
-#include "kb/diagnostic_codes.h"
+#include "repair_internal.h"
 #include "resolver_internal.h"
 
 namespace kb {
+
+std::string_view to_string(RepairKind k) {
+  return k == RepairKind::value ? "value" : "reference";
+}
+
 namespace {
 
 // Why the edited text must not be written, or empty when it is sound: it loads without
@@ -33,6 +39,7 @@ std::string verify(const Record& before, const std::string& text,
   const Record& after = *reloaded.record;
   const auto slots = reference_slots(after);
   for (const auto& r : repairs) {
+    if (r.kind != RepairKind::reference) continue;
     // A reference that is a mapping key (a setting in a predicate's config) names its own
     // field: `config.kv_transfr` becomes `config.kv_transfer`.
     std::string field = r.field;
@@ -48,6 +55,7 @@ std::string verify(const Record& before, const std::string& text,
       return "the edited file would not hold '" + r.to + "' in " + r.field;
     }
   }
+  if (std::string why = verify_value_repairs(after, repairs); !why.empty()) return why;
   if (after.repairs.size() != before.repairs.size() + repairs.size()) {
     return "the edited file's repairs: log would not grow by " + std::to_string(repairs.size());
   }
@@ -78,6 +86,7 @@ RepairPlan plan_repairs(const Corpus& corpus, const RepairPolicy& policy) {
             std::move(res.candidates), res.reason, res.rule, res.other_namespace_id});
       }
     }
+    if (record->kind == Kind::gotcha) plan_value_repairs(corpus, *record, policy, plan);
   }
   return plan;
 }

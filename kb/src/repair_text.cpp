@@ -86,7 +86,9 @@ bool scalar_edit(std::string_view body, const std::vector<std::size_t>& starts,
       std::string_view(",]}#\n").find(body[after]) == std::string_view::npos) {
     return fail("'" + r.from + "' continues past the recorded value");
   }
-  out = Edit{at, r.from.size(), yaml_out::scalar(r.to)};
+  // A setting's value keeps its YAML type: `ture` becomes `true`, not "true".
+  out = Edit{at, r.from.size(),
+             r.kind == RepairKind::value ? yaml_out::typed_scalar(r.to) : yaml_out::scalar(r.to)};
   return true;
 }
 

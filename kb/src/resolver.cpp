@@ -8,6 +8,7 @@
 #include <array>
 #include <cctype>
 #include <cstdio>
+#include <functional>
 
 #include "resolver_internal.h"
 #include "similarity.h"
@@ -279,18 +280,23 @@ Resolution resolve(const NameIndex& names, Kind ns, std::string_view raw,
   if (r.candidates.empty()) {
     return decline(r, "no-candidate", "no " + std::string(kind_name(ns)) + " has a similar name");
   }
+  return judge(
+      std::move(r), key, policy, [&](const Candidate& c) { return typo_rules(names, ns, key, c); },
+      CandidateText{[](const Candidate& c) { return c.id; },
+                    [](const Candidate& c) { return c.id + " via `" + c.matched + "`"; }});
+}
 
+Resolution judge(Resolution r, std::string_view key, const RepairPolicy& policy,
+                 const std::function<std::optional<RuleVerdict>(const Candidate&)>& rules,
+                 const CandidateText& text) {
   const Candidate& best = r.candidates.front();
-  if (auto verdict = typo_rules(names, ns, key, best)) {
-    return decline(r, verdict->rule, verdict->reason);
-  }
+  if (auto verdict = rules(best)) return decline(r, verdict->rule, verdict->reason);
   // Scores are means of ratios (one substitution in a four-letter name is exactly 0.80);
   // compare with a tolerance so rounding does not decide.
   if (best.score + kScoreTolerance < policy.min_confidence) {
     return decline(r, "low-confidence",
-                   "best candidate " + best.id + " via `" + best.matched + "` scores " +
-                       format_score(best.score) + ", below the " +
-                       format_score(policy.min_confidence) + " threshold");
+                   "best candidate " + text.best(best) + " scores " + format_score(best.score) +
+                       ", below the " + format_score(policy.min_confidence) + " threshold");
   }
   // The runner-up is the next candidate that could also be the name the typo meant; one
   // that differs by a whole word or a number is no rival, however close its score, unless
@@ -299,10 +305,10 @@ Resolution resolve(const NameIndex& names, Kind ns, std::string_view raw,
   const std::size_t best_edits = osa_distance(key, best.matched);
   for (std::size_t i = 1; i < r.candidates.size(); ++i) {
     const Candidate& second = r.candidates[i];
-    auto verdict = typo_rules(names, ns, key, second);
+    auto verdict = rules(second);
     if (verdict && osa_distance(key, second.matched) > best_edits) {
       if (i == 1) {
-        runner_text = "runner-up " + second.id + " " + format_score(second.score) +
+        runner_text = "runner-up " + text.name(second) + " " + format_score(second.score) +
                       " is no typo match (" + verdict->rule + ")";
       }
       continue;
@@ -310,12 +316,12 @@ Resolution resolve(const NameIndex& names, Kind ns, std::string_view raw,
     const double margin = best.score - second.score;
     if (margin + kScoreTolerance < policy.min_margin) {
       return decline(r, "ambiguous",
-                     "ambiguous: " + best.id + " (" + format_score(best.score) + ") and " +
-                         second.id + " (" + format_score(second.score) + ") are within the " +
-                         format_score(policy.min_margin) + " margin");
+                     "ambiguous: " + text.name(best) + " (" + format_score(best.score) + ") and " +
+                         text.name(second) + " (" + format_score(second.score) +
+                         ") are within the " + format_score(policy.min_margin) + " margin");
     }
-    runner_text = "runner-up " + second.id + " " + format_score(second.score) + " trails by " +
-                  format_score(margin);
+    runner_text = "runner-up " + text.name(second) + " " + format_score(second.score) +
+                  " trails by " + format_score(margin);
     break;
   }
   r.repairable = true;

@@ -2,6 +2,7 @@
 
 // Helpers shared by the name index, the resolver's rules and the repair planner.
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -40,7 +41,25 @@ std::string format_score(double score);
 std::optional<RuleVerdict> typo_rules(const NameIndex& names, Kind ns, std::string_view key,
                                       const Candidate& best);
 
+/// The rules of typo_rules that look only at `key` and `best`'s name, not at other
+/// records: extra or missing words, truncations, other numbers, too many edits.
+std::optional<RuleVerdict> spelling_rules(std::string_view key, const Candidate& best);
+
 /// "2 edits from `mooncake` (engines/mooncake)": the evidence of a repair.
 std::string typo_evidence(std::string_view key, const Candidate& best);
+
+/// How the policy's messages name a candidate.
+struct CandidateText {
+  std::string (*name)(const Candidate&);  ///< "engines/mooncake", "`true`"
+  std::string (*best)(const Candidate&);  ///< "engines/mooncake via `mooncake`", "`true`"
+};
+
+/// The policy's last steps, shared by references and setting values: `r.candidates`
+/// (non-empty, best first, each a possible meaning) are declined when `rules` rejects the
+/// best, when it scores below `policy.min_confidence`, or when a rival the rules accept
+/// (or one as few edits away) is within `policy.min_margin`; otherwise it is repairable.
+Resolution judge(Resolution r, std::string_view key, const RepairPolicy& policy,
+                 const std::function<std::optional<RuleVerdict>(const Candidate&)>& rules,
+                 const CandidateText& text);
 
 }  // namespace kb

@@ -86,6 +86,11 @@ std::optional<RuleVerdict> typo_rules(const NameIndex& names, Kind ns, std::stri
                                            ") with extra words: a different project, not a typo"};
     }
   }
+  return spelling_rules(key, best);
+}
+
+std::optional<RuleVerdict> spelling_rules(std::string_view key, const Candidate& best) {
+  const std::string value = std::string("`").append(key).append("`");
   const auto key_tokens = name_tokens(key);
   const auto best_tokens = name_tokens(best.matched);
   if (strict_sub_multiset(best_tokens, key_tokens) ||

@@ -35,16 +35,22 @@ std::optional<double> to_number(std::string_view s) {
 
 }  // namespace
 
+const std::vector<std::pair<std::string_view, std::string_view>>& bool_spellings() {
+  static const std::vector<std::pair<std::string_view, std::string_view>> kSpellings{
+      {"true", "true"},     {"yes", "true"},    {"on", "true"}, {"1", "true"},
+      {"enabled", "true"},  {"enable", "true"}, {"y", "true"},  {"false", "false"},
+      {"no", "false"},      {"off", "false"},   {"0", "false"}, {"disabled", "false"},
+      {"disable", "false"}, {"n", "false"}};
+  return kSpellings;
+}
+
 std::optional<std::string> normalize_value(const SettingDef& def, std::string_view raw,
                                            std::string* why) {
   const std::string_view t = text::trim(raw);
   if (def.type == "bool") {
     const std::string v = text::lower(t);
-    for (std::string_view yes : {"true", "yes", "on", "1", "enabled", "enable", "y"}) {
-      if (v == yes) return std::string("true");
-    }
-    for (std::string_view no : {"false", "no", "off", "0", "disabled", "disable", "n"}) {
-      if (v == no) return std::string("false");
+    for (const auto& [spelling, meaning] : bool_spellings()) {
+      if (v == spelling) return std::string(meaning);
     }
     return fail(why, "'" + std::string(t) + "' is not a boolean (true/false, yes/no, on/off, 1/0)");
   }

@@ -11,6 +11,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "kb/model.h"
@@ -19,6 +20,10 @@
 namespace kb {
 
 class Corpus;
+
+/// How a bool value may be written (lower-case): each spelling with what it means,
+/// `yes` -> `true`, `off` -> `false`.
+const std::vector<std::pair<std::string_view, std::string_view>>& bool_spellings();
 
 /// Normalises `raw` for a setting of `def`'s type: `yes` -> `true` for bool, `04` -> `4`
 /// for integer, a synonym -> its value for enum. nullopt (and `why`) when it does not fit.

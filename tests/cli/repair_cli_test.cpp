@@ -110,3 +110,53 @@ TEST_CASE("kb repair rejects bad usage with exit 2", "[cli][repair]") {
   CHECK(kb(dir, "repair --min-confidence 1.5" + records_arg(rec)).code == 2);
   CHECK(kb(dir, "repair --records '" + (dir / "missing").string() + "'").code == 2);
 }
+
+TEST_CASE("kb repair --write fixes a typo'd predicate value and nothing else", "[cli][repair]") {
+  auto dir = scratch("repair_values");
+  auto rec = fixture(dir, "values");
+  const std::string file = "gotchas/typo-values.yaml";
+  const std::string before = slurp(rec / file);
+  const std::string ambiguous = slurp(rec / "gotchas/ambiguous-value.yaml");
+
+  auto dry = kb(dir, "repair --format json" + records_arg(rec));
+  CHECK(dry.code == 1);  // the ambiguous value stays unresolved
+  json plan = json::parse(dry.out);
+  REQUIRE(plan["repairs"].size() == 2);
+  CHECK(plan["repairs"][0]["kind"] == "value");
+  CHECK(plan["repairs"][0]["from"] == "ture");
+  CHECK(plan["repairs"][0]["to"] == "true");
+  CHECK(plan["repairs"][0]["line"] == 9);
+  CHECK(plan["repairs"][0]["column"] == 33);
+  REQUIRE(plan["unresolved"].size() == 1);
+  CHECK(plan["unresolved"][0]["kind"] == "value");
+  CHECK(plan["unresolved"][0]["rule"] == "ambiguous");
+  CHECK(plan["unresolved"][0]["candidates"] ==
+        json::parse(R"([{"id": "settings/write-mode", "score": 0.89, "matched": "append"},
+                        {"id": "settings/write-mode", "score": 0.84, "matched": "amend"}])"));
+  CHECK(slurp(rec / file) == before);
+
+  auto r = kb(dir, "repair --write --today 2026-10-04" + records_arg(rec));
+  CHECK(r.code == 1);
+  CHECK(r.err.empty());
+  // Only the two scalars changed, and the log was appended; comments and quotes stay.
+  const std::string after = slurp(rec / file);
+  const std::string log = after.substr(after.find("repairs:\n"));
+  std::string edited = before;
+  edited.replace(edited.find("ture}}"), 4, "true");
+  edited.replace(edited.find("\"disagregated\""), 14, "\"disaggregated\"");
+  CHECK(after == edited + log);
+  CHECK(log.find("from: ture, to: \"true\",\n") != std::string::npos);
+  CHECK(slurp(rec / "gotchas/ambiguous-value.yaml") == ambiguous);
+
+  auto again = kb(dir, "repair --write" + records_arg(rec));
+  CHECK(again.out.find("0 repairs (0 applied), 1 unresolved\n") != std::string::npos);
+  CHECK(slurp(rec / file) == after);
+
+  auto lint = kb(dir, "lint --format json" + records_arg(rec));
+  CHECK(lint.code == 1);
+  json j = json::parse(lint.out);
+  REQUIRE(j["diagnostics"].size() == 1);
+  CHECK(j["diagnostics"][0]["code"] == "predicate.bad-value");
+  CHECK(j["diagnostics"][0]["file"] == "gotchas/ambiguous-value.yaml");
+  CHECK(j["diagnostics"][0]["line"] == 5);
+}

@@ -12,22 +12,31 @@
 
 namespace kb {
 
-/// A reference `kb repair --write` rewrites: one confident typo fix.
+/// What a repair rewrites: a reference to a record (`mooncache`), or a value of an enum
+/// or bool setting in a gotcha's predicate (`prefix_caching: ture`).
+enum class RepairKind { reference, value };
+
+/// "reference", "value".
+std::string_view to_string(RepairKind k);
+
+/// A scalar `kb repair --write` rewrites: one confident typo fix.
 struct PlannedRepair {
   std::string record;  ///< id of the record holding the reference
   std::string file;    ///< relative to the records directory, "gotchas/x.yaml"
   int line = 0;        ///< of the scalar, 1-based
   int column = 0;
-  std::string field;  ///< "affects[2]"
+  std::string field;  ///< "affects[2]", "applies_when.config.prefix_caching"
   std::string from;   ///< the value as written, "mooncache"
   std::string to;     ///< what replaces it: "mooncake" (or "engines/mooncake" when written in full)
-  std::string target;  ///< the id it then resolves to, "engines/mooncake"
+  std::string target;  ///< the id it then resolves to, "engines/mooncake"; a value: its setting's
   double confidence = 0;
   bool applied = false;  ///< set by apply_repairs once the file is written
   std::string reason;
+  RepairKind kind = RepairKind::reference;
 };
 
-/// A reference that resolves to nothing and that `kb repair` leaves alone.
+/// A reference that resolves to nothing, or a setting value that does not normalise, and
+/// that `kb repair` leaves alone.
 struct UnresolvedRef {
   std::string record;
   std::string file;
@@ -39,6 +48,7 @@ struct UnresolvedRef {
   std::string reason;                 ///< why it is not repaired
   std::string rule;                   ///< the rule that declined, e.g. "extends-id"
   std::string other_namespace_id;     ///< set when the value names a record of another namespace
+  RepairKind kind = RepairKind::reference;
 };
 
 /// Every reference of a corpus that does not resolve exactly, split into what would be
@@ -49,7 +59,9 @@ struct RepairPlan {
 };
 
 /// Resolves every reference slot (`reference_slots`) of every current record that does not
-/// resolve exactly; records of files that are broken now (stale) are skipped.
+/// resolve exactly, and every value of an enum or bool setting in a gotcha's predicate
+/// that does not normalise (`resolve_value`); records of files that are broken now
+/// (stale) are skipped.
 RepairPlan plan_repairs(const Corpus& corpus, const RepairPolicy& policy = {});
 
 /// How a repair writes the record `id` into a reference of namespace `target` whose text
@@ -64,8 +76,9 @@ struct ApplyResult {
 };
 
 /// Applies `plan.repairs` in place, file by file: each scalar's bytes are replaced (quotes
-/// kept), an entry {date: today, field, from, to, reason, confidence} is appended to the
-/// record's `repairs:` list (created at the end when absent), every other byte is kept.
+/// kept; an unquoted value keeps its YAML type, `true`), an entry {date: today, field,
+/// from, to, reason, confidence} is appended to the record's `repairs:` list (created at
+/// the end when absent), every other byte is kept.
 /// A file is written atomically, and only if it still holds the bytes the corpus read and
 /// the edited text loads with every repaired field holding its new value; otherwise it is
 /// refused. Sets `applied` on the repairs written. Throws kb::Error(io) when writing fails.

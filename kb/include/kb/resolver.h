@@ -39,7 +39,7 @@ struct RepairPolicy {
 
 /// The outcome of resolving one reference value in one namespace.
 struct Resolution {
-  std::optional<std::string> target;  ///< the id it resolves to exactly
+  std::optional<std::string> target;  ///< the id it resolves to exactly (a value: its meaning)
   MatchKind how = MatchKind::id;      ///< valid when `target` is set
   std::vector<Candidate> candidates;  ///< best first, when `target` is empty
   bool repairable = false;            ///< `kb repair --write` would apply candidates[0]
@@ -88,6 +88,15 @@ std::string normalize_name(std::string_view raw);
 /// nor for values that extend an id with extra tokens, are too short, or hold several ids.
 Resolution resolve(const NameIndex& names, Kind ns, std::string_view raw,
                    const RepairPolicy& policy = {});
+
+/// Resolves `raw`, written as a value of the setting `setting_id` (declared by `def`): a
+/// value that normalises (`yes` for a bool) is exact; for an enum or bool setting, the
+/// candidates are its spellings, one per value (each Candidate's `id` is `setting_id`,
+/// `matched` the spelling), and the same policy as resolve() decides whether the best is
+/// a repair: long enough, a typo by the spelling rules, confident, and clearly ahead of
+/// every other value.
+Resolution resolve_value(const std::string& setting_id, const SettingDef& def, std::string_view raw,
+                         const RepairPolicy& policy = {});
 
 /// "ref.wrong-namespace" when the value names a record of another namespace, else
 /// "ref.dangling"; for lint diagnostics of references without a target.
