@@ -63,6 +63,10 @@ std::string Links::diagnostics() const {
   return top_level("diagnostics");
 }
 
+std::string Links::check() const {
+  return root_ + (style_ == LinkStyle::static_site ? "check/index.html" : "check");
+}
+
 std::string Links::asset(std::string_view name) const {
   return root_ + "static/" + encode_uri_component(name);
 }
@@ -90,6 +94,7 @@ Data page_data(const Links& links, std::string_view title, std::string_view quer
   d.set("search_href", links.search());
   d.set("search_q", std::string(query));
   d.set("diagnostics_href", links.diagnostics());
+  d.set("check_href", links.check());
   d.set("css_href", links.asset("kb.css"));
   d.set("icon_href", links.asset("favicon.svg"));
   d.set("feed_href", links.feed());
