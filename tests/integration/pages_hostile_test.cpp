@@ -186,7 +186,7 @@ TEST_CASE("hostile records are inert in every page of the static site", "[pages]
     require_inert(fs::relative(e.path(), out).string(), kb::test::read_text(e.path()));
     ++pages;
   }
-  CHECK(pages == 9);  // home, search, diagnostics, 404, 2 gotchas, 1 engine, 1 oracle, feed
+  CHECK(pages == 10);  // home, search, diagnostics, check, 404, 2 gotchas, engine, oracle, feed
   // The search index is data: a script assigning one JSON value, record text in strings.
   const std::string js = kb::test::read_text(out / "search-index.js");
   const std::string prefix = "window.KB_SEARCH_INDEX = ";
