@@ -1,3 +1,6 @@
+// The page routes' handlers: every GET page from the renderer (with the per-snapshot
+// cache), and the "Am I affected?" form, read here and checked by check_one().
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
