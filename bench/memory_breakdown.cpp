@@ -99,19 +99,19 @@ int main(int argc, char** argv) {
 
   std::printf("records: %zu, files: %zu, sizeof(Record) %zu, sizeof(FileResult) %zu\n",
               c.records().size(), c.files().size(), sizeof(kb::Record), sizeof(kb::FileResult));
-  std::printf("RSS before %.1f MiB, after load %.1f MiB; heap in use %.1f MiB "
-              "(of it SQLite %.1f MiB); RSS - heap %.1f MiB\n\n",
-              rss0, rss1, mib(heap1 - heap0), mib(static_cast<std::size_t>(sqlite3_memory_used())),
-              rss1 - mib(heap1));
+  std::printf(
+      "RSS before %.1f MiB, after load %.1f MiB; heap in use %.1f MiB "
+      "(of it SQLite %.1f MiB); RSS - heap %.1f MiB\n\n",
+      rss0, rss1, mib(heap1 - heap0), mib(static_cast<std::size_t>(sqlite3_memory_used())),
+      rss1 - mib(heap1));
   std::printf("| component | MiB | bytes/record |\n|---|---|---|\n");
   row("Records (copy of each, make_shared)", cost([&] {
         std::vector<std::shared_ptr<const kb::Record>> out;
         for (const auto& r : c.records()) out.push_back(std::make_shared<kb::Record>(*r));
         return out;
       }));
-  row("  ids, files, titles, hashes", field_cost(c, [](const kb::Record& r) {
-        return r.id + r.file + r.title + r.content_hash;
-      }));
+  row("  ids, files, titles, hashes",
+      field_cost(c, [](const kb::Record& r) { return r.id + r.file + r.title + r.content_hash; }));
   row("  references (citations)", field_cost(c, [](const kb::Record& r) { return r.references; }));
   row("  affects, related, oracles", field_cost(c, [](const kb::Record& r) {
         auto v = r.affects;
@@ -121,16 +121,14 @@ int main(int argc, char** argv) {
       }));
   row("  applies_when", field_cost(c, [](const kb::Record& r) { return r.applies_when; }));
   row("  fixes", field_cost(c, [](const kb::Record& r) { return r.fixes; }));
-  row("  detection, impact", field_cost(c, [](const kb::Record& r) {
-        return std::make_pair(r.detection, r.impact);
-      }));
+  row("  detection, impact",
+      field_cost(c, [](const kb::Record& r) { return std::make_pair(r.detection, r.impact); }));
   row("  bodies kept (symptom ... notes)", field_cost(c, [](const kb::Record& r) {
         return r.symptom + r.root_cause + r.workaround + r.notes + r.description + r.method +
                r.pass_criterion + r.source_text;
       }));
-  row("  tags, aliases, strings of gotchas", field_cost(c, [](const kb::Record& r) {
-        return std::make_pair(r.tags, r.aliases);
-      }));
+  row("  tags, aliases, strings of gotchas",
+      field_cost(c, [](const kb::Record& r) { return std::make_pair(r.tags, r.aliases); }));
   row("  engine parts (releases, images, ...)", field_cost(c, [](const kb::Record& r) {
         return std::make_tuple(r.releases, r.images, r.packages, r.entrypoints, r.probe,
                                r.relations);
@@ -170,6 +168,7 @@ int main(int argc, char** argv) {
         kb::build_snapshot_data(*d, c, snap->evidence(), nullptr, nullptr);
         return d;
       }));
-  std::printf("\nSQLite in use now: %.1f MiB\n", mib(static_cast<std::size_t>(sqlite3_memory_used())));
+  std::printf("\nSQLite in use now: %.1f MiB\n",
+              mib(static_cast<std::size_t>(sqlite3_memory_used())));
   return 0;
 }

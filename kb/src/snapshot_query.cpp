@@ -144,8 +144,8 @@ struct Filters {
   bool match(const GotchaRow& row, const Record& r) const {
     if (row.withdrawn && !include_withdrawn) return false;
     if (use_ids && !ids.count(r.id)) return false;
-    if (!any_of(severity, to_string(r.severity)) || !any_of(status, to_string(r.status)) || !any_of(family, r.family) ||
-        !any_of(reproduced, to_string(row.reproduced))) {
+    if (!any_of(severity, to_string(r.severity)) || !any_of(status, to_string(r.status)) ||
+        !any_of(family, r.family) || !any_of(reproduced, to_string(row.reproduced))) {
       return false;
     }
     if (engine.empty()) return true;
