@@ -116,8 +116,8 @@ Data gotcha_item(const View& v, const Links& links, const Record& r) {
   d.set("id", r.id);
   d.set("title", std::string(display_name(r)));
   d.set("href", links.page(r.id));
-  d.set("severity", r.severity);
-  d.set("status", r.status);
+  d.set("severity", std::string(to_string(r.severity)));
+  d.set("status", std::string(to_string(r.status)));
   d.set("reproduction", std::string(to_string(e.state)));
   d.set("silent", is_silent(r));
   d.set("evidence", summary_line(e));

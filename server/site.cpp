@@ -77,8 +77,8 @@ std::string search_index_js(const pages::View& v) {
                     {"t", std::string(display_name(*r))},
                     {"u", links.page(r->id)},
                     {"k", std::string(kind_name(r->kind))},
-                    {"s", r->severity},
-                    {"st", r->status},
+                    {"s", std::string(to_string(r->severity))},
+                    {"st", std::string(to_string(r->status))},
                     {"e", engines},
                     {"x", squeeze(text)}});
   }
