@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <memory>
 #include <unordered_map>
+
 #include "kb/diagnostic_codes.h"
 #include "yaml_checks.h"
 
