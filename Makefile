@@ -42,7 +42,7 @@ run: kb
 
 test: test-deps build
 	cd $(BUILD) && ctest --output-on-failure -j$(JOBS)
-	$(FUZZ_RUN)
+	FUZZ_SEED=1 $(FUZZ_RUN)
 
 fuzz: fuzz-deps
 	$(FUZZ_RUN)

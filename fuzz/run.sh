@@ -10,7 +10,9 @@
 # One input may take 30 s before it counts as a hang: the loader's alias-bomb fixture
 # (tests/data/invalid/limits.nodes.yaml) takes ~2 s under ASan, and far more on a busy
 # machine. Environment: FUZZ_BUILD (default build-fuzz), FUZZ_JOBS (default 2),
-# FUZZ_SKIP_BUILD=1 (run the binaries already built).
+# FUZZ_SKIP_BUILD=1 (run the binaries already built), FUZZ_SEED=N (libFuzzer's -seed:
+# `make test` fixes it, so a test run explores the same inputs from the same seeds and a
+# red run is reproducible; `make fuzz` leaves it random to find new ones).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:?usage: fuzz/run.sh SECONDS [TARGET...]}
@@ -86,10 +88,11 @@ for t in "${targets[@]}"; do
   seeds=$(mktemp -d)
   mkdir -p "$corpus"
   seed "$t" "$seeds"
-  dict=()
-  [ -f "fuzz/$t.dict" ] && dict=(-dict="fuzz/$t.dict")
+  flags=()
+  [ -f "fuzz/$t.dict" ] && flags=(-dict="fuzz/$t.dict")
+  [ -n "${FUZZ_SEED:-}" ] && flags+=(-seed="$FUZZ_SEED")
   log=$build/fuzz-$t.log
-  if "$bin" "${dict[@]}" -max_total_time="$seconds" -max_len=16384 -timeout=30 \
+  if "$bin" "${flags[@]}" -max_total_time="$seconds" -max_len=16384 -timeout=30 \
       -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$artifacts/" \
       "$corpus" "$seeds" >"$log" 2>&1; then
     execs=$(grep -oE 'stat::number_of_executed_units: *[0-9]+' "$log" | grep -oE '[0-9]+$' || echo '?')

@@ -14,26 +14,6 @@
 namespace kb {
 namespace {
 
-}  // namespace
-
-std::string repair_text_for(const Corpus& corpus, Kind target, std::string_view raw,
-                            const std::string& id) {
-  // A setting is written as its key (`kv_transfer`), the way predicates and deployments
-  // spell it, never as its record slug.
-  if (target == Kind::setting) {
-    if (const Record* s = corpus.find(id); s != nullptr && !s->setting.key.empty()) {
-      return s->setting.key;
-    }
-  }
-  // Otherwise the value keeps the form of the original: bare stays bare, `engines/x`
-  // stays prefixed.
-  if (namespace_prefix(raw)) return id;
-  const auto slash = id.find('/');
-  return slash == std::string::npos ? id : id.substr(slash + 1);
-}
-
-namespace {
-
 // Why the edited text must not be written, or empty when it is sound: it loads without
 // errors, every repaired field now holds its new value, and the log grew by one entry per
 // repair.

@@ -3,10 +3,11 @@
 #include <yaml.h>
 
 #include <algorithm>
-#include <map>
 #include <memory>
 #include <unordered_map>
+
 #include "kb/diagnostic_codes.h"
+#include "yaml_checks.h"
 
 namespace kb::yaml {
 namespace {
@@ -146,113 +147,11 @@ class TreeBuilder {
   bool has_root_ = false;
 };
 
-// Bounds flow nesting before the parser sees the text (yaml-cpp, used before, recursed
-// once per level; libyaml does not, but the bound stays the same). Quotes are not tracked, so prose
-// with many unbalanced brackets could trip this, which is why the bound is far above anything a
-// record needs.
-bool flow_depth_ok(std::string_view text, int max_depth, Pos& where) {
-  int depth = 0;
-  int line = 1;
-  int col = 0;
-  for (char c : text) {
-    ++col;
-    if (c == '\n') {
-      ++line;
-      col = 0;
-    } else if (c == '[' || c == '{') {
-      if (++depth > max_depth) {
-        where = Pos{line, col};
-        return false;
-      }
-    } else if ((c == ']' || c == '}') && depth > 0) {
-      --depth;
-    }
-  }
-  return true;
-}
-
-// Block nesting on one line (`- - - - x`, `? ? ? x`), bounded the same way.
-bool block_depth_ok(std::string_view text, int max_depth, Pos& where) {
-  int line = 1;
-  std::size_t i = 0;
-  while (i < text.size()) {
-    int indicators = 0;
-    std::size_t j = i;
-    while (j < text.size() && text[j] == ' ') ++j;
-    while (j + 1 < text.size() && (text[j] == '-' || text[j] == '?') && text[j + 1] == ' ') {
-      ++indicators;
-      j += 2;
-      while (j < text.size() && text[j] == ' ') ++j;
-    }
-    if (indicators > max_depth) {
-      where = Pos{line, 1};
-      return false;
-    }
-    std::size_t nl = text.find('\n', i);
-    if (nl == std::string_view::npos) break;
-    i = nl + 1;
-    ++line;
-  }
-  return true;
-}
-
-void check_duplicates(const Node& n, const std::string& file, std::vector<Diagnostic>& diags) {
-  if (n.type == Node::Type::map) {
-    std::map<std::string, Pos> seen;
-    for (const auto& [k, v] : n.entries) {
-      if (k.type == Node::Type::scalar) {
-        auto [it, fresh] = seen.emplace(k.value, k.pos);
-        if (!fresh) {
-          diags.push_back({Severity::error, diag_code("yaml.duplicate-key"), file, k.pos.line, k.pos.column,
-                           "duplicate key '" + k.value + "' (first at line " +
-                               std::to_string(it->second.line) + ")",
-                           "YAML keeps only one of them; merge the two values into one key",
-                           ""});
-        }
-      }
-      check_duplicates(k, file, diags);
-      check_duplicates(v, file, diags);
-    }
-  } else if (n.type == Node::Type::seq) {
-    for (const auto& item : n.items) check_duplicates(item, file, diags);
-  }
-}
-
-// A quoted scalar that runs to the end of the input would swallow every field after it;
-// libyaml rejects it, and this names it (yaml-cpp 0.7, used before, accepted it).
-const Node* unterminated_quote(const Node& n, std::string_view text) {
-  if (n.type == Node::Type::scalar && !n.plain && n.offset < text.size()) {
-    char q = text[n.offset];
-    if (q == '"' || q == '\'') {
-      for (std::size_t i = n.offset + 1; i < text.size(); ++i) {
-        if (q == '"' && text[i] == '\\') {
-          ++i;
-        } else if (text[i] == q) {
-          if (q == '\'' && i + 1 < text.size() && text[i + 1] == '\'') {
-            ++i;
-          } else {
-            return nullptr;
-          }
-        }
-      }
-      return &n;
-    }
-  }
-  for (const auto& item : n.items) {
-    if (const Node* bad = unterminated_quote(item, text)) return bad;
-  }
-  for (const auto& [k, v] : n.entries) {
-    if (const Node* bad = unterminated_quote(k, text)) return bad;
-    if (const Node* bad = unterminated_quote(v, text)) return bad;
-  }
-  return nullptr;
-}
-
 // libyaml counts characters; nodes keep byte offsets (in-place repair edits bytes) and
 // columns in bytes, as before. Maps a character index to its byte offset.
 class Offsets {
  public:
-  explicit Offsets(std::string_view text) {
+  explicit Offsets(std::string_view text) : size_(text.size()), last_line_(last_line(text)) {
     bool ascii = true;
     for (unsigned char c : text) ascii = ascii && c < 0x80;
     if (ascii) return;
@@ -270,10 +169,31 @@ class Offsets {
     out.line = static_cast<int>(m.line);
     out.pos = byte(m.index);
     out.column = static_cast<int>(out.pos - byte(m.index - std::min(m.index, m.column)));
+    // At the end of a text without a final newline libyaml moves its mark to a line that
+    // does not exist; a diagnostic points at the end of the last line instead.
+    if (out.pos >= size_ && out.line > last_line_.line) {
+      out.line = last_line_.line;
+      out.column = last_line_.column;
+    }
     return out;
   }
 
  private:
+  static Mark last_line(std::string_view text) {
+    Mark m;
+    for (char c : text) {
+      if (c == '\n') {
+        ++m.line;
+        m.column = 0;
+      } else {
+        ++m.column;  // in bytes, as the marks' columns are
+      }
+    }
+    return m;
+  }
+
+  std::size_t size_;
+  Mark last_line_;  ///< where the text ends, 0-based line and column
   std::vector<std::size_t> starts_;  ///< empty: ASCII text, indexes are offsets
 };
 

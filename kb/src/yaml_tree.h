@@ -1,9 +1,9 @@
 #pragma once
 
-// A YAML document as a plain tree that keeps every key (duplicates included) and the
-// byte offset, line and column of every node, built from libyaml's event parser (a
-// YAML library's own document API drops duplicate keys and positions we need for
-// diagnostics and in-place repair).
+// A YAML document as a plain tree with the byte offset, line and column of every node,
+// built from libyaml's event parser (a YAML library's own document API drops the
+// positions we need for diagnostics and in-place repair, and drops a repeated key
+// without a word: here it is reported, and only its first value kept).
 
 #include <cstddef>
 #include <string>
