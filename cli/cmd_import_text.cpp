@@ -40,8 +40,8 @@ void verify(const Record& r, const std::string& relative, const std::string& yam
   }
   Record completed = r;
   if (completed.title.empty()) completed.title = "title";
-  if (completed.severity.empty()) completed.severity = "info";
-  if (completed.status.empty()) completed.status = "open";
+  if (!completed.severity) completed.severity = GotchaSeverity::info;
+  if (!completed.status) completed.status = GotchaStatus::open;
   auto loaded = load_record_text(relative, format_record_yaml(completed));
   if (!loaded.record || format_seed_text(*loaded.record) != format_seed_text(r)) {
     fail("does not read back exactly");

@@ -2,6 +2,7 @@
 #include <atomic>
 
 #include "check_json.h"
+#include "check_one.h"
 #include "http_api.h"
 #include "http_request.h"
 #include "http_status.h"
@@ -54,12 +55,6 @@ std::optional<ApiError> unusable(const std::vector<Diagnostic>& diags) {
                   json{{"diagnostics", diagnostics_json(diags)}});
 }
 
-struct CheckParams {
-  CheckOptions options;
-  bool allow_invalid_records = false;
-  std::optional<GotchaSeverity> fail_on;
-};
-
 bool flag_param(const httplib::Request& req, const char* name) {
   const std::string v = param(req, name);
   if (v.empty() || v == "false" || v == "0") return false;
@@ -68,19 +63,20 @@ bool flag_param(const httplib::Request& req, const char* name) {
                  std::string(name) + " must be true or false");
 }
 
-CheckParams read_check_params(const httplib::Request& req) {
-  CheckParams p;
-  p.options.allow_unknown = flag_param(req, "allow_unknown");
-  p.allow_invalid_records = flag_param(req, "allow_invalid_records");
+// The options of /check and /check/batch; `kind` and `ignore` are /check's alone.
+CheckQuery read_check_query(const httplib::Request& req) {
+  CheckQuery q;
+  q.allow_unknown = flag_param(req, "allow_unknown");
+  q.allow_invalid_records = flag_param(req, "allow_invalid_records");
   const std::string fail_on = param(req, "fail_on");
   if (!fail_on.empty()) {
-    p.fail_on = parse_gotcha_severity(fail_on);
-    if (!p.fail_on) {
+    q.fail_on = parse_gotcha_severity(fail_on);
+    if (!q.fail_on) {
       throw ApiError(Problem::bad_request, problem_code(Problem::bad_request),
                      "fail_on must be one of blocker, major, minor, info");
     }
   }
-  return p;
+  return q;
 }
 
 // Keeps the first `max` diagnostics, errors first (they decide the answer), and counts the
@@ -129,7 +125,7 @@ class BatchSlot {
 // knowledge base that did not load whole is an error, answered 422 (in a batch: that
 // item's error), never "0 findings".
 json run_check(const Ctx& c, const Deployment& d, std::vector<Diagnostic> diags,
-               const CheckParams& p, std::optional<ApiError>& failure,
+               const CheckQuery& p, std::optional<ApiError>& failure,
                const IgnoreList* ignores = nullptr) {
   if (std::size_t errors = count_severity(c.snap.corpus().diagnostics(), Severity::error)) {
     diags.push_back({p.allow_invalid_records ? Severity::warning : Severity::error,
@@ -144,7 +140,7 @@ json run_check(const Ctx& c, const Deployment& d, std::vector<Diagnostic> diags,
     diags.push_back({Severity::error, diag_code("check.empty-knowledge-base"), "", 0, 0,
                      "the knowledge base holds no gotchas", "", ""});
   }
-  CheckReport report = c.snap.checks().run(d, p.options);
+  CheckReport report = c.snap.checks().run(d, CheckOptions{p.allow_unknown});
   if (ignores && !ignores->entries.empty()) c.snap.checks().apply_ignores(report, *ignores, "");
   diags.insert(diags.end(), report.diagnostics.begin(), report.diagnostics.end());
   report.diagnostics = std::move(diags);
@@ -205,27 +201,27 @@ IgnoreEntry ignore_entry(const json& item, std::size_t i) {
 }
 
 // The body is one of: the deployment format (JSON or YAML); an artifact's text (a
-// manifest, compose file, script, package list, image reference), chosen by `?kind=`, a
-// shell Content-Type, or its content; or {"deployment": {...} | "TEXT", "kind": "...",
-// "ignore": [ID | {"id","reason","expires"}, ...]}. `?ignore=ID,ID` ignores gotchas too.
-CheckRequest read_request(const httplib::Request& req) {
+// manifest, compose file, script, package list, image reference), chosen by `kind` (the
+// API's `?kind=` or a shell Content-Type), or its content; or {"deployment": {...} |
+// "TEXT", "kind": "...", "ignore": [ID | {"id","reason","expires"}, ...]}. `ignore`
+// (the API's `?ignore=ID,ID`) ignores gotchas too.
+CheckRequest read_request(std::string_view text, const CheckQuery& q) {
   CheckRequest r;
   r.ignores.file = "request";
-  r.kind = param(req, "kind");
-  if (r.kind.empty() && shell_type(content_type(req))) r.kind = "shell";
+  r.kind = q.kind;
   if (!r.kind.empty() &&
       std::find(input_kinds().begin(), input_kinds().end(), r.kind) == input_kinds().end()) {
     throw ApiError(Problem::bad_request, problem_code(Problem::bad_request),
                    "kind must be one of " + join_kinds());
   }
-  const std::string ignore = param(req, "ignore");
+  const std::string& ignore = q.ignore;
   for (std::size_t at = 0; at < ignore.size();) {
     std::size_t comma = ignore.find(',', at);
     std::string id = ignore.substr(at, comma == std::string::npos ? std::string::npos : comma - at);
     if (!id.empty()) r.ignores.entries.push_back({id, "listed in ?ignore=", "", {}});
     at = comma == std::string::npos ? ignore.size() : comma + 1;
   }
-  json body = json::parse(req.body, nullptr, false);
+  json body = json::parse(text, nullptr, false);
   const bool wrapper = body.is_object() &&
                        (body.contains("deployment") || body.contains("ignore")) &&
                        !body.contains("engines") && !body.contains("services");
@@ -234,7 +230,7 @@ CheckRequest read_request(const httplib::Request& req) {
     const bool deployment =
         r.kind.empty() ? body.is_object() && !body.contains("apiVersion") : r.kind == "deployment";
     if (deployment) r.deployment = json();
-    r.text = req.body;
+    r.text = text;
     return r;
   }
   if (body.contains("kind")) {
@@ -268,25 +264,33 @@ CheckRequest read_request(const httplib::Request& req) {
 
 }  // namespace
 
-void check(const Ctx& c) {
-  check_body(c.req, kMaxDeploymentBytes, true);
+json check_one(const Ctx& c, std::string_view body, const CheckQuery& q) {
+  check_body_text(body, kMaxDeploymentBytes);
   std::vector<Diagnostic> diags;
-  const CheckParams params = read_check_params(c.req);
-  CheckRequest r = read_request(c.req);
+  CheckRequest r = read_request(body, q);
   Deployment d;
   if (r.deployment && r.deployment->is_object()) {
     d = kb::json::deployment_from_json(*r.deployment, diags);
   } else if (r.deployment) {
     d = kb::json::deployment_from_body(r.text, diags);
   } else {
-    d = c.snap.checks().read({{"request", r.text}}, {r.kind, params.options.allow_unknown}, diags);
+    d = c.snap.checks().read({{"request", r.text}}, {r.kind, q.allow_unknown}, diags);
   }
   if (auto err = unusable(diags)) throw *err;
   std::optional<ApiError> failure;
-  json out = run_check(c, d, std::move(diags), params, failure, &r.ignores);
+  json out = run_check(c, d, std::move(diags), q, failure, &r.ignores);
   if (failure) throw *failure;
   out["snapshot"] = c.snap.etag();
-  send_json(c.res, out);
+  return out;
+}
+
+void check(const Ctx& c) {
+  check_media_type(c.req, true);
+  CheckQuery q = read_check_query(c.req);
+  q.kind = param(c.req, "kind");
+  if (q.kind.empty() && shell_type(content_type(c.req))) q.kind = "shell";
+  q.ignore = param(c.req, "ignore");
+  send_json(c.res, check_one(c, c.req.body, q));
 }
 
 void check_batch(const Ctx& c) {
@@ -306,7 +310,7 @@ void check_batch(const Ctx& c) {
     throw ApiError(Problem::payload_too_large, problem_code(Problem::payload_too_large),
                    "at most " + std::to_string(c.svc.config.max_batch) + " deployments per batch");
   }
-  const CheckParams params = read_check_params(c.req);
+  const CheckQuery params = read_check_query(c.req);
   BatchSlot slot(c.svc.config.max_concurrent_batches);
   // Parse every deployment first: the work the batch asks for is known before any runs.
   std::vector<Deployment> parsed(list->size());

@@ -30,8 +30,8 @@ json gotcha_summary(const Snapshot& snap, const Record& r) {
   const EvidenceSummary& ev = snap.evidence().for_gotcha(r.id);
   json j = {{"id", r.id},
             {"title", r.title},
-            {"severity", r.severity},
-            {"status", r.status},
+            {"severity", std::string(to_string(r.severity))},
+            {"status", std::string(to_string(r.status))},
             {"engines", std::move(engines)},
             {"evidence", {{"state", to_string(ev.state)}, {"summary", summary_line(ev)}}},
             {"url", api_url(r.id)}};

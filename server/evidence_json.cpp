@@ -7,7 +7,9 @@ nlohmann::json date_or_null(const std::string& date) {
   return date.empty() ? nlohmann::json(nullptr) : nlohmann::json(date);
 }
 
-nlohmann::json groups(const std::vector<EvidenceGroup>& list) {
+// Linked groups (a vector) or controls (SharedGroups): the same array.
+template <class Groups>
+nlohmann::json groups(const Groups& list) {
   nlohmann::json out = nlohmann::json::array();
   for (const auto& g : list) out.push_back(evidence_group(g));
   return out;

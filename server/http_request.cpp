@@ -108,30 +108,32 @@ bool shell_type(std::string_view type) {
          type == "application/x-shellscript";
 }
 
-void check_body(const httplib::Request& req, std::size_t max_bytes, bool artifacts) {
-  if (req.has_header("Content-Type")) {
-    const std::string type = content_type(req);
-    bool ok = type == "application/json" || type == "application/yaml" ||
-              type == "application/x-yaml" || type == "text/yaml" || type == "text/x-yaml";
-    ok = ok || (artifacts && (type == "text/plain" || shell_type(type)));
-    if (!ok) {
-      throw ApiError(Problem::unsupported_media_type, problem_code(Problem::unsupported_media_type),
-                     artifacts ? "send the body as application/json, application/yaml, text/plain "
-                                 "or text/x-shellscript"
-                               : "send the body as application/json (or application/yaml)");
-    }
+void check_media_type(const httplib::Request& req, bool artifacts) {
+  if (!req.has_header("Content-Type")) return;
+  const std::string type = content_type(req);
+  bool ok = type == "application/json" || type == "application/yaml" ||
+            type == "application/x-yaml" || type == "text/yaml" || type == "text/x-yaml";
+  ok = ok || (artifacts && (type == "text/plain" || shell_type(type)));
+  if (!ok) {
+    throw ApiError(Problem::unsupported_media_type, problem_code(Problem::unsupported_media_type),
+                   artifacts ? "send the body as application/json, application/yaml, text/plain "
+                               "or text/x-shellscript"
+                             : "send the body as application/json (or application/yaml)");
   }
-  if (req.body.size() > max_bytes) {
+}
+
+void check_body_text(std::string_view body, std::size_t max_bytes) {
+  if (body.size() > max_bytes) {
     throw ApiError(Problem::payload_too_large, problem_code(Problem::payload_too_large),
                    "the body is larger than " + std::to_string(max_bytes) + " bytes");
   }
-  if (text::trim(req.body).empty()) bad("the body is empty; send a JSON document");
-  if (!valid_utf8(req.body)) bad("the body is not valid UTF-8");
+  if (text::trim(body).empty()) bad("the body is empty; send a JSON document");
+  if (!valid_utf8(body)) bad("the body is not valid UTF-8");
   // Parsers and serialisers of nested values recurse; refuse deep nesting up front.
   int depth = 0;
   bool in_string = false;
   bool escaped = false;
-  for (char c : req.body) {
+  for (char c : body) {
     if (in_string) {
       if (escaped)
         escaped = false;
@@ -150,6 +152,11 @@ void check_body(const httplib::Request& req, std::size_t max_bytes, bool artifac
       --depth;
     }
   }
+}
+
+void check_body(const httplib::Request& req, std::size_t max_bytes, bool artifacts) {
+  check_media_type(req, artifacts);
+  check_body_text(req.body, max_bytes);
 }
 
 std::string path_with_query(const httplib::Request& req, const std::string& path) {

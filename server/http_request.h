@@ -41,6 +41,14 @@ bool etag_matches(const httplib::Request& req, const std::string& quoted_etag);
 /// With `artifacts`, text/plain and shell-script types are accepted too.
 void check_body(const httplib::Request& req, std::size_t max_bytes, bool artifacts = false);
 
+/// The Content-Type half of check_body: 415 unless JSON or YAML (with `artifacts`, also
+/// text/plain and shell scripts); a missing type passes.
+void check_media_type(const httplib::Request& req, bool artifacts = false);
+
+/// The text half of check_body, for a body that came some other way (a form field): at
+/// most `max_bytes` (413), not blank, UTF-8, not nested past kMaxBodyDepth (400).
+void check_body_text(std::string_view body, std::size_t max_bytes);
+
 /// The request's media type, lower case, parameters dropped; empty when absent.
 std::string content_type(const httplib::Request& req);
 

@@ -3,6 +3,8 @@
 // The HTML pages: one renderer serves `kb serve` and writes `kb site`, from the same
 // Mustache templates (web/templates, compiled in, or read from `--web-dir`).
 
+#include <nlohmann/json_fwd.hpp>
+
 #include <filesystem>
 #include <functional>
 #include <memory>
@@ -75,6 +77,29 @@ struct SearchParams {
   std::string status;
 };
 
+/// What the "Am I affected?" form holds, as the visitor sent it: shown again with the
+/// answer.
+struct CheckForm {
+  std::string deployment;  ///< the pasted text
+  std::string kind;        ///< one of input_kinds(); empty: detected from the content
+  std::string fail_on = "blocker";
+  std::string ignore;  ///< gotcha ids, comma-separated
+  bool allow_unknown = false;
+  bool allow_invalid_records = false;
+};
+
+/// What checking the form came to, as POST /api/v1/check answered it.
+struct CheckOutcome {
+  /// The API's answer (findings, counts, diagnostics, deployment), or its error's
+  /// details (diagnostics); null when there is neither.
+  const nlohmann::json* answer = nullptr;
+  std::string error_code;     ///< the API's error code; empty when it answered 200
+  std::string error_message;  ///< what to tell the visitor when error_code is set
+  /// The deployment could not be read whole (the API's 422, or text that does not parse):
+  /// kb cannot say it is unaffected.
+  bool fail_closed = false;
+};
+
 /// What a page request came to.
 enum class Outcome { ok, moved, not_found };
 
@@ -107,6 +132,10 @@ class Renderer {
   std::string diagnostics(const View& v) const;
   /// A 404 page for `path` with the resolver's best candidates.
   std::string not_found(const View& v, std::string_view path) const;
+  /// The "Am I affected?" page: on the live server the form (filled from `form`) and,
+  /// after a check, its `outcome`; in the static site, how to check from the command line
+  /// or the API instead (no form).
+  std::string check(const View& v, const CheckForm& form, const CheckOutcome* outcome) const;
   /// The Atom feed of new and changed gotchas, newest first.
   std::string feed(const View& v) const;
   /// The bytes of `web/static/<name>`, or nullopt.
@@ -128,6 +157,10 @@ class Renderer {
  private:
   std::unique_ptr<Impl> impl_;
 };
+
+/// GET and POST /check: the "Am I affected?" form, and a posted deployment checked through
+/// the same code as POST /api/v1/check (its status too: 200, 400, 413, 422).
+void check_page(const http::Ctx& c);
 
 /// The route handler of every HTML page of `kb serve` (routes.cpp points its page rows
 /// here): renders from the request's snapshot with the server's Renderer, and sends the

@@ -63,6 +63,10 @@ std::string Links::diagnostics() const {
   return top_level("diagnostics");
 }
 
+std::string Links::check() const {
+  return root_ + (style_ == LinkStyle::static_site ? "check/index.html" : "check");
+}
+
 std::string Links::asset(std::string_view name) const {
   return root_ + "static/" + encode_uri_component(name);
 }
@@ -90,6 +94,7 @@ Data page_data(const Links& links, std::string_view title, std::string_view quer
   d.set("search_href", links.search());
   d.set("search_q", std::string(query));
   d.set("diagnostics_href", links.diagnostics());
+  d.set("check_href", links.check());
   d.set("css_href", links.asset("kb.css"));
   d.set("icon_href", links.asset("favicon.svg"));
   d.set("feed_href", links.feed());
@@ -111,8 +116,8 @@ Data gotcha_item(const View& v, const Links& links, const Record& r) {
   d.set("id", r.id);
   d.set("title", std::string(display_name(r)));
   d.set("href", links.page(r.id));
-  d.set("severity", r.severity);
-  d.set("status", r.status);
+  d.set("severity", std::string(to_string(r.severity)));
+  d.set("status", std::string(to_string(r.status)));
   d.set("reproduction", std::string(to_string(e.state)));
   d.set("silent", is_silent(r));
   d.set("evidence", summary_line(e));

@@ -25,8 +25,10 @@ List markdown_sections(const Record& r) {
   return out;
 }
 
-// One row per result record of each group, newest last, as the groups list them.
-List evidence_rows(const View& v, const Links& links, const std::vector<EvidenceGroup>& groups) {
+// One row per result record of each group, newest last, as the groups list them: linked
+// groups (a vector) or controls (SharedGroups).
+template <class Groups>
+List evidence_rows(const View& v, const Links& links, const Groups& groups) {
   List rows;
   for (const auto& g : groups) {
     const Record* oracle = v.corpus.find(g.oracle);

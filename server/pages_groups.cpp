@@ -46,7 +46,7 @@ Data gotcha_group(const View& v, const Links& links, const std::string& name,
     if (range_of) put(item, "range", range_of(*g));
     items.push_back(item);
     silent += is_silent(*g);
-    blockers += g->severity == "blocker";
+    blockers += g->severity == GotchaSeverity::blocker;
   }
   Data d = item_list(items);
   d.set("name", name);

@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <set>
 
@@ -14,12 +15,13 @@ constexpr std::size_t kListLength = 10;
 constexpr std::size_t kFeedLength = 50;
 
 List counts(const Links& links, const std::vector<const Record*>& gotchas,
-            const std::vector<std::string_view>& values, std::string Record::*field,
+            const std::vector<std::string_view>& values,
+            const std::function<std::string_view(const Record&)>& field,
             std::string SearchParams::*param) {
   List out;
   for (auto value : values) {
     const auto n = std::count_if(gotchas.begin(), gotchas.end(),
-                                 [&](const Record* g) { return g->*field == value; });
+                                 [&](const Record* g) { return field(*g) == value; });
     SearchParams p;
     p.*param = std::string(value);
     Data d;
@@ -64,8 +66,11 @@ std::string Renderer::home(const View& v) const {
   d.set("gotcha_count", std::to_string(gotchas.size()));
   d.set("record_count", std::to_string(v.corpus.records().size()));
   d.set("severity_counts",
-        counts(links, gotchas, kSeverities, &Record::severity, &SearchParams::severity));
-  d.set("status_counts", counts(links, gotchas, kStatuses, &Record::status, &SearchParams::status));
+        counts(links, gotchas, kSeverities,
+               [](const Record& r) { return to_string(r.severity); }, &SearchParams::severity));
+  d.set("status_counts",
+        counts(links, gotchas, kStatuses, [](const Record& r) { return to_string(r.status); },
+               &SearchParams::status));
   // Records without `created` count as new on the last day they are known to have changed.
   d.set("newest", item_list(newest_by(v, links, gotchas, [&](const Record& r) {
           return r.created.empty() ? changed_on(v, r) : r.created;
@@ -172,8 +177,8 @@ std::string Renderer::feed(const View& v) const {
     e.set("updated", day + "T00:00:00Z");
     e.set("published", published[g] + "T00:00:00Z");
     e.set("href", links.page(g->id));
-    e.set("severity", g->severity);
-    e.set("status", g->status);
+    e.set("severity", std::string(to_string(g->severity)));
+    e.set("status", std::string(to_string(g->status)));
     e.set("content", render_markdown(v.corpus.whole(*g)->symptom));
     list.push_back(e);
   }

@@ -42,6 +42,8 @@ class Links {
   std::string search(const SearchParams& p = {}) const;
   /// The diagnostics page.
   std::string diagnostics() const;
+  /// The "Am I affected?" page (`check/index.html` in the static site).
+  std::string check() const;
   /// A file of web/static.
   std::string asset(std::string_view name) const;
   /// The Atom feed.

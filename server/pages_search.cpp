@@ -37,8 +37,8 @@ struct Filter {
   bool matches(const View& v, const Record& r) const {
     if (!active()) return true;
     if (r.kind != Kind::gotcha) return false;
-    if (!p.severity.empty() && r.severity != p.severity) return false;
-    if (!p.status.empty() && r.status != p.status) return false;
+    if (!p.severity.empty() && to_string(r.severity) != p.severity) return false;
+    if (!p.status.empty() && to_string(r.status) != p.status) return false;
     return p.engine.empty() || (!engine_id.empty() && affects_engine(v, r, engine_id));
   }
 };
@@ -91,8 +91,8 @@ std::string Renderer::search(const View& v, const SearchParams& p) const {
   std::size_t matched = 0;
   auto consider = [&](const Record& r, const std::string& snippet) {
     if (r.kind == Kind::gotcha) {
-      ++by_severity[r.severity];
-      ++by_status[r.status];
+      ++by_severity[std::string(to_string(r.severity))];
+      ++by_status[std::string(to_string(r.status))];
       for (const auto& ref : r.affects) {
         const std::string id = target_id(v, ref, Kind::engine);
         if (!id.empty()) ++by_engine[std::string(slug_of(id))];

@@ -77,8 +77,8 @@ std::string search_index_js(const pages::View& v) {
                     {"t", std::string(display_name(*r))},
                     {"u", links.page(r->id)},
                     {"k", std::string(kind_name(r->kind))},
-                    {"s", r->severity},
-                    {"st", r->status},
+                    {"s", std::string(to_string(r->severity))},
+                    {"st", std::string(to_string(r->status))},
                     {"e", engines},
                     {"x", squeeze(text)}});
   }
@@ -166,9 +166,9 @@ void run_all(const std::vector<std::function<void()>>& tasks) {
   if (failure) std::rethrow_exception(failure);
 }
 
-constexpr const char* kTopFiles[] = {"index.html",         "search.html", "diagnostics.html",
-                                     "404.html",           "feed.xml",    "search-index.js",
-                                     "api/v1/openapi.json"};
+constexpr const char* kTopFiles[] = {"index.html",       "search.html",        "diagnostics.html",
+                                     "check/index.html", "404.html",           "feed.xml",
+                                     "search-index.js",  "api/v1/openapi.json"};
 
 // Every file a build may write, so collisions are found before anything is written. A
 // record's page is planned even where its type has none: planning too much only checks
@@ -190,6 +190,8 @@ void write_all(const Linted& linted, const pages::Renderer& renderer, Writer& w)
       [&] { w.write("index.html", renderer.home(v)); },
       [&] { w.write("search.html", renderer.search(v, {})); },
       [&] { w.write("diagnostics.html", renderer.diagnostics(v)); },
+      // Live-only: says how to check with `kb check` or the API; it has no form.
+      [&] { w.write("check/index.html", renderer.check(v, {}, nullptr)); },
       [&] { w.write("404.html", renderer.not_found(v, "")); },
       [&] { w.write("feed.xml", renderer.feed(v)); },
       [&] { w.write("search-index.js", search_index_js(v)); },

@@ -86,7 +86,7 @@ Trigger trigger(const Node& n, const check::Env& empty) {
 }
 
 bool live_gotcha(const Record& r) {
-  return r.kind == Kind::gotcha && r.status != to_string(GotchaStatus::withdrawn);
+  return r.kind == Kind::gotcha && r.status != GotchaStatus::withdrawn;
 }
 
 // Compiles gotchas against one corpus. Engine slots come from `base` (shared with the
@@ -180,6 +180,10 @@ class Compiler {
     if (p.op == Predicate::Op::engine) return engine_atom(p.engine);
     Node n;
     n.op = p.op;
+    // Sized exactly: an index holds a node per predicate node of every gotcha.
+    n.tests.reserve(p.config.size());
+    n.keys.reserve(p.keys.size());
+    n.children.reserve(p.children.size());
     for (const ConfigTest& ct : p.config) {
       check::Test t = test(ct.key);
       t.op = ct.op;
@@ -197,9 +201,10 @@ class Compiler {
       n.engine_name = e.engine_name;
     }
     if (p.op == Predicate::Op::compare) {
-      n.left = side(p.compare->left);
-      n.right = side(p.compare->right);
-      n.cmp = p.compare->cmp;
+      check::Compare& c = n.compare.emplace();
+      c.left = side(p.compare->left);
+      c.right = side(p.compare->right);
+      c.cmp = p.compare->cmp;
     }
     for (const Predicate& c : p.children) n.children.push_back(compile(c));
     return n;
@@ -209,6 +214,7 @@ class Compiler {
   Node implicit(const Record& r) {
     Node n;
     n.op = Predicate::Op::any;
+    n.children.reserve(r.affects.size());
     for (const RefValue& ref : r.affects) n.children.push_back(engine_atom(ref));
     return n;
   }

@@ -130,8 +130,8 @@ std::string compare_op(std::string_view cmp) {
 
 // The settings record that decides how the two sides compare.
 SettingDef compare_def(const Node& n) {
-  if (n.left.setting) return n.left.setting->setting;
-  if (n.right.setting) return n.right.setting->setting;
+  if (n.compare->left.setting) return n.compare->left.setting->setting;
+  if (n.compare->right.setting) return n.compare->right.setting->setting;
   SettingDef def;
   def.type = "number";
   return def;
@@ -139,15 +139,15 @@ SettingDef compare_def(const Node& n) {
 
 bool compare_pair(const Node& n, const std::string& a, const std::string& b) {
   SettingDef def = compare_def(n);
-  const std::string op = compare_op(n.cmp);
+  const std::string op = compare_op(n.compare->cmp);
   if (!ordered_type(def) && op != "eq" && op != "ne") def.type = "number";
   return compare_values(def, a, op, b);
 }
 
 Truth eval_compare(const Node& n, const Env& env, const ServiceEnv& s) {
   bool maybe = false;
-  auto left = side_values(n.left, env, s, maybe);
-  auto right = side_values(n.right, env, s, maybe);
+  auto left = side_values(n.compare->left, env, s, maybe);
+  auto right = side_values(n.compare->right, env, s, maybe);
   for (const auto& a : left) {
     for (const auto& b : right) {
       if (compare_pair(n, a, b)) return Truth::yes;
@@ -265,7 +265,7 @@ std::string describe(const Node& n) {
       for (const auto& t : n.keys) parts.push_back(t.key);
       return "prefill and decode differ in " + join(parts, ", ");
     case Op::compare:
-      return side_text(n.left) + " " + n.cmp + " " + side_text(n.right);
+      return side_text(n.compare->left) + " " + n.compare->cmp + " " + side_text(n.compare->right);
     case Op::negate:
       return "not (" + (n.children.empty() ? std::string() : describe(n.children.front())) + ")";
     case Op::all:
@@ -404,7 +404,7 @@ void explain(const Node& n, const Env& env, const ServiceEnv& s, std::vector<Why
       // The facts on each side, with their lines.
       std::vector<std::pair<std::string, Test>> sides;
       if (n.op == Op::compare) {
-        for (const Side* side : {&n.left, &n.right}) {
+        for (const Side* side : {&n.compare->left, &n.compare->right}) {
           if (side->literal) continue;
           Test t;
           t.key = side->key;

@@ -43,20 +43,26 @@ struct Side {
   const Record* setting = nullptr;
 };
 
+/// The two sides of a compiled `compare`.
+struct Compare {
+  Side left, right;
+  std::string cmp;  ///< == != < <= > >=
+};
+
 /// One node of a compiled predicate; engine references are slots, ranges are parsed.
+/// Rare parts are boxed: a compiled index holds a node per predicate node of every gotcha.
 struct Node {
   Predicate::Op op = Predicate::Op::any;
   std::vector<Node> children;
   int engine = -1;          ///< slot of the engine id; -1 when the reference resolves to nothing
   std::string engine_name;  ///< for messages: "vllm"
   std::string range_text;   ///< as written; empty when any version matches
-  std::optional<VersionRange> range;  ///< set when range_text parses and is not `*`
+  Boxed<VersionRange> range;          ///< set when range_text parses and is not `*`
   bool bad_range = false;             ///< range_text does not parse
   std::vector<Test> tests;            ///< config
   std::vector<Test> keys;             ///< config_set, differs (op unused)
   std::vector<std::string> roles;     ///< role
-  Side left, right;                   ///< compare
-  std::string cmp;                    ///< compare: == != < <= > >=
+  Boxed<Compare> compare;             ///< compare
 };
 
 /// One deployed engine as the evaluator sees it.

@@ -89,8 +89,8 @@ CheckReport CheckIndex::run(const Deployment& deployment, const CheckOptions& op
     Finding f;
     f.id = r.id;
     f.title = r.title;
-    f.severity = r.severity;
-    f.status = r.status;
+    f.severity = std::string(to_string(r.severity));
+    f.status = std::string(to_string(r.status));
     f.evidence = std::string(to_string(impl_->evidence.for_gotcha(r.id).state));
     f.possible = best == Truth::maybe;
     f.service = services.size() > 1 ? where->service->name : std::string();

@@ -272,17 +272,19 @@ class Builder {
     return s;
   }
 
-  // A passing group as a control; derived once, however many gotchas show it.
-  const EvidenceGroup& control(std::size_t gi) {
+  // A passing group as a control; derived and held once, however many gotchas show it.
+  const SharedGroups::Ptr& control(std::size_t gi) {
     auto& slot = controls_[gi];
-    if (!slot) slot = make_group(groups_[gi], groups_[gi].all, kMaxControlResults);
-    return *slot;
+    if (!slot)
+      slot = std::make_shared<const EvidenceGroup>(
+          make_group(groups_[gi], groups_[gi].all, kMaxControlResults));
+    return slot;
   }
 
   const Corpus& corpus_;
   std::array<std::unordered_map<std::string, std::optional<std::string>>, 4> memo_;
   std::vector<SubjectGroup> groups_;
-  std::unordered_map<std::size_t, std::optional<EvidenceGroup>> controls_;
+  std::unordered_map<std::size_t, SharedGroups::Ptr> controls_;
   std::unordered_map<std::string, std::size_t> group_index_;
   // gotcha id -> group index -> the part of that group linked to the gotcha
   std::unordered_map<std::string, std::unordered_map<std::size_t, Tally>> linked_;

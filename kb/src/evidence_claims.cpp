@@ -165,7 +165,7 @@ bool older(const Record& a, const std::string& va, const Record& b, const std::s
 
 void check_fixed(const Corpus& corpus, const Record& g, const EvidenceSummary& s,
                  std::vector<Diagnostic>& out) {
-  if (g.status != to_string(GotchaStatus::fixed) || s.groups.empty()) return;
+  if (g.status != GotchaStatus::fixed || s.groups.empty()) return;
   // Affected engine id -> its version ranges ("" when an entry gives none).
   std::map<std::string, std::vector<std::string>> affected;
   for (const auto& a : g.affects) {

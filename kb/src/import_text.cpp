@@ -300,18 +300,28 @@ namespace {
 // The gotcha fields a seed-layout import can fill, in the order they are written.
 struct ImportedField {
   std::string_view name;
-  std::string Record::*member;
+  std::string_view (*value)(const Record&);  ///< "" when unset
   bool text;  ///< Markdown: a block scalar
 };
 
+#define KB_IMPORTED(name, member, text) \
+  {name, [](const Record& r) { return std::string_view(r.member); }, text}
+
 constexpr ImportedField kImportedFields[] = {
-    {"title", &Record::title, false},         {"severity", &Record::severity, false},
-    {"status", &Record::status, false},       {"kind", &Record::category, false},
-    {"family", &Record::family, false},       {"created", &Record::created, false},
-    {"updated", &Record::updated, false},     {"symptom", &Record::symptom, true},
-    {"root_cause", &Record::root_cause, true}, {"workaround", &Record::workaround, true},
-    {"notes", &Record::notes, true},
+    KB_IMPORTED("title", title, false),
+    {"severity", [](const Record& r) { return to_string(r.severity); }, false},
+    {"status", [](const Record& r) { return to_string(r.status); }, false},
+    KB_IMPORTED("kind", category, false),
+    KB_IMPORTED("family", family, false),
+    KB_IMPORTED("created", created, false),
+    KB_IMPORTED("updated", updated, false),
+    KB_IMPORTED("symptom", symptom, true),
+    KB_IMPORTED("root_cause", root_cause, true),
+    KB_IMPORTED("workaround", workaround, true),
+    KB_IMPORTED("notes", notes, true),
 };
+
+#undef KB_IMPORTED
 
 }  // namespace
 
@@ -321,7 +331,7 @@ std::string format_record_yaml(const Record& r) {
   yaml_out::append_scalar(out, "id", r.id);
   for (bool text : {false, true}) {
     for (const ImportedField& f : kImportedFields) {
-      const std::string& value = r.*f.member;
+      const std::string value(f.value(r));
       if (f.text != text || value.empty()) continue;
       if (text) {
         yaml_out::append_text(out, f.name, value);
@@ -344,7 +354,7 @@ std::vector<std::string> missing_required_fields(const Record& r) {
     const auto* f = std::find_if(std::begin(kImportedFields), std::end(kImportedFields),
                                  [&](const ImportedField& i) { return i.name == field.name; });
     // A required field import-text cannot fill is missing by definition.
-    if (f == std::end(kImportedFields) || (r.*f->member).empty()) out.emplace_back(field.name);
+    if (f == std::end(kImportedFields) || f->value(r).empty()) out.emplace_back(field.name);
   }
   return out;
 }

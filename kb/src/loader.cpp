@@ -138,6 +138,17 @@ FileResult load_record_text(const std::string& file, std::string_view bytes,
   return out;
 }
 
+namespace {
+
+void shrink_predicate(Predicate& p) {
+  p.children.shrink_to_fit();
+  p.config.shrink_to_fit();
+  p.keys.shrink_to_fit();
+  for (auto& c : p.children) shrink_predicate(c);
+}
+
+}  // namespace
+
 void slim_record(Record& r) {
   auto drop = [](std::string& s) { std::string().swap(s); };
   // The claim checks read these four bodies on every snapshot; one that may hold a claim
@@ -148,6 +159,13 @@ void slim_record(Record& r) {
   for (std::string* body : {&r.source_text, &r.description, &r.method, &r.pass_criterion})
     drop(*body);
   if (r.detection) drop(r.detection->canary);
+  // What stays is held for the snapshot's life: no vector keeps the spare room it grew.
+  for (auto* refs : {&r.affects, &r.related, &r.oracles, &r.evidence_for}) refs->shrink_to_fit();
+  r.references.shrink_to_fit();
+  r.fixes.shrink_to_fit();
+  r.tags.shrink_to_fit();
+  r.aliases.shrink_to_fit();
+  if (r.applies_when) shrink_predicate(*r.applies_when);
 }
 
 }  // namespace kb

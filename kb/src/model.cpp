@@ -53,6 +53,19 @@ int severity_rank(std::string_view severity) {
   return parsed ? static_cast<int>(*parsed) : static_cast<int>(std::size(kAllGotchaSeverities));
 }
 
+int severity_rank(const std::optional<GotchaSeverity>& severity) {
+  return severity ? static_cast<int>(*severity) : static_cast<int>(std::size(kAllGotchaSeverities));
+}
+
+// "" (not a default string_view): a null pointer would bind as SQL NULL.
+std::string_view to_string(const std::optional<GotchaSeverity>& s) {
+  return s ? to_string(*s) : std::string_view("");
+}
+
+std::string_view to_string(const std::optional<GotchaStatus>& s) {
+  return s ? to_string(*s) : std::string_view("");
+}
+
 std::optional<Kind> parse_kind(std::string_view s) {
   for (Kind k : kAllKinds) {
     if (s == kind_namespace(k) || s == kind_name(k)) return k;

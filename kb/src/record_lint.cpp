@@ -252,12 +252,12 @@ class Linter {
         for (const RefValue* a : atoms) range_excludes(*a, *version, f);
       }
     }
-    if (r_.status == to_string(GotchaStatus::fixed) && r_.fixes.empty()) {
+    if (r_.status == GotchaStatus::fixed && r_.fixes.empty()) {
       add(Severity::warning, diag_code("fixes.missing"), status_pos(),
           "status fixed, but no fix chain says which version fixed it",
           "add fixes: [{engine: ..., fixed_in: ..., resolution: fixed}] so kb check can tell "
           "fixed deployments from affected ones");
-    } else if (r_.status == to_string(GotchaStatus::fixed) && !any_fixed) {
+    } else if (r_.status == GotchaStatus::fixed && !any_fixed) {
       const bool disabled = std::any_of(r_.fixes.begin(), r_.fixes.end(),
                                         [](const FixChain& f) { return f.resolution == "disabled"; });
       add(Severity::error, diag_code("fixes.status-mismatch"), status_pos(),
@@ -266,7 +266,7 @@ class Linter {
           disabled ? "turning a feature off is not a fix: write status: mitigated"
                    : "add fixes: [{engine: ..., fixed_in: ..., resolution: fixed}]");
     }
-    if (r_.status == to_string(GotchaStatus::open) && all_fixed) {
+    if (r_.status == GotchaStatus::open && all_fixed) {
       add(Severity::warning, diag_code("fixes.status-open"), status_pos(),
           "status open, but every fix chain gives a first fixed version",
           "write status: fixed, or say in the fix chain what is still open");

@@ -298,7 +298,9 @@ const std::vector<std::pair<std::string_view, Setter>>& common_setters() {
 
 const std::vector<std::pair<std::string_view, Setter>>& own_setters(Kind k) {
   static const std::vector<std::pair<std::string_view, Setter>> gotcha = {
-      TEXT("severity", severity), TEXT("status", status), TEXT("kind", category),
+      {"severity", [](Record& r, const Node& v, const std::string&) { r.severity = parse_gotcha_severity(scalar(v)); }},
+      {"status", [](Record& r, const Node& v, const std::string&) { r.status = parse_gotcha_status(scalar(v)); }},
+      TEXT("kind", category),
       TEXT("family", family), TEXT("created", created), TEXT("updated", updated),
       TEXT("as_of", as_of), TEXT("confidence", confidence),
       {"tags", [](Record& r, const Node& v, const std::string&) { r.tags = strings(v); }},

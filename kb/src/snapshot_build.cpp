@@ -32,7 +32,7 @@ GotchaRow make_row(const Corpus& corpus, const EvidenceIndex& evidence, std::uin
   const Record& r = *corpus.records()[index];
   GotchaRow row;
   row.index = index;
-  row.withdrawn = r.status == to_string(GotchaStatus::withdrawn);
+  row.withdrawn = r.status == GotchaStatus::withdrawn;
   row.reproduced = evidence.for_gotcha(r.id).state;
   for (const auto& a : r.affects) {
     if (auto id = corpus.target(Kind::engine, a.raw)) row.engines.push_back(slug_of(*id));
@@ -56,7 +56,7 @@ std::shared_ptr<const SortIndex> build_sorts(const Corpus& corpus,
                                              const std::vector<GotchaRow>& rows) {
   auto sorts = std::make_shared<SortIndex>();
   for (std::size_t s = 0; s < kSortCount; ++s) {
-    auto& keys = sorts->keys[s];
+    std::vector<std::string> keys;
     keys.reserve(rows.size());
     for (const auto& row : rows) keys.push_back(sort_key(s, *corpus.records()[row.index]));
     auto& order = sorts->order[s];

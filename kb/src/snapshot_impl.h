@@ -31,10 +31,10 @@ struct GotchaRow {
 /// Number of sort orders (kGotchaSorts).
 inline constexpr std::size_t kSortCount = std::size(kGotchaSorts);
 
-/// Per sort order: row positions in that order, and each row's sort key (by row position).
+/// Per sort order: row positions in that order. Sort keys are not kept (three strings per
+/// gotcha): a page token's place is found by binary search, computing keys as it goes.
 struct SortIndex {
   std::array<std::vector<std::uint32_t>, kSortCount> order;
-  std::array<std::vector<std::string>, kSortCount> keys;
 };
 
 /// Target id -> indices of the records whose references name it, ascending (= by id).

@@ -144,8 +144,8 @@ struct Filters {
   bool match(const GotchaRow& row, const Record& r) const {
     if (row.withdrawn && !include_withdrawn) return false;
     if (use_ids && !ids.count(r.id)) return false;
-    if (!any_of(severity, r.severity) || !any_of(status, r.status) || !any_of(family, r.family) ||
-        !any_of(reproduced, to_string(row.reproduced))) {
+    if (!any_of(severity, to_string(r.severity)) || !any_of(status, to_string(r.status)) ||
+        !any_of(family, r.family) || !any_of(reproduced, to_string(row.reproduced))) {
       return false;
     }
     if (engine.empty()) return true;
@@ -169,7 +169,7 @@ FacetCounts sorted_counts(const std::unordered_map<std::string, std::size_t>& co
 std::string sort_key(std::size_t sort, const Record& r) {
   switch (sort) {
     case 0:
-      return severity_char(r.severity) + r.id;
+      return severity_char(to_string(r.severity)) + r.id;
     case 2:
       return inverted_date(r.updated) + r.id;
     default:
@@ -223,22 +223,32 @@ GotchaPage Snapshot::gotchas(const GotchaQuery& q) const {
   std::unordered_map<std::string, std::size_t> counts[std::size(names)];
   GotchaPage page;
   bool more = false;
-  const auto& keys = impl_->sorts->keys[sort];
   const auto& rows = *impl_->rows;
-  for (std::uint32_t i : impl_->sorts->order[sort]) {
+  const auto& order = impl_->sorts->order[sort];
+  auto key_of = [&](std::uint32_t i) { return sort_key(sort, *corpus().records()[rows[i].index]); };
+  // Rows before `first` sort at or before the token's key (keys are unique: they end in the id).
+  std::size_t first = 0;
+  if (!after.empty()) {
+    first = static_cast<std::size_t>(
+        std::partition_point(order.begin(), order.end(),
+                             [&](std::uint32_t i) { return key_of(i) <= after; }) -
+        order.begin());
+  }
+  for (std::size_t pos = 0; pos < order.size(); ++pos) {
+    const std::uint32_t i = order[pos];
     const GotchaRow& row = rows[i];
     const Record& r = *corpus().records()[row.index];
     if (!f.match(row, r)) continue;
     ++page.total;
     for (const auto& e : row.engines) ++counts[0][e];
-    ++counts[1][r.severity];
-    ++counts[2][r.status];
+    ++counts[1][std::string(to_string(r.severity))];
+    ++counts[2][std::string(to_string(r.status))];
     if (!r.family.empty()) ++counts[3][r.family];
     ++counts[4][std::string(to_string(row.reproduced))];
-    if (!after.empty() && keys[i] <= after) continue;
+    if (pos < first) continue;
     if (page.items.size() < q.limit) {
       page.items.push_back(&r);
-      if (page.items.size() == q.limit) page.next_page_token = encode_page_token(q.sort, keys[i]);
+      if (page.items.size() == q.limit) page.next_page_token = encode_page_token(q.sort, key_of(i));
     } else {
       more = true;
     }

@@ -2,7 +2,8 @@
 // (`kb site`, opened from file://). The operator's path: home, search "mooncake", open
 // seed 002, see its severity badge and repair log, follow an engine link, back home to
 // the grouped lists (silent first), open a setting's page; no console
-// errors, no CSP violations, no failed requests; keyboard, phone and dark mode checks.
+// errors, no CSP violations, no failed requests; keyboard, phone and dark mode checks;
+// then "Am I affected?" with JavaScript disabled, live and static.
 //
 // usage: node e2e.mjs KB_BINARY RECORDS_DIR OUT_DIR   (screenshots go to OUT_DIR)
 
@@ -110,6 +111,60 @@ async function scenario(browser, name, homeUrl, seedSuffix) {
   await context.close();
 }
 
+// "Am I affected?" with JavaScript off: paste the README's P/D deployment, choose its kind,
+// submit, see the finding, follow it to its gotcha page; a YAML error shows line and
+// column. The static site's page says it needs a live server and has no form.
+const AFFECTED = "gotchas/apc-warm-hit-differs-from-cold";
+const DEPLOYMENT = `engines: [{engine: vllm, version: 0.26.0}, {engine: lmcache, version: 0.3.9}]
+config: {prefix_caching: true, kv_transfer: pd, kv_connector: LMCacheConnectorV1}
+services:
+  - {name: prefill, role: prefill, config: {tensor_parallel_size: 2}}
+  - {name: decode, role: decode, config: {tensor_parallel_size: 4}}
+`;
+
+async function affected(browser, base, siteDir) {
+  const context = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  const problems = [];
+  watch(page, problems);
+  await page.goto(base);
+  await Promise.all([page.waitForURL(/\/check$/), page.locator("header nav a", { hasText: "Am I affected?" }).click()]);
+  check((await page.locator("h1").textContent()) === "Am I affected?", "check: the header links to the page");
+  await page.locator("#deployment").fill(DEPLOYMENT);
+  await page.locator("#kind").selectOption("deployment");
+  await Promise.all([page.waitForNavigation(), page.locator("#check-form button[type=submit]").click()]);
+  const hit = page.locator(`#findings a.gotcha[href$="${AFFECTED}"]`);
+  check(await hit.count() === 1, "check: the posted deployment shows its finding, linked");
+  const hitService = (await page.locator("#findings li.finding", { has: page.locator(`a.gotcha[href$="${AFFECTED}"]`) }).locator("dd.service").textContent()).trim();
+  check(hitService === "service prefill, role prefill", `check: the finding names the service and role it hit (${hitService})`);
+  check((await page.locator("#deployment").inputValue()) === DEPLOYMENT, "check: the form keeps the pasted text");
+  check((await page.locator("#kind").inputValue()) === "deployment", "check: the form keeps the chosen kind");
+  check(/would fail \(exit 1\)/.test(await page.locator("#verdict").textContent()), "check: the gate verdict says it fails");
+  await page.screenshot({ path: join(out, "e2e-check-result.png"), fullPage: true });
+  const title = (await hit.textContent()).trim();
+  await Promise.all([page.waitForURL(new RegExp(AFFECTED + "$")), hit.click()]);
+  check((await page.locator("h1").textContent()).trim() === title, "check: the finding's link opens its gotcha page");
+  check(problems.length === 0, "check: no console errors, CSP violations or failed requests" +
+    (problems.length ? "\n    " + problems.join("\n    ") : ""));
+
+  // An error answers 400 with the page: watched apart, since its status is the point.
+  const broken = await context.newPage();
+  await broken.goto(base + "check");
+  await broken.locator("#deployment").fill("engines:\n  - {engine: vllm, version: 0.26.0\nconfig: {}\n");
+  const [answer] = await Promise.all([broken.waitForNavigation(), broken.locator("#check-form button[type=submit]").click()]);
+  check(answer?.status() === 400, `check: a YAML error answers 400 (${answer?.status()})`);
+  check((await broken.locator("#fail-closed").textContent()).includes("cannot say you are unaffected"), "check: a YAML error fails closed, plainly");
+  const where = (await broken.locator("#diagnostics tbody tr td.where").first().textContent()).trim();
+  check(/^line \d+, column \d+$/.test(where), `check: a YAML error shows line and column (${where})`);
+  await broken.screenshot({ path: join(out, "e2e-check-error.png"), fullPage: true });
+
+  const offline = await context.newPage();
+  await offline.goto(`file://${siteDir}/check/index.html`);
+  check((await offline.locator("#live-only").textContent()).includes("needs a running kb serve"), "check: the static page says it is live-only");
+  check(await offline.locator("textarea, form[method=post]").count() === 0, "check: the static page has no form to post");
+  await context.close();
+}
+
 const site = join(out, "e2e-site");
 let server;
 let browser;
@@ -121,6 +176,7 @@ try {
   browser = await chromium.launch({ executablePath: "/usr/bin/chromium", headless: true, args: CHROMIUM_ARGS });
   await scenario(browser, "live", `http://127.0.0.1:${server.port}/`, "");
   await scenario(browser, "static", `file://${site}/index.html`, ".html");
+  await affected(browser, `http://127.0.0.1:${server.port}/`, site);
 } catch (e) {
   check(false, `scenario ran to the end: ${e.stack || e}`);
 } finally {

@@ -86,8 +86,8 @@ TEST_CASE("an imported seed loads with only the required fields left to complete
     // With the required fields filled in, the file loads clean and reads back exactly.
     kb::Record done = *t.record;
     done.title = "t";
-    done.severity = "major";
-    done.status = "open";
+    done.severity = kb::GotchaSeverity::major;
+    done.status = kb::GotchaStatus::open;
     auto full = kb::load_record_text(file, kb::format_record_yaml(done));
     CHECK(full.diagnostics.empty());
     REQUIRE(full.record);

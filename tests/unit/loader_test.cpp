@@ -80,7 +80,7 @@ TEST_CASE("a valid gotcha loads with its fields", "[loader]") {
   CHECK(r.diagnostics.empty());
   CHECK(r.record->id == "gotchas/x");
   CHECK(r.record->kind == kb::Kind::gotcha);
-  CHECK(r.record->severity == "major");
+  CHECK(r.record->severity == kb::GotchaSeverity::major);
   CHECK(r.record->symptom == "It breaks.\n");
 }
 

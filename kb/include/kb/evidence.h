@@ -2,6 +2,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <memory>
 #include <optional>
 #include <string>
@@ -47,6 +48,52 @@ struct EvidenceGroup {
   std::int64_t runs = 0;
 };
 
+/// Evidence groups held by shared pointer: a passing control is one object however many
+/// gotchas list it (at 100k records, copies of the same few controls in every summary
+/// were a quarter of a snapshot's memory). Reads like a `const std::vector<EvidenceGroup>`.
+class SharedGroups {
+ public:
+  using Ptr = std::shared_ptr<const EvidenceGroup>;
+  /// Iterates the groups themselves, not their pointers.
+  class const_iterator {
+   public:
+    using iterator_category = std::forward_iterator_tag;
+    using value_type = EvidenceGroup;
+    using difference_type = std::ptrdiff_t;
+    using pointer = const EvidenceGroup*;
+    using reference = const EvidenceGroup&;
+    const_iterator() = default;
+    explicit const_iterator(std::vector<Ptr>::const_iterator it) : it_(it) {}
+    reference operator*() const { return **it_; }
+    pointer operator->() const { return it_->get(); }
+    const_iterator& operator++() {
+      ++it_;
+      return *this;
+    }
+    const_iterator operator++(int) {
+      const_iterator old = *this;
+      ++it_;
+      return old;
+    }
+    bool operator==(const const_iterator& o) const { return it_ == o.it_; }
+    bool operator!=(const const_iterator& o) const { return it_ != o.it_; }
+
+   private:
+    std::vector<Ptr>::const_iterator it_;
+  };
+
+  std::size_t size() const { return items_.size(); }
+  bool empty() const { return items_.empty(); }
+  const EvidenceGroup& operator[](std::size_t i) const { return *items_[i]; }
+  const_iterator begin() const { return const_iterator(items_.begin()); }
+  const_iterator end() const { return const_iterator(items_.end()); }
+  /// Appends a group; `group` must not be null.
+  void push_back(Ptr group) { items_.push_back(std::move(group)); }
+
+ private:
+  std::vector<Ptr> items_;
+};
+
 /// Totals of the linked results of one oracle.
 struct OracleTally {
   std::string oracle;  ///< oracle id
@@ -60,7 +107,7 @@ struct OracleTally {
 struct EvidenceSummary {
   Reproduction state = Reproduction::no_evidence;
   std::vector<EvidenceGroup> groups;    ///< results linked through evidence_for
-  std::vector<EvidenceGroup> controls;  ///< same oracle, other subjects, all passed
+  SharedGroups controls;                ///< same oracle, other subjects, all passed
   std::int64_t passed = 0;              ///< totals over `groups`
   std::int64_t failed = 0;
   std::int64_t runs = 0;

@@ -91,6 +91,12 @@ std::optional<GotchaSeverity> parse_gotcha_severity(std::string_view s);
 std::optional<GotchaStatus> parse_gotcha_status(std::string_view s);
 /// The rank of a severity name for sorting: 0 for blocker ... 3 for info, 4 for anything else.
 int severity_rank(std::string_view severity);
+/// The rank of a record's severity: 0 for blocker ... 3 for info, 4 when it has none.
+int severity_rank(const std::optional<GotchaSeverity>& severity);
+/// A record's severity as records write it; "" when it has none (not a gotcha).
+std::string_view to_string(const std::optional<GotchaSeverity>& s);
+/// A record's status as records write it; "" when it has none (not a gotcha).
+std::string_view to_string(const std::optional<GotchaStatus>& s);
 
 /// A 1-based position in a record file; 0 means unknown.
 struct Pos {
@@ -348,9 +354,9 @@ struct Record {
   std::string notes;
 
   // gotchas
-  std::string severity;  ///< blocker | major | minor | info
-  std::string status;    ///< open | mitigated | fixed | withdrawn
-  std::string category;  ///< the free `kind:` classification
+  std::optional<GotchaSeverity> severity;  ///< parsed once at load; absent outside gotchas
+  std::optional<GotchaStatus> status;      ///< parsed once at load; absent outside gotchas
+  std::string category;                    ///< the free `kind:` classification
   std::string family;
   std::string created;  ///< YYYY-MM-DD, optional
   std::string updated;  ///< YYYY-MM-DD, optional

@@ -1,0 +1,37 @@
+#pragma once
+
+// The work of POST /api/v1/check, shared by the API (api_check.cpp) and the "Am I
+// affected?" page (pages_check.cpp): one deployment's text and the options the API reads
+// from its query in; the API's answer, or the ApiError it would send, out.
+
+#include <nlohmann/json.hpp>
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "kb/model.h"
+#include "routes.h"
+
+namespace kb::http {
+
+/// What POST /api/v1/check reads besides its body: its query parameters.
+struct CheckQuery {
+  std::string kind;    ///< one of input_kinds(); empty: chosen by content
+  std::string ignore;  ///< gotcha ids whose findings are dropped, comma-separated
+  bool allow_unknown = false;
+  bool allow_invalid_records = false;
+  std::optional<GotchaSeverity> fail_on;  ///< when set, the answer says whether it `fails`
+};
+
+/// Checks the deployment `body` holds against the request's snapshot, reading `body` as
+/// POST /api/v1/check reads its body (the deployment format, an artifact's text, or the
+/// {"deployment", "kind", "ignore"} wrapper). Returns the API's 200 answer (with
+/// "snapshot"). Throws the ApiError the API answers otherwise: 400 for an unknown kind,
+/// a blank body or text that does not parse (details: {"diagnostics"}), 413 over
+/// kMaxDeploymentBytes, 422 for a document that is not a deployment (details:
+/// {"diagnostics"}) or one that cannot be checked whole (`check-incomplete`, details: the
+/// whole answer, findings included).
+nlohmann::json check_one(const Ctx& c, std::string_view body, const CheckQuery& q);
+
+}  // namespace kb::http

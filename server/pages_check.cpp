@@ -1,0 +1,196 @@
+// The "Am I affected?" page: the form, and what POST /api/v1/check answered for it, from
+// the API's own JSON answer (so the page and the API cannot disagree). The static site
+// gets the same page without the form, pointing at `kb check` and the API.
+
+#include <nlohmann/json.hpp>
+
+#include "kb/deploy.h"
+#include "pages_internal.h"
+
+namespace kb::pages {
+
+namespace {
+
+using nlohmann::json;
+
+std::string text_of(const json& j, const char* key) {
+  auto it = j.find(key);
+  return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+int int_of(const json& j, const char* key) {
+  auto it = j.find(key);
+  return it != j.end() && it->is_number_integer() ? it->get<int>() : 0;
+}
+
+// "line 3, column 10" in the pasted text; another file (none today) is named.
+std::string where(const json& j) {
+  const int line = int_of(j, "line");
+  if (line <= 0) return {};
+  std::string out;
+  const std::string file = text_of(j, "file");
+  if (!file.empty() && file != "request") out = file + ", ";
+  out += "line " + std::to_string(line);
+  if (const int column = int_of(j, "column"); column > 0)
+    out += ", column " + std::to_string(column);
+  return out;
+}
+
+List option_list(const std::vector<std::pair<std::string, std::string>>& values,
+                 const std::string& chosen) {
+  List out;
+  for (const auto& [value, label] : values) {
+    Data o;
+    o.set("value", value);
+    o.set("label", label);
+    o.set("selected", value == chosen);
+    out.push_back(o);
+  }
+  return out;
+}
+
+// The role of each service the check read, by name.
+std::string role_of(const json& answer, const std::string& service) {
+  const json* services = nullptr;
+  if (auto d = answer.find("deployment"); d != answer.end() && d->is_object()) {
+    if (auto s = d->find("services"); s != d->end() && s->is_array()) services = &*s;
+  }
+  if (!services) return {};
+  for (const auto& s : *services) {
+    if (text_of(s, "name") == service) return text_of(s, "role");
+  }
+  return {};
+}
+
+Data finding_item(const Links& links, const json& answer, const json& f) {
+  Data d;
+  const std::string id = text_of(f, "id");
+  d.set("id", id);
+  d.set("href", links.page(id));
+  d.set("title", text_of(f, "title"));
+  d.set("severity", text_of(f, "severity"));
+  d.set("status", text_of(f, "status"));
+  d.set("evidence", text_of(f, "evidence"));
+  d.set("possible", f.value("possible", false));
+  const std::string service = text_of(f, "service");
+  put(d, "service", service);
+  put(d, "role", role_of(answer, service));
+  List why;
+  if (auto w = f.find("why"); w != f.end() && w->is_array()) {
+    for (const auto& line : *w) {
+      if (line.is_string()) why.emplace_back(line.get<std::string>());
+    }
+  }
+  d.set("has_why", !why.empty());
+  d.set("why", why);
+  List locations;
+  if (auto l = f.find("locations"); l != f.end() && l->is_array()) {
+    for (const auto& loc : *l) {
+      const std::string at = where(loc);
+      if (at.empty()) continue;
+      Data x;
+      x.set("where", at);
+      locations.push_back(x);
+    }
+  }
+  d.set("has_locations", !locations.empty());
+  d.set("locations", locations);
+  put(d, "workaround", text_of(f, "workaround"));
+  return d;
+}
+
+// The summary: counts per severity and the gate's verdict, as `kb check --fail-on` gives it.
+void summary(const CheckForm& form, const CheckOutcome& o, Data& d) {
+  const json& answer = *o.answer;
+  if (!answer.contains("counts")) return;
+  const json& counts = answer["counts"];
+  List list;
+  for (std::string_view s : kSeverities) {
+    Data c;
+    c.set("severity", std::string(s));
+    c.set("count", std::to_string(int_of(counts, std::string(s).c_str())));
+    list.push_back(c);
+  }
+  d.set("counts", list);
+  put(d, "ignored", int_of(counts, "ignored") > 0 ? std::to_string(int_of(counts, "ignored")) : "");
+  const std::size_t found = answer.contains("findings") ? answer["findings"].size() : 0;
+  d.set("gate", "kb check --fail-on " + form.fail_on);
+  std::string verdict;
+  if (o.fail_closed) {
+    verdict = "would exit 2: the deployment cannot be checked whole (" + std::to_string(found) +
+              (found == 1 ? " finding" : " findings") + " so far; there may be more).";
+    d.set("verdict_class", std::string("warn"));
+  } else if (answer.value("fails", false)) {
+    verdict = "would fail (exit 1): a finding is at or above " + form.fail_on + ".";
+    d.set("verdict_class", std::string("warn"));
+  } else {
+    verdict =
+        "would pass (exit 0): " + (found == 0 ? std::string("no gotcha hits this deployment.")
+                                              : "no finding is at or above " + form.fail_on + ".");
+    d.set("verdict_class", std::string("ok"));
+  }
+  d.set("verdict", verdict);
+  d.set("has_summary", true);
+}
+
+void result(const Links& links, const CheckForm& form, const CheckOutcome& o, Data& d) {
+  d.set("checked", true);
+  d.set("fail_closed", o.fail_closed);
+  d.set("form_error", !o.error_code.empty() && !o.fail_closed);
+  put(d, "error_code", o.error_code);
+  put(d, "error_message", o.error_message);
+  if (!o.answer || !o.answer->is_object()) return;
+  const json& answer = *o.answer;
+  summary(form, o, d);
+  List findings;
+  if (auto f = answer.find("findings"); f != answer.end() && f->is_array()) {
+    for (const auto& x : *f) findings.push_back(finding_item(links, answer, x));
+  }
+  d.set("has_findings", !findings.empty());
+  d.set("findings", findings);
+  List diags;
+  if (auto list = answer.find("diagnostics"); list != answer.end() && list->is_array()) {
+    for (const auto& x : *list) {
+      Data row;
+      row.set("severity", text_of(x, "severity"));
+      row.set("code", text_of(x, "code"));
+      put(row, "where", where(x));
+      row.set("message", text_of(x, "message"));
+      put(row, "hint", text_of(x, "hint"));
+      diags.push_back(row);
+    }
+  }
+  d.set("has_diagnostics", !diags.empty());
+  d.set("diagnostics", diags);
+}
+
+}  // namespace
+
+std::string Renderer::check(const View& v, const CheckForm& form,
+                            const CheckOutcome* outcome) const {
+  (void)v;
+  const bool live = impl_->style == LinkStyle::live;
+  // The static page is check/index.html, one directory down.
+  const Links links(impl_->style, live ? 0 : 1);
+  Data d = page_data(links, "Am I affected?");
+  d.set("live", live);
+  std::vector<std::pair<std::string, std::string>> kinds = {{"", "detect from content"}};
+  List names;
+  for (const auto& k : input_kinds()) {
+    kinds.emplace_back(k, k);
+    names.emplace_back(k);
+  }
+  d.set("kind_options", option_list(kinds, form.kind));
+  d.set("kinds", names);
+  std::vector<std::pair<std::string, std::string>> severities;
+  for (std::string_view s : kSeverities) severities.emplace_back(s, s);
+  d.set("fail_on_options", option_list(severities, form.fail_on));
+  d.set("deployment", form.deployment);
+  d.set("ignore", form.ignore);
+  d.set("allow_unknown", form.allow_unknown);
+  d.set("allow_invalid_records", form.allow_invalid_records);
+  if (outcome) result(links, form, *outcome, d);
+  return impl_->templates.render("check", d);
+}
+
+}  // namespace kb::pages
