@@ -3,7 +3,9 @@
 // The connections behind a Store, private to kb_core: shared by store.cpp (schema, sync,
 // index files) and store_search.cpp (full-text queries).
 
+#include <atomic>
 #include <chrono>
+#include <cstdint>
 #include <filesystem>
 #include <memory>
 #include <mutex>
@@ -18,6 +20,9 @@ namespace kb {
 
 /// The prepared statements of an update in progress (store_write.cpp).
 struct StoreWriter;
+/// The kept rankings of full-text queries already asked (store_search.cpp).
+struct RankedQueries;
+std::shared_ptr<RankedQueries> make_ranked_queries();
 
 struct Store::Impl {
   std::filesystem::path path;
@@ -27,6 +32,9 @@ struct Store::Impl {
   mutable std::vector<sqlite3*> idle_readers;
   std::mutex update_mu;                 ///< serialises put() from the loading threads
   std::shared_ptr<StoreWriter> update;  ///< set between begin_update() and its end
+  /// Bumped after every commit: rankings cached from an older index are dropped.
+  std::atomic<std::uint64_t> generation{0};
+  std::shared_ptr<RankedQueries> ranked = make_ranked_queries();
 
   ~Impl() {
     update.reset();  // its statements must be finalised before the connection closes
@@ -45,7 +53,8 @@ struct Store::Impl {
     }
     if (path == ":memory:") throw Error(Errc::internal, "an in-memory index has no readers");
     sqlite3* db = nullptr;
-    int rc = sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, nullptr);
+    int rc =
+        sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, nullptr);
     if (rc != SQLITE_OK) {
       std::string msg = db ? sqlite3_errmsg(db) : sqlite3_errstr(rc);
       sqlite3_close(db);

@@ -1,9 +1,13 @@
 // Full-text search over the index: user text to a safe FTS5 query, ranked hits with
 // snippets, and the plain matches the gotcha list's `q=` filter uses.
 
+#include <algorithm>
 #include <cctype>
-#include <limits>
+#include <memory>
+#include <mutex>
 #include <string>
+#include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "store_impl.h"
@@ -12,13 +16,13 @@ namespace kb {
 
 namespace {
 
-// Column weights of the ranking (id and content_hash are not text): a title hit outweighs
-// one in the symptom, which outweighs the rest.
-constexpr const char* kRank = "bm25(0, 0, 10.0, 4.0, 2.0, 2.0, 1.0, 1.0)";
-// A query matching more rows ranks only its first kMaxRanked matches (in index order):
-// ranking costs time per matching row, so a word in most records would otherwise cost
-// seconds at 100k records.
-constexpr std::int64_t kMaxRanked = 2000;
+// The best rows of a query by bm25 with column weights (id and content_hash are not text):
+// a title hit outweighs one in the symptom, which outweighs the rest. bm25() is called as
+// a function, not through FTS5's `rank` column: the same values for two thirds of the CPU
+// (103 against 154 ms for a word in 92k of 100k records).
+constexpr const char* kRankedQuery =
+    "SELECT rowid, bm25(fts, 0, 0, 10.0, 4.0, 2.0, 2.0, 1.0, 1.0) AS score FROM fts"
+    " WHERE fts MATCH ? ORDER BY score LIMIT ?";
 // A last term shorter than this is never taken as a prefix: "a*" matches everything.
 constexpr std::size_t kMinPrefixChars = 3;
 
@@ -66,23 +70,100 @@ std::size_t utf8_chars(std::string_view s) {
   return n;
 }
 
-// Appends up to `limit` hits of FTS5 query `match`, best first, ranking at most kMaxRanked
-// rows. ORDER BY rank lets FTS5 sort by the ranking alone, so snippets are made only for
-// the rows returned.
-void ranked_hits(sqlite3* db, const std::string& match, std::size_t limit,
-                 std::vector<SearchHit>& out) {
-  std::int64_t last_rowid = std::numeric_limits<std::int64_t>::max();
+// The best rows of one FTS5 query, ranked once per index generation and kept: a word found
+// in most records costs a ranking of every row holding it (about 0.2 s at 100k records),
+// and a search box asks for the same few words again and again.
+struct Ranked {
+  std::mutex mu;  ///< held while ranking, so concurrent asks of one query rank it once
+  bool ready = false;
+  std::vector<std::pair<std::int64_t, double>> rows;  ///< (rowid, bm25) best first
+};
+
+// Rows ranked and kept per query: the largest page (limit 100, plus the snapshot's 16
+// spare) with room to skip rows a reload changed.
+constexpr std::int64_t kRankedRows = 256;
+// Queries kept per generation; past this the cache starts over (a query ranks again).
+constexpr std::size_t kMaxQueries = 512;
+
+}  // namespace
+
+/// Every query's kept ranking, for one index generation.
+struct RankedQueries {
+  std::mutex mu;
+  std::uint64_t generation = 0;
+  std::unordered_map<std::string, std::shared_ptr<Ranked>> by_match;
+};
+
+std::shared_ptr<RankedQueries> make_ranked_queries() {
+  return std::make_shared<RankedQueries>();
+}
+
+namespace {
+
+// The kept ranking of `match` for index generation `gen`, ranking it first when no caller
+// has. A caller holding an older generation than the cache ranks without keeping.
+std::shared_ptr<const Ranked> ranking(RankedQueries& cache, std::uint64_t gen, sqlite3* db,
+                                      const std::string& match) {
+  std::shared_ptr<Ranked> entry;
   {
-    sql::Stmt st(db, "SELECT rowid FROM fts WHERE fts MATCH ? LIMIT 1 OFFSET ?");
-    st.bind(1, match).bind(2, kMaxRanked - 1);
-    if (st.step()) last_rowid = st.int64(0);
+    std::lock_guard<std::mutex> lock(cache.mu);
+    if (gen > cache.generation) {
+      cache.by_match.clear();
+      cache.generation = gen;
+    }
+    if (gen == cache.generation) {
+      if (cache.by_match.size() >= kMaxQueries && !cache.by_match.count(match))
+        cache.by_match.clear();
+      auto& slot = cache.by_match[match];
+      if (!slot) slot = std::make_shared<Ranked>();
+      entry = slot;
+    }
   }
-  sql::Stmt st(db,
-      "SELECT id, title, rank, snippet(fts, -1, char(2), char(3), '…', 24), content_hash"
-      " FROM fts WHERE fts MATCH ? AND rank MATCH ? AND rowid <= ? ORDER BY rank LIMIT ?");
-  st.bind(1, match).bind(2, std::string_view(kRank)).bind(3, last_rowid)
-      .bind(4, static_cast<std::int64_t>(limit));
-  while (st.step()) out.push_back({st.text(0), st.text(1), st.real(2), st.text(3), st.text(4)});
+  if (!entry) entry = std::make_shared<Ranked>();
+  std::lock_guard<std::mutex> lock(entry->mu);
+  if (!entry->ready) {
+    sql::Stmt st(db, kRankedQuery);
+    st.bind(1, match).bind(2, kRankedRows);
+    while (st.step()) entry->rows.emplace_back(st.int64(0), st.real(1));
+    entry->ready = true;
+  }
+  return entry;
+}
+
+// Appends up to `limit` hits of FTS5 query `match`, best first: the kept ranking's first
+// rows, read back with their snippets by rowid (one statement for the lot: a statement
+// per row costs a cursor's setup each, ~1 ms at 100k records).
+void ranked_hits(RankedQueries& cache, std::uint64_t gen, sqlite3* db, const std::string& match,
+                 std::size_t limit, std::vector<SearchHit>& out) {
+  auto ranked = ranking(cache, gen, db, match);
+  const auto& rows = ranked->rows;
+  std::size_t next = 0, added = 0;
+  while (added < limit && next < rows.size()) {
+    const std::size_t end = std::min(rows.size(), next + (limit - added));
+    std::string sql =
+        "SELECT rowid, id, title, snippet(fts, -1, char(2), char(3), '…', 24), content_hash"
+        " FROM fts WHERE fts MATCH ? AND rowid IN (";
+    for (std::size_t i = next; i < end; ++i) {
+      if (i > next) sql += ',';
+      sql += std::to_string(rows[i].first);
+    }
+    sql += ')';
+    std::unordered_map<std::int64_t, SearchHit> found;
+    sql::Stmt st(db, sql.c_str());
+    st.bind(1, match);
+    while (st.step())
+      found.emplace(st.int64(0), SearchHit{st.text(1), st.text(2), 0, st.text(3), st.text(4)});
+    // A row a newer generation removed is missing here and skipped: the next rows make up
+    // for it. (The snapshot drops rows that changed.)
+    for (std::size_t i = next; i < end; ++i) {
+      auto it = found.find(rows[i].first);
+      if (it == found.end()) continue;
+      it->second.rank = rows[i].second;
+      out.push_back(std::move(it->second));
+      ++added;
+    }
+    next = end;
+  }
 }
 
 }  // namespace
@@ -98,21 +179,23 @@ std::vector<SearchHit> Store::search(std::string_view query, std::size_t limit,
   Lease lease(impl_.get(), true);
   sqlite3* db = lease.get();
   QueryBudget limit_time(db, budget);
+  // Read before any row: a ranking kept for this generation describes these rows or newer.
+  const std::uint64_t gen = impl_->generation.load(std::memory_order_acquire);
   // Records holding every term as written come first; only when they are too few does
   // the last term count as the start of a word, for the rows not already found.
   const std::string exact = terms_query(terms, false);
   std::vector<SearchHit> hits;
-  ranked_hits(db, exact, limit, hits);
+  ranked_hits(*impl_->ranked, gen, db, exact, limit, hits);
   if (hits.size() < limit && utf8_chars(terms.back()) >= kMinPrefixChars) {
-    const std::string prefix = std::string("(").append(terms_query(terms, true)) + ") NOT (" +
-                               exact + ")";
-    ranked_hits(db, prefix, limit - hits.size(), hits);
+    const std::string prefix =
+        std::string("(").append(terms_query(terms, true)) + ") NOT (" + exact + ")";
+    ranked_hits(*impl_->ranked, gen, db, prefix, limit - hits.size(), hits);
   }
   return hits;
 }
 
-std::vector<std::pair<std::string, std::string>> Store::match(std::string_view query,
-                                                               std::chrono::milliseconds budget) const {
+std::vector<std::pair<std::string, std::string>> Store::match(
+    std::string_view query, std::chrono::milliseconds budget) const {
   std::string q = fts_query(query);
   if (q.empty()) return {};
   Lease lease(impl_.get(), true);

@@ -282,6 +282,7 @@ void Store::finish_update(const Corpus* prev, const Corpus& next, const Evidence
   meta.bind(1, std::string_view("records")).bind(2, std::to_string(next.records().size())).run();
   impl_->update.reset();
   sql::exec(db, "COMMIT;");
+  impl_->generation.fetch_add(1, std::memory_order_acq_rel);
 }
 
 void Store::sync(const Corpus* prev, const Corpus& next, const EvidenceIndex& evidence,

@@ -1,5 +1,7 @@
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <cstdio>
 #include <string>
 #include <utility>
 #include <vector>
@@ -69,4 +71,71 @@ TEST_CASE("search: a last word under 3 characters is never a prefix", "[search]"
   CHECK(store().search("s", 10).empty());
   // The FTS query for filtering lists keeps its prefix.
   CHECK(kb::fts_query("kv sc") == "\"kv\" \"sc\"*");
+}
+
+namespace {
+
+std::string gotcha(const std::string& title, const std::string& symptom) {
+  return "title: " + title + "\nseverity: minor\nstatus: open\nsymptom: " + symptom + "\n";
+}
+
+// `n` records holding "drift" in their symptom, then the files `extra`.
+std::vector<kb::FileResult> drift_files(
+    int n, const std::vector<std::pair<std::string, std::string>>& extra) {
+  std::vector<kb::FileResult> files;
+  for (int i = 0; i < n; ++i) {
+    char name[32];
+    std::snprintf(name, sizeof name, "gotchas/g%05d.yaml", i);
+    files.push_back(kb::load_record_text(
+        name, gotcha("Record " + std::to_string(i), "Clock drift between workers.")));
+  }
+  for (const auto& [path, yaml] : extra) files.push_back(kb::load_record_text(path, yaml));
+  return files;
+}
+
+}  // namespace
+
+TEST_CASE("search: a word in thousands of records ranks every one of them", "[search]") {
+  // The title hit is the last row indexed: a ranking of only the first rows would miss it.
+  auto corpus = kb::Corpus::from_files(
+      "search", drift_files(2500, {{"gotchas/zz-title.yaml", gotcha("Drift", "Slow.")}}));
+  kb::Store store = kb::Store::open_writable(":memory:");
+  store.sync(nullptr, *corpus, kb::EvidenceIndex::build(*corpus));
+  auto hits = store.search("drift", 3);
+  REQUIRE(hits.size() == 3);
+  CHECK(hits[0].id == "gotchas/zz-title");
+  CHECK(hits[0].snippet ==
+        "\x02"
+        "Drift\x03");
+  CHECK(hits[0].rank < hits[1].rank);
+  CHECK(hits[1].rank == hits[2].rank);
+  CHECK(hits[1].snippet ==
+        "Clock \x02"
+        "drift\x03 between workers.");
+  // A longer page asked after a shorter one starts with the same hits.
+  auto more = store.search("drift", 40);
+  REQUIRE(more.size() == 40);
+  CHECK(ids(more).at(0) == "gotchas/zz-title");
+  CHECK(ids(more).at(1) == hits[1].id);
+}
+
+TEST_CASE("search: a ranking kept for a word is dropped when the index changes", "[search]") {
+  auto first = kb::Corpus::from_files("search", drift_files(50, {}));
+  kb::Store store = kb::Store::open_writable(":memory:");
+  store.sync(nullptr, *first, kb::EvidenceIndex::build(*first));
+  REQUIRE(store.search("drift", 5).size() == 5);
+  CHECK(store.search("drift", 5).at(0).id != "gotchas/new-title");
+
+  auto second = kb::Corpus::from_files(
+      "search", drift_files(50, {{"gotchas/new-title.yaml", gotcha("Drift again", "Slow.")}}));
+  store.sync(first.get(), *second, kb::EvidenceIndex::build(*second));
+  auto hits = store.search("drift", 5);
+  REQUIRE(hits.size() == 5);
+  CHECK(hits[0].id == "gotchas/new-title");
+
+  auto third = kb::Corpus::from_files("search", drift_files(3, {}));
+  store.sync(second.get(), *third, kb::EvidenceIndex::build(*third));
+  auto left = ids(store.search("drift", 10));
+  std::sort(left.begin(), left.end());
+  CHECK(left == std::vector<std::string>{"gotchas/g00000", "gotchas/g00001", "gotchas/g00002"});
 }
