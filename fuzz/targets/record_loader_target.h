@@ -18,7 +18,13 @@ namespace kb::fuzz {
 inline std::string record_loader(std::string_view data) {
   static constexpr const char* kPaths[] = {"gotchas/fuzz.yaml", "engines/fuzz.yaml",
                                            "oracles/fuzz.yaml", "results/fuzz.yaml"};
-  const int lines = static_cast<int>(std::count(data.begin(), data.end(), '\n')) + 1;
+  // Lines as YAML counts them (and editors' language servers): `\n`, `\r\n` and a lone
+  // `\r` each end one.
+  int lines = 1;
+  for (std::size_t i = 0; i < data.size(); ++i) {
+    if (data[i] == '\n' || (data[i] == '\r' && (i + 1 == data.size() || data[i + 1] != '\n')))
+      ++lines;
+  }
   std::vector<FileResult> files;
   for (const char* path : kPaths) {
     FileResult r = load_record_text(path, data);

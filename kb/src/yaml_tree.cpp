@@ -184,10 +184,14 @@ class Offsets {
  private:
   static Mark last_line(std::string_view text) {
     Mark m;
-    for (char c : text) {
-      if (c == '\n') {
+    for (std::size_t i = 0; i < text.size(); ++i) {
+      const char c = text[i];
+      // Line breaks as libyaml counts them: `\n`, `\r\n`, a lone `\r`.
+      if (c == '\n' || (c == '\r' && (i + 1 == text.size() || text[i + 1] != '\n'))) {
         ++m.line;
         m.column = 0;
+      } else if (c == '\r') {
+        continue;
       } else {
         ++m.column;  // in bytes, as the marks' columns are
       }

@@ -64,3 +64,16 @@ TEST_CASE("a repeated key is reported and only its first value is kept", "[yaml]
   CHECK(item.entries[0].second.value == "1");
   CHECK(item.entries[1].first.value == "j");
 }
+
+TEST_CASE("lines end at a lone carriage return, as YAML counts them", "[yaml]") {
+  // Old Mac line ends: libyaml counts each lone \r as a line break, and so do positions.
+  const Parsed p = parse("title: x\r\rrefs: [a\r");
+  REQUIRE(p.diags.size() == 1);
+  CHECK(p.diags[0].code == "yaml.syntax");
+  CHECK(p.diags[0].line == 4);  // the text ends with a line break: line 4 is empty
+  CHECK(p.diags[0].column == 1);
+  const Parsed crlf = parse("title: x\r\nrefs: [a");
+  REQUIRE(crlf.diags.size() == 1);
+  CHECK(crlf.diags[0].line == 2);
+  CHECK(crlf.diags[0].column == 9);  // just past `refs: [a`
+}
