@@ -72,6 +72,19 @@ void list_records(const Ctx& c) {
                      page.next_page_token.empty() ? json(nullptr) : json(page.next_page_token)}});
 }
 
+bool peek_record(const Ctx& c) {
+  if (!c.svc.responses) return false;
+  const auto kind = parse_kind(c.match(1));
+  const std::string slug = c.match(2);
+  if (!kind || !valid_slug(slug)) return false;
+  // The key get_record() keeps the body under: only ever made for a record found by it.
+  auto body =
+      c.svc.responses->peek(c.snap.generation(), std::string(kind_namespace(*kind)) + "/" + slug);
+  if (!body) return false;
+  send_body(c.res, *body, "application/json");
+  return true;
+}
+
 void get_record(const Ctx& c) {
   const Kind kind = kind_of(c);
   const std::string slug = c.match(2);

@@ -21,6 +21,8 @@ void list_gotchas(const Ctx& c);
 void list_records(const Ctx& c);
 /// GET /api/v1/{type}/{slug}: one record, resolved, with what references it.
 void get_record(const Ctx& c);
+/// The same answer when its body is already in the snapshot's response cache (a Peek).
+bool peek_record(const Ctx& c);
 
 // api_search.cpp
 /// GET /api/v1/search?q=: ranked full-text hits with snippets.

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <mutex>
 #include <regex>
 
 #include "http_request.h"
@@ -114,6 +115,34 @@ void serve(const Services& svc, const Route& route, const Request& req, Response
   }
 }
 
+// serve()'s fast half, for the event loop: the same snapshot, parameters, ETag and 304,
+// and the route's peek in place of its handler. False, with `res` as it was, when only
+// serve() can answer. The snapshot is handed back in `snap`.
+bool serve_peek(const Services& svc, const Route& route, const Request& req, Response& res,
+                std::shared_ptr<const Snapshot>& snap) {
+  snap = svc.kb.current();
+  const std::string etag = "\"" + snap->etag() + "\"";
+  if (route.strict) {
+    try {
+      check_params(req, route.params);
+    } catch (...) {
+      return false;  // the worker words the 400
+    }
+  }
+  if (route.cacheable && etag_matches(req, etag)) {
+    res.set_header("ETag", etag);
+    res.set_header("Cache-Control", kApiCacheControl);
+    send_not_modified(res);
+    return true;
+  }
+  if (!route.peek(Ctx{req, res, *snap, svc, &route, snap})) return false;
+  if (route.cacheable) {
+    res.set_header("ETag", etag);
+    res.set_header("Cache-Control", kApiCacheControl);
+  }
+  return true;
+}
+
 void add_common_headers(const Services& svc, const Request& req, Response& res) {
   res.set_header("X-Content-Type-Options", "nosniff");
   if (is_api(req.path)) res.set_header("KB-Schema-Version", kb::json::kSchemaVersion);
@@ -127,10 +156,24 @@ void add_common_headers(const Services& svc, const Request& req, Response& res) 
 }  // namespace
 
 struct Router::Impl {
+  Impl(const Services& s, OnResponse on) : svc(s), on_response(std::move(on)) {}
+
   const Services& svc;
   OnResponse on_response;
   std::vector<CompiledRoute> routes;
   std::vector<PatternInfo> patterns;
+  // Snapshots the event loop held last: freeing one (100k records) takes long enough to
+  // stall every connection, so a worker frees them (see answer_now).
+  mutable std::mutex released_mu;
+  mutable std::vector<std::shared_ptr<const Snapshot>> released;
+
+  void free_released() const {
+    std::vector<std::shared_ptr<const Snapshot>> drop;
+    {
+      std::lock_guard<std::mutex> lock(released_mu);
+      drop.swap(released);
+    }
+  }
 
   // Fills `res`; returns the route's name for metrics.
   std::string_view route(Request& req, Response& res) const {
@@ -191,7 +234,7 @@ struct Router::Impl {
 
 Router::Router(const Services& services, OnResponse on_response)
     : impl_([&] {
-        auto impl = std::make_unique<Impl>(Impl{services, std::move(on_response), {}, {}});
+        auto impl = std::make_unique<Impl>(services, std::move(on_response));
         for (const Route& r : route_table())
           impl->routes.push_back({&r, std::regex(std::string(r.pattern))});
         impl->patterns = collect_patterns();
@@ -200,7 +243,44 @@ Router::Router(const Services& services, OnResponse on_response)
 
 Router::~Router() = default;
 
+bool Router::answer_now(Request& req, Response& res) const {
+  if (req.method != "GET" && req.method != "HEAD") return false;
+  if (req.path.size() > kMaxPathBytes || req.path.find('\0') != std::string::npos ||
+      !valid_utf8(req.path))
+    return false;
+  const auto start = std::chrono::steady_clock::now();
+  try {
+    for (const auto& r : impl_->routes) {
+      if (r.route->method != "GET" || !std::regex_match(req.path, req.matches, r.re)) continue;
+      // The first route that matches is the one handle() would take.
+      std::shared_ptr<const Snapshot> snap;
+      const bool answered = r.route->peek && serve_peek(impl_->svc, *r.route, req, res, snap);
+      if (snap && snap.use_count() == 1) {
+        std::lock_guard<std::mutex> lock(impl_->released_mu);
+        impl_->released.push_back(std::move(snap));
+      }
+      if (!answered) {
+        res = Response();
+        req.matches = std::smatch();
+        return false;
+      }
+      if (res.status == -1) res.status = 200;
+      add_common_headers(impl_->svc, req, res);
+      impl_->on_response(req, res, r.route->name,
+                         std::chrono::duration_cast<std::chrono::microseconds>(
+                             std::chrono::steady_clock::now() - start));
+      return true;
+    }
+  } catch (...) {
+    // Whatever went wrong, the worker answers it, and words it.
+  }
+  res = Response();
+  req.matches = std::smatch();
+  return false;
+}
+
 void Router::handle(Request& req, Response& res) const {
+  impl_->free_released();
   const auto start = std::chrono::steady_clock::now();
   std::string_view name = kUnmatched;
   try {

@@ -33,6 +33,11 @@ class Router {
   /// Fills `res` for `req`. Thread-safe; never throws.
   void handle(httplib::Request& req, httplib::Response& res) const;
 
+  /// On the event-loop thread: answers `req` if that needs no worker (a GET or HEAD whose
+  /// route's peek finds its body already built, or a 304), exactly as handle() would;
+  /// returns false, leaving `res` empty, for handle() to answer. Never blocks or throws.
+  bool answer_now(httplib::Request& req, httplib::Response& res) const;
+
   /// Fills `res` for a request the front end refused before routing (framing errors,
   /// 408, 503 over the connection limits): the JSON error shape with `status`.
   void refuse(const httplib::Request& req, int status, std::string_view message,

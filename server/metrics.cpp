@@ -68,6 +68,10 @@ void render_connections(std::ostream& out, const net::ConnectionStats& c) {
   out << "# HELP kb_http_request_timeouts_total Requests answered 408 (not all there in time).\n"
          "# TYPE kb_http_request_timeouts_total counter\n"
       << "kb_http_request_timeouts_total " << c.request_timeouts_answered.load() << "\n";
+  out << "# HELP kb_http_answered_inline_total Answers already built (a cached record or page, "
+         "a 304) written by the event loop without a worker.\n"
+         "# TYPE kb_http_answered_inline_total counter\n"
+      << "kb_http_answered_inline_total " << c.answered_inline.load() << "\n";
 }
 
 }  // namespace

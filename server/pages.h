@@ -166,5 +166,7 @@ void check_page(const http::Ctx& c);
 /// here): renders from the request's snapshot with the server's Renderer, and sends the
 /// page with a strict Content-Security-Policy.
 void handle(const http::Ctx& c);
+/// handle()'s answer when the page is already in the snapshot's response cache (a Peek).
+bool peek(const http::Ctx& c);
 
 }  // namespace kb::pages

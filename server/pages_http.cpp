@@ -158,17 +158,42 @@ void check_page(const http::Ctx& c) {
     http::send_body(c.res, std::move(body), type);
 }
 
+namespace {
+
+SearchParams search_params(const httplib::Request& req) {
+  return {param(req, "q"), param(req, "engine"), param(req, "severity"), param(req, "status")};
+}
+
+// A page without parameters is a function of the snapshot and the path alone, unless
+// its templates are read from --web-dir on every render (being edited).
+bool reusable_page(const http::Ctx& c, const SearchParams& params) {
+  return c.svc.responses && params.q.empty() && params.engine.empty() && params.severity.empty() &&
+         params.status.empty() && c.svc.config.web_dir.empty();
+}
+
+// A kept page: its content type, a newline, its body.
+void send_kept(const http::Ctx& c, const std::string& kept) {
+  const auto nl = kept.find('\n');
+  secure(c.res);
+  http::send_body(c.res, kept.substr(nl + 1), kept.substr(0, nl));
+}
+
+}  // namespace
+
+bool peek(const http::Ctx& c) {
+  if (c.svc.renderer == nullptr || !reusable_page(c, search_params(c.req))) return false;
+  auto kept = c.svc.responses->peek(c.snap.generation(), "page " + c.req.path);
+  if (!kept) return false;
+  send_kept(c, *kept);
+  return true;
+}
+
 void handle(const http::Ctx& c) {
   if (c.svc.renderer == nullptr) {
     throw http::ApiError(http::Problem::not_found, "not-found", "this server serves no pages");
   }
-  const SearchParams params{param(c.req, "q"), param(c.req, "engine"), param(c.req, "severity"),
-                            param(c.req, "status")};
-  // A page without parameters is a function of the snapshot and the path alone, unless
-  // its templates are read from --web-dir on every render (being edited).
-  const bool reusable = c.svc.responses && params.q.empty() && params.engine.empty() &&
-                        params.severity.empty() && params.status.empty() &&
-                        c.svc.config.web_dir.empty();
+  const SearchParams params = search_params(c.req);
+  const bool reusable = reusable_page(c, params);
   std::optional<Page> made;
   auto render = [&] { made = c.svc.renderer->serve(make_view(c.snap), c.req.path, params); };
   Page page;

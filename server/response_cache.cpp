@@ -2,9 +2,9 @@
 
 namespace kb::http {
 
-std::shared_ptr<const std::string> ResponseCache::get(std::uint64_t generation,
-                                                      const std::string& key,
-                                                      const std::function<std::optional<std::string>()>& make) {
+std::shared_ptr<const std::string> ResponseCache::get(
+    std::uint64_t generation, const std::string& key,
+    const std::function<std::optional<std::string>()>& make) {
   {
     std::lock_guard<std::mutex> lock(mu_);
     if (generation == generation_) {
@@ -35,6 +35,16 @@ std::shared_ptr<const std::string> ResponseCache::get(std::uint64_t generation,
   }
   if (bodies_.emplace(key, body).second) bytes_ += cost;
   return body;
+}
+
+std::shared_ptr<const std::string> ResponseCache::peek(std::uint64_t generation,
+                                                       const std::string& key) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (generation != generation_) return nullptr;
+  auto it = bodies_.find(key);
+  if (it == bodies_.end()) return nullptr;
+  ++hits_;
+  return it->second;
 }
 
 std::uint64_t ResponseCache::hits() const {

@@ -26,6 +26,10 @@ class ResponseCache {
   std::shared_ptr<const std::string> get(std::uint64_t generation, const std::string& key,
                                          const std::function<std::optional<std::string>()>& make);
 
+  /// The body for `key` under snapshot `generation` if it is cached, else null; never
+  /// makes one (what the event loop may call: it must not block on building a body).
+  std::shared_ptr<const std::string> peek(std::uint64_t generation, const std::string& key);
+
   /// Bodies answered from the cache and made, since start.
   std::uint64_t hits() const;
   std::uint64_t misses() const;

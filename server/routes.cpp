@@ -134,8 +134,15 @@ const std::vector<Route>& route_table() {
                      "100",
                      1000},
                     page_token()})},
-      {"GET", "/api/v1/(gotchas|engines|oracles|results|settings|models)/([^/]+)",
-       "/api/v1/{type}/{slug}", get_record, true, "one record, resolved, with what references it"},
+      {"GET",
+       "/api/v1/(gotchas|engines|oracles|results|settings|models)/([^/]+)",
+       "/api/v1/{type}/{slug}",
+       get_record,
+       true,
+       "one record, resolved, with what references it",
+       {},
+       true,
+       peek_record},
       {"GET", "/api/v1/search" + kSuffix, "/api/v1/search", search, true,
        "ranked full-text hits with snippets",
        with_format({{"q", ParamType::string, "the text to search for", {}, {}, 0, true},
@@ -175,8 +182,9 @@ const std::vector<Route>& route_table() {
        with_format({})},
       {"GET", "/api/v1/schemas", "/api/v1/schemas", list_schemas, true,
        "the JSON Schemas of record files, one per namespace"},
-      {"GET", "/api/v1/schemas/(gotchas|engines|oracles|results|settings|models)\\.schema\\.json", "/api/v1/schemas/{namespace}.schema.json",
-       get_schema, true, "the JSON Schema of one namespace's record files"},
+      {"GET", "/api/v1/schemas/(gotchas|engines|oracles|results|settings|models)\\.schema\\.json",
+       "/api/v1/schemas/{namespace}.schema.json", get_schema, true,
+       "the JSON Schema of one namespace's record files"},
       {"POST", "/api/v1/check", "/api/v1/check", check, false, "which gotchas hit one deployment",
        check_one_params()},
       {"POST", "/api/v1/check/batch", "/api/v1/check/batch", check_batch, false,
@@ -184,9 +192,9 @@ const std::vector<Route>& route_table() {
       // HTML pages (server/pages_http.cpp), last: the final row answers every other path
       // outside /api with the 404 page and its did-you-mean candidates. Not cacheable by
       // ETag: with --web-dir a page changes when its template does.
-      {"GET", "/", "/", pages::handle, false, "the home page", page_params(), false},
+      {"GET", "/", "/", pages::handle, false, "the home page", page_params(), false, pages::peek},
       {"GET", "/(search|diagnostics|feed\\.xml)", "/{page}", pages::handle, false,
-       "the search and diagnostics pages, the Atom feed", page_params(), false},
+       "the search and diagnostics pages, the Atom feed", page_params(), false, pages::peek},
       // "Am I affected?": the form, and a deployment posted from it, checked as POST
       // /api/v1/check checks it. Lenient like every page; the form's fields are checked.
       {"GET",
@@ -212,12 +220,13 @@ const std::vector<Route>& route_table() {
        false,
        "CSS and JavaScript",
        {},
-       false},
+       false,
+       pages::peek},
       {"GET", "/(gotchas|engines|oracles|results|settings|models)/(.+)", "/{type}/{slug}",
-       pages::handle, false, "a record's page (`.json`, `.yaml`: the record)", page_params(),
-       false},
+       pages::handle, false, "a record's page (`.json`, `.yaml`: the record)", page_params(), false,
+       pages::peek},
       {"GET", "/(?!api/|api$|healthz$|metrics$).*", "/{other}", pages::handle, false,
-       "every other path: the 404 page", page_params(), false},
+       "every other path: the 404 page", page_params(), false, pages::peek},
   };
   return kRoutes;
 }

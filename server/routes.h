@@ -57,6 +57,10 @@ struct Ctx {
 
 /// A request handler.
 using Handler = void (*)(const Ctx&);
+/// A handler's answer from what is already built (the snapshot's response cache), for
+/// the event-loop thread: true when it answered, false (having set nothing) when only the
+/// handler can. Must not block, build a body or throw.
+using Peek = bool (*)(const Ctx&);
 
 /// One row of the route table.
 struct Route {
@@ -68,7 +72,8 @@ struct Route {
   std::string_view summary = {};  ///< one line for the OpenAPI document
   /// The query parameters it takes; on a strict route any other is refused.
   std::vector<Param> params = {};
-  bool strict = true;  ///< false for HTML pages, whose links pick up tracking parameters
+  bool strict = true;   ///< false for HTML pages, whose links pick up tracking parameters
+  Peek peek = nullptr;  ///< answers cached GETs without a worker (see Router::answer_now)
 };
 
 /// The declaration of `name` among the route's parameters, or null.

@@ -152,6 +152,14 @@ Server::Server(ServeConfig config) : impl_(std::make_unique<Impl>()) {
   callbacks.handle = [router = m.router.get()](httplib::Request& req, httplib::Response& res) {
     router->handle(req, res);
   };
+  // The loop answers what is already built itself, unless every answer is logged: a log
+  // line is a write the loop must not wait for.
+  if (!m.access_stdout && !m.access_file.is_open()) {
+    callbacks.answer_now = [router = m.router.get()](httplib::Request& req,
+                                                     httplib::Response& res) {
+      return router->answer_now(req, res);
+    };
+  }
   callbacks.refuse = [router = m.router.get()](const httplib::Request& req, int status,
                                                std::string_view message, httplib::Response& res) {
     router->refuse(req, status, message, res);

@@ -146,7 +146,25 @@ void Listener::Loop::parse(Connection& c, Clock::time_point now) {
   }
 }
 
-void Listener::Loop::dispatch(Connection& c, Clock::time_point) {
+bool Listener::Loop::answer_inline(Connection& c, httplib::Request& req, bool keep_alive,
+                                   Clock::time_point now) {
+  // Not behind a queued 100 Continue, and never nested (see answering_inline).
+  if (!callbacks.answer_now || answering_inline || c.out_sent < c.out.size()) return false;
+  httplib::Response res;
+  try {
+    if (!callbacks.answer_now(req, res) || is_streamed(res)) return false;
+  } catch (...) {
+    return false;
+  }
+  std::string bytes = serialize_response(req, res, keep_alive);
+  stats.answered_inline++;
+  answering_inline = true;
+  answer(c, std::move(bytes), 0, keep_alive, {}, now);
+  answering_inline = false;
+  return true;
+}
+
+void Listener::Loop::dispatch(Connection& c, Clock::time_point now) {
   table.set_state(c, ConnState::handling);
   httplib::Request req = std::move(c.parser.request());
   req.remote_addr = c.peer;
@@ -156,6 +174,7 @@ void Listener::Loop::dispatch(Connection& c, Clock::time_point) {
   const bool keep_alive =
       c.parser.keep_alive() && !stopping && c.requests + 1 < config.max_requests_per_connection;
   c.parser.reset();
+  if (answer_inline(c, req, keep_alive, now)) return;
   if (c.in_pos < c.in.size() || c.peer_closed) await_answer(c);  // before the worker can finish
   // The worker writes what the socket takes at once (most answers), unless a 100
   // Continue is still queued ahead of it; the loop writes the rest.

@@ -46,7 +46,8 @@ struct ConnectionStats {
   std::array<std::atomic<std::uint64_t>, kLimits> refused{};  ///< new ones answered 503
   std::array<std::atomic<std::uint64_t>, kDeadlines> timed_out{};
   std::atomic<std::uint64_t> request_timeouts_answered{0};  ///< 408s sent
-  std::atomic<std::uint64_t> max_connections{0};            ///< the limits in force
+  std::atomic<std::uint64_t> answered_inline{0};  ///< answers the loop wrote without a worker
+  std::atomic<std::uint64_t> max_connections{0};  ///< the limits in force
   std::atomic<std::uint64_t> max_connections_per_peer{0};
 };
 

@@ -50,6 +50,7 @@ struct Listener::Loop {
   void parse(Connection& c, Clock::time_point now);
   void await_answer(Connection& c);
   void dispatch(Connection& c, Clock::time_point now);
+  bool answer_inline(Connection& c, httplib::Request& req, bool keep_alive, Clock::time_point now);
   void refuse_request(Connection& c, int status, std::string_view message, Clock::time_point now);
   void answer(Connection& c, std::string bytes, std::size_t sent, bool keep_alive,
               std::function<bool(std::string&)> more, Clock::time_point now);
@@ -93,6 +94,9 @@ struct Listener::Loop {
   std::atomic<bool> completions_wanted{false};
   std::vector<std::uint64_t> read_again;   // read their quota; more to read next round
   std::vector<std::uint64_t> write_again;  // streamed their quota; more to write next round
+  // Inside an answer written by the loop itself: a pipelined request behind it goes to a
+  // worker, so the loop never recurses deeper than one answer.
+  bool answering_inline = false;
   std::mutex running_mu;
   std::condition_variable running_cv;
   bool running = false;

@@ -2,7 +2,8 @@
 
 // The HTTP front end of `kb serve`: one event-loop thread accepts connections and does
 // every read and write without blocking; complete requests go to a pool of workers,
-// whose answers come back to the loop to be written. A slow or idle client costs a file
+// whose answers come back to the loop to be written, unless the answer is at hand
+// (`Callbacks::answer_now`) and the loop writes it at once. A slow or idle client costs a file
 // descriptor and a buffer, never a worker.
 
 #include <httplib.h>
@@ -40,6 +41,9 @@ struct ListenerConfig {
 struct Callbacks {
   /// On a worker thread: the answer to a complete request.
   std::function<void(httplib::Request& req, httplib::Response& res)> handle;
+  /// On the loop thread, optional: the answer to a complete request when it is at hand
+  /// (already built), so it needs no worker; false leaves it to `handle`. Must not block.
+  std::function<bool(httplib::Request& req, httplib::Response& res)> answer_now;
   /// On the loop thread: the answer to a request refused before it reached a worker
   /// (framing 4xx/5xx, 408, or 503 for a connection over the limits); `req` holds what
   /// was read of it.
