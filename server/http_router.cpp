@@ -26,9 +26,29 @@ constexpr std::string_view kKnownMethods[] = {"GET",   "HEAD",   "POST",   "PUT"
 // What an error message echoes of the path, so an answer stays small whatever was asked.
 constexpr std::size_t kMaxEchoedPath = 200;
 
+// The literal text every path a pattern matches starts with: up to its first regex
+// syntax, less a character a quantifier makes optional.
+std::string literal_prefix(std::string_view pattern) {
+  std::string out;
+  for (char ch : pattern) {
+    if (ch == '?' || ch == '*' || ch == '{') {
+      if (!out.empty()) out.pop_back();
+      break;
+    }
+    if (std::string_view("\\()[].+|^$").find(ch) != std::string_view::npos) break;
+    out += ch;
+  }
+  return out;
+}
+
 struct CompiledRoute {
   const Route* route;
   std::regex re;
+  std::string prefix;  ///< literal_prefix() of the pattern: a cheap test before the regex
+
+  bool match(const std::string& path, std::smatch& m) const {
+    return path.compare(0, prefix.size(), prefix) == 0 && std::regex_match(path, m, re);
+  }
 };
 
 struct PatternInfo {
@@ -205,7 +225,7 @@ struct Router::Impl {
     }
     const std::string_view method = req.method == "HEAD" ? "GET" : std::string_view(req.method);
     for (const auto& r : routes) {
-      if (r.route->method == method && std::regex_match(req.path, req.matches, r.re)) {
+      if (r.route->method == method && r.match(req.path, req.matches)) {
         serve(svc, *r.route, req, res);
         return r.route->name;
       }
@@ -236,7 +256,7 @@ Router::Router(const Services& services, OnResponse on_response)
     : impl_([&] {
         auto impl = std::make_unique<Impl>(services, std::move(on_response));
         for (const Route& r : route_table())
-          impl->routes.push_back({&r, std::regex(std::string(r.pattern))});
+          impl->routes.push_back({&r, std::regex(std::string(r.pattern)), literal_prefix(r.pattern)});
         impl->patterns = collect_patterns();
         return impl;
       }()) {}
@@ -251,7 +271,7 @@ bool Router::answer_now(Request& req, Response& res) const {
   const auto start = std::chrono::steady_clock::now();
   try {
     for (const auto& r : impl_->routes) {
-      if (r.route->method != "GET" || !std::regex_match(req.path, req.matches, r.re)) continue;
+      if (r.route->method != "GET" || !r.match(req.path, req.matches)) continue;
       // The first route that matches is the one handle() would take.
       std::shared_ptr<const Snapshot> snap;
       const bool answered = r.route->peek && serve_peek(impl_->svc, *r.route, req, res, snap);
