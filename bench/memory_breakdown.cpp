@@ -77,6 +77,10 @@ std::size_t field_cost(const kb::Corpus& c, Field field) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // kb turns SQLite's memory statistics off; this tool reads them, so it turns them on
+  // and initialises SQLite before kb can.
+  sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 1);
+  sqlite3_initialize();
   kb::LiveOptions o;
   for (int i = 1; i + 1 < argc; i += 2) {
     if (std::strcmp(argv[i], "--records") == 0) o.records = argv[i + 1];

@@ -24,6 +24,9 @@ struct StoreWriter;
 struct RankedQueries;
 std::shared_ptr<RankedQueries> make_ranked_queries();
 
+/// Process-wide SQLite settings, applied once before the first connection opens.
+void configure_sqlite();
+
 struct Store::Impl {
   std::filesystem::path path;
   bool readonly = false;
@@ -52,6 +55,7 @@ struct Store::Impl {
       }
     }
     if (path == ":memory:") throw Error(Errc::internal, "an in-memory index has no readers");
+    configure_sqlite();
     sqlite3* db = nullptr;
     int rc =
         sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, nullptr);
