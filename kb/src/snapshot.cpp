@@ -107,14 +107,21 @@ std::vector<const Record*> Snapshot::referencing(std::string_view id) const {
 
 std::vector<SearchHit> Snapshot::search(std::string_view q, std::size_t limit) const {
   if (!store_ || limit == 0) return {};
-  // A few spare hits make up for ones dropped below because a reload changed them.
-  auto hits = store_->search(q, limit + 16, options_.query_budget);
+  // Hits a reload changed after this snapshot are dropped; when any were, ask again for
+  // more (the ranking is kept, so that costs only the rows read back and snippeted).
+  std::size_t want = limit;
   std::vector<SearchHit> out;
-  for (auto& h : hits) {
-    const Record* r = corpus().find(h.id);
-    if (!r || r->content_hash != h.content_hash) continue;
-    out.push_back(std::move(h));
-    if (out.size() == limit) break;
+  for (int round = 0; round < 4; ++round) {
+    auto hits = store_->search(q, want, options_.query_budget);
+    out.clear();
+    for (auto& h : hits) {
+      const Record* r = corpus().find(h.id);
+      if (!r || r->content_hash != h.content_hash) continue;
+      out.push_back(std::move(h));
+      if (out.size() == limit) break;
+    }
+    if (out.size() == limit || hits.size() < want) break;  // enough, or no more to ask for
+    want += (limit - out.size()) + 16;
   }
   return out;
 }

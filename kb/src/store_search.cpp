@@ -5,6 +5,7 @@
 #include <cctype>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -77,13 +78,20 @@ struct Ranked {
   std::mutex mu;  ///< held while ranking, so concurrent asks of one query rank it once
   bool ready = false;
   std::vector<std::pair<std::int64_t, double>> rows;  ///< (rowid, bm25) best first
+  /// Hits of the first kKeptHits rows as read back (snippets made), by rowid: a row of
+  /// one generation always reads back the same, and a snippet re-tokenizes the row.
+  std::mutex hits_mu;
+  std::unordered_map<std::int64_t, SearchHit> hits;
 };
 
-// Rows ranked and kept per query: the largest page (limit 100, plus the snapshot's 16
-// spare) with room to skip rows a reload changed.
+// Rows ranked and kept per query: the largest page (limit 100) with room to skip rows a
+// reload changed (the snapshot asks again for more when it drops some).
 constexpr std::int64_t kRankedRows = 256;
 // Queries kept per generation; past this the cache starts over (a query ranks again).
 constexpr std::size_t kMaxQueries = 512;
+// Rows per query whose hits are kept with their snippets (the largest page: limit 100).
+// At most 512 x 100 hits of ~300 bytes: 15 MiB.
+constexpr std::size_t kKeptHits = 100;
 
 }  // namespace
 
@@ -102,8 +110,8 @@ namespace {
 
 // The kept ranking of `match` for index generation `gen`, ranking it first when no caller
 // has. A caller holding an older generation than the cache ranks without keeping.
-std::shared_ptr<const Ranked> ranking(RankedQueries& cache, std::uint64_t gen, sqlite3* db,
-                                      const std::string& match) {
+std::shared_ptr<Ranked> ranking(RankedQueries& cache, std::uint64_t gen, sqlite3* db,
+                                const std::string& match) {
   std::shared_ptr<Ranked> entry;
   {
     std::lock_guard<std::mutex> lock(cache.mu);
@@ -124,7 +132,10 @@ std::shared_ptr<const Ranked> ranking(RankedQueries& cache, std::uint64_t gen, s
   if (!entry->ready) {
     sql::Stmt st(db, kRankedQuery);
     st.bind(1, match).bind(2, kRankedRows);
-    while (st.step()) entry->rows.emplace_back(st.int64(0), st.real(1));
+    // Into a local first: a ranking cut short (the query budget) must leave nothing behind.
+    std::vector<std::pair<std::int64_t, double>> rows;
+    while (st.step()) rows.emplace_back(st.int64(0), st.real(1));
+    entry->rows = std::move(rows);
     entry->ready = true;
   }
   return entry;
@@ -133,6 +144,29 @@ std::shared_ptr<const Ranked> ranking(RankedQueries& cache, std::uint64_t gen, s
 // Appends up to `limit` hits of FTS5 query `match`, best first: the kept ranking's first
 // rows, read back with their snippets by rowid (one statement for the lot: a statement
 // per row costs a cursor's setup each, ~1 ms at 100k records).
+// Reads back the hits of `rowids` for FTS5 query `match`, with their snippets, in one
+// statement (a statement per row costs a cursor's setup each, ~1 ms at 100k records).
+std::unordered_map<std::int64_t, SearchHit> read_hits(sqlite3* db, const std::string& match,
+                                                      const std::vector<std::int64_t>& rowids) {
+  std::unordered_map<std::int64_t, SearchHit> found;
+  if (rowids.empty()) return found;
+  std::string sql =
+      "SELECT rowid, id, title, snippet(fts, -1, char(2), char(3), '…', 24), content_hash"
+      " FROM fts WHERE fts MATCH ? AND rowid IN (";
+  for (std::size_t i = 0; i < rowids.size(); ++i) {
+    if (i > 0) sql += ',';
+    sql += std::to_string(rowids[i]);
+  }
+  sql += ')';
+  sql::Stmt st(db, sql.c_str());
+  st.bind(1, match);
+  while (st.step())
+    found.emplace(st.int64(0), SearchHit{st.text(1), st.text(2), 0, st.text(3), st.text(4)});
+  return found;
+}
+
+// Appends up to `limit` hits of FTS5 query `match`, best first: the kept ranking's first
+// rows, with the hits kept beside it, reading back only the rows not kept yet.
 void ranked_hits(RankedQueries& cache, std::uint64_t gen, sqlite3* db, const std::string& match,
                  std::size_t limit, std::vector<SearchHit>& out) {
   auto ranked = ranking(cache, gen, db, match);
@@ -140,26 +174,37 @@ void ranked_hits(RankedQueries& cache, std::uint64_t gen, sqlite3* db, const std
   std::size_t next = 0, added = 0;
   while (added < limit && next < rows.size()) {
     const std::size_t end = std::min(rows.size(), next + (limit - added));
-    std::string sql =
-        "SELECT rowid, id, title, snippet(fts, -1, char(2), char(3), '…', 24), content_hash"
-        " FROM fts WHERE fts MATCH ? AND rowid IN (";
-    for (std::size_t i = next; i < end; ++i) {
-      if (i > next) sql += ',';
-      sql += std::to_string(rows[i].first);
+    std::vector<std::optional<SearchHit>> batch(end - next);
+    std::vector<std::int64_t> missing;
+    {
+      std::lock_guard<std::mutex> lock(ranked->hits_mu);
+      for (std::size_t i = next; i < end; ++i) {
+        auto it = ranked->hits.find(rows[i].first);
+        if (it != ranked->hits.end())
+          batch[i - next] = it->second;
+        else
+          missing.push_back(rows[i].first);
+      }
     }
-    sql += ')';
-    std::unordered_map<std::int64_t, SearchHit> found;
-    sql::Stmt st(db, sql.c_str());
-    st.bind(1, match);
-    while (st.step())
-      found.emplace(st.int64(0), SearchHit{st.text(1), st.text(2), 0, st.text(3), st.text(4)});
+    auto found = read_hits(db, match, missing);
+    {
+      std::lock_guard<std::mutex> lock(ranked->hits_mu);
+      for (std::size_t i = next; i < std::min(end, kKeptHits); ++i) {
+        auto it = found.find(rows[i].first);
+        if (it != found.end()) ranked->hits.emplace(it->first, it->second);
+      }
+    }
     // A row a newer generation removed is missing here and skipped: the next rows make up
     // for it. (The snapshot drops rows that changed.)
     for (std::size_t i = next; i < end; ++i) {
-      auto it = found.find(rows[i].first);
-      if (it == found.end()) continue;
-      it->second.rank = rows[i].second;
-      out.push_back(std::move(it->second));
+      std::optional<SearchHit>& hit = batch[i - next];
+      if (!hit) {
+        auto it = found.find(rows[i].first);
+        if (it == found.end()) continue;
+        hit = std::move(it->second);
+      }
+      hit->rank = rows[i].second;
+      out.push_back(std::move(*hit));
       ++added;
     }
     next = end;

@@ -139,3 +139,34 @@ TEST_CASE("search: a ranking kept for a word is dropped when the index changes",
   std::sort(left.begin(), left.end());
   CHECK(left == std::vector<std::string>{"gotchas/g00000", "gotchas/g00001", "gotchas/g00002"});
 }
+
+TEST_CASE("search: hits kept with a ranking are the same as read back, and follow an edit",
+          "[search]") {
+  auto first = kb::Corpus::from_files(
+      "search", drift_files(3, {{"gotchas/edited.yaml", gotcha("Drift", "Old words.")}}));
+  kb::Store store = kb::Store::open_writable(":memory:");
+  store.sync(nullptr, *first, kb::EvidenceIndex::build(*first));
+  const auto cold = store.search("drift", 4);  // read back, and kept
+  const auto warm = store.search("drift", 4);  // from what was kept
+  REQUIRE(warm.size() == 4);
+  for (std::size_t i = 0; i < cold.size(); ++i) {
+    CHECK(warm[i].id == cold[i].id);
+    CHECK(warm[i].title == cold[i].title);
+    CHECK(warm[i].snippet == cold[i].snippet);
+    CHECK(warm[i].content_hash == cold[i].content_hash);
+    CHECK(warm[i].rank == cold[i].rank);
+  }
+  // Another query's snippet of the same row is its own.
+  CHECK(store.search("clock", 1).at(0).snippet ==
+        "\x02"
+        "Clock\x03 drift between workers.");
+
+  auto second = kb::Corpus::from_files(
+      "search", drift_files(3, {{"gotchas/edited.yaml", gotcha("Drift, renamed", "New words.")}}));
+  store.sync(first.get(), *second, kb::EvidenceIndex::build(*second));
+  const auto after = store.search("drift", 1);
+  REQUIRE(after.size() == 1);
+  CHECK(after[0].id == "gotchas/edited");
+  CHECK(after[0].title == "Drift, renamed");
+  CHECK(after[0].content_hash != cold[0].content_hash);
+}

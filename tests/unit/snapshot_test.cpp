@@ -273,6 +273,25 @@ TEST_CASE("search drops hits indexed from another version of a record", "[snapsh
   CHECK(hits[0].id == "gotchas/b");
 }
 
+TEST_CASE("a page of hits is filled again when its best hits were dropped", "[snapshot]") {
+  // The index holds "a" as its best hit for the word; the snapshot holds a newer "a".
+  std::vector<kb::FileResult> files = {
+      file("gotchas/a.yaml", gotcha_yaml("a", "Thrashing thrashing thrashing disk")),
+      file("gotchas/b.yaml", gotcha_yaml("b", "Thrashing cache of a much longer title here"))};
+  auto store = std::make_shared<kb::Store>(kb::Store::open_writable(":memory:"));
+  kb::Linted linted = kb::lint_corpus(kb::Corpus::from_files("/x", files), lint_options());
+  store->sync(nullptr, *linted.corpus, linted.evidence, false);
+  kb::Snapshot current(std::move(linted), store, 1, nullptr);
+  REQUIRE(current.search("thrashing", 1).at(0).id == "gotchas/a");
+
+  files[0] = file("gotchas/a.yaml", gotcha_yaml("a", "Thrashing disk, edited"));
+  kb::Snapshot older_than_index(
+      kb::lint_corpus(kb::Corpus::from_files("/x", files), lint_options()), store, 2, nullptr);
+  auto hits = older_than_index.search("thrashing", 1);
+  REQUIRE(hits.size() == 1);
+  CHECK(hits[0].id == "gotchas/b");
+}
+
 TEST_CASE("without an index, search finds nothing and q filters to nothing", "[snapshot]") {
   auto snap = fixture_snapshot();
   CHECK(snap->search("prefix", 10).empty());
