@@ -41,13 +41,6 @@ std::vector<Spelled> spellings(const SettingDef& def) {
   return out;
 }
 
-Resolution decline(Resolution r, std::string rule, std::string reason) {
-  r.repairable = false;
-  r.rule = std::move(rule);
-  r.reason = std::move(reason);
-  return r;
-}
-
 }  // namespace
 
 Resolution resolve_value(const std::string& setting_id, const SettingDef& def, std::string_view raw,
