@@ -48,7 +48,7 @@ Resolution resolve_value(const std::string& setting_id, const SettingDef& def, s
   Resolution r;
   const std::string key = fold(raw);
   if (key.empty()) return decline(r, "empty", "the value is empty");
-  if (auto value = normalize_value(def, raw)) {
+  if (auto value = normalize_value(def, raw).value) {
     r.target = *value;
     r.confidence = 1.0;
     r.rule = "exact";
