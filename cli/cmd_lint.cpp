@@ -1,8 +1,11 @@
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <iterator>
+#include <optional>
 #include <sstream>
+#include <vector>
 
 #include "commands.h"
 #include "json.h"
@@ -52,62 +55,129 @@ void print(const LintConfig& cfg, std::size_t records, const std::vector<Diagnos
             << count_severity(diags, Severity::warning) << " warnings\n";
 }
 
-// Lints the named files (or stdin) in the context of the tree: the tree's records with
-// these files' contents in place of (or beside) their own, reporting only what concerns
-// the named files.
-int lint_files(const LintCli& cli) {
+// One positional of `kb lint`: stdin, a record file, or a directory of the tree.
+struct Target {
+  std::string arg;  ///< as written
+  std::string rel;  ///< inside the records directory: "gotchas/x.yaml", "gotchas", "."
+  bool stdin_ = false;
+  bool directory = false;
+};
+
+// Resolves the positionals, or says on stderr why one cannot be linted.
+std::optional<std::vector<Target>> targets(const LintCli& cli) {
+  std::vector<Target> out;
+  for (const std::string& file : cli.files) {
+    Target t{file, "", false, false};
+    if (file == "-") {
+      if (cli.stdin_path.empty()) {
+        std::cerr << "kb lint: '-' reads a record from stdin: say which with --stdin-path "
+                     "gotchas/NAME.yaml\n";
+        return std::nullopt;
+      }
+      t.rel = cli.stdin_path;
+      t.stdin_ = true;
+      out.push_back(std::move(t));
+      continue;
+    }
+    std::error_code ec;
+    const fs::file_status st = fs::status(file, ec);
+    if (!fs::exists(st)) {
+      std::cerr << "kb lint: '" << file << "': no such file or directory\n";
+      return std::nullopt;
+    }
+    t.directory = fs::is_directory(st);
+    std::optional<std::string> rel = inside(cli.cfg.records, file);
+    if (!rel && t.directory) {
+      std::cerr << "kb lint: '" << file << "' is a directory outside the records directory '"
+                << cli.cfg.records << "'\n  hint: to lint that tree, run `kb lint --records "
+                << file << "`\n";
+      return std::nullopt;
+    }
+    if (!rel) {
+      std::cerr << "kb lint: '" << file << "' is not inside the records directory '"
+                << cli.cfg.records << "' (the path decides a record's id)\n";
+      return std::nullopt;
+    }
+    t.rel = *rel;
+    out.push_back(std::move(t));
+  }
+  return out;
+}
+
+// Whether `file` (relative to the records directory) lies under directory `dir` ("." is
+// the whole tree).
+bool under(std::string_view file, std::string_view dir) {
+  return dir == "." ||
+         (file.size() > dir.size() && file.substr(0, dir.size()) == dir && file[dir.size()] == '/');
+}
+
+// Lints the named files, directories (the record files the tree loader loads under them)
+// or stdin in the context of the tree: the tree's records with these files' contents in
+// place of (or beside) their own, reporting only what concerns the named files.
+int lint_files(const LintCli& cli, const std::vector<Target>& targets) {
   const LintOptions options = cli.cfg.lint_options();
   auto base = Corpus::load(cli.cfg.records, options.load);
   std::vector<FileResult> files;
   for (const auto& f : base->files()) files.push_back(*f);
   std::vector<std::string> named;
-  for (const std::string& file : cli.files) {
-    std::optional<std::string> rel;
+  for (const Target& t : targets) {
+    if (t.directory) {
+      for (const auto& f : base->files()) {
+        if (under(f->file, t.rel)) named.push_back(f->file);
+      }
+      continue;
+    }
     std::optional<std::string> bytes;
-    if (file == "-") {
-      if (cli.stdin_path.empty()) {
-        std::cerr << "kb lint: '-' reads a record from stdin: say which with --stdin-path "
-                     "gotchas/NAME.yaml\n";
-        return kExitUsage;
-      }
-      rel = cli.stdin_path;
+    if (t.stdin_) {
       bytes = read_bytes(std::cin, options.load.max_file_bytes);
-    } else {
-      rel = inside(cli.cfg.records, file);
-      if (!rel) {
-        std::cerr << "kb lint: '" << file << "' is not inside the records directory '"
-                  << cli.cfg.records << "' (the path decides a record's id)\n";
-        return kExitUsage;
-      }
-      std::ifstream in(file, std::ios::binary);
-      if (!in) {
-        std::cerr << "kb lint: cannot read '" << file << "'\n";
-        return kExitUsage;
-      }
+    } else if (std::ifstream in(t.arg, std::ios::binary); in) {
       bytes = read_bytes(in, options.load.max_file_bytes);
     }
     if (!bytes) {
-      std::cerr << "kb lint: cannot read '" << file << "'\n";
+      std::cerr << "kb lint: cannot read '" << t.arg << "'\n";
       return kExitUsage;
     }
-    FileResult fresh = load_record_text(*rel, *bytes, options.load);
+    FileResult fresh = load_record_text(t.rel, *bytes, options.load);
     auto it = std::find_if(files.begin(), files.end(),
-                           [&](const FileResult& f) { return f.file == *rel; });
+                           [&](const FileResult& f) { return f.file == t.rel; });
     if (it == files.end())
       files.push_back(std::move(fresh));
     else
       *it = std::move(fresh);
-    named.push_back(*rel);
+    named.push_back(t.rel);
   }
+  std::sort(named.begin(), named.end());
+  named.erase(std::unique(named.begin(), named.end()), named.end());
   std::sort(files.begin(), files.end(),
             [](const FileResult& a, const FileResult& b) { return a.file < b.file; });
   Linted linted = lint_corpus(Corpus::from_files(cli.cfg.records, std::move(files)), options);
   std::vector<Diagnostic> mine;
   for (const auto& d : linted.diagnostics) {
-    if (std::find(named.begin(), named.end(), d.file) != named.end()) mine.push_back(d);
+    if (std::binary_search(named.begin(), named.end(), d.file)) mine.push_back(d);
   }
   print(cli.cfg, named.size(), mine, linted.corpus->content_hash());
   return count_severity(mine, Severity::error) > 0 ? kExitProblems : kExitOk;
+}
+
+int lint_all(const LintCli& cli) {
+  Linted linted = lint_tree(cli.cfg.records, cli.cfg.lint_options());
+  print(cli.cfg, linted.corpus->records().size(), linted.diagnostics,
+        linted.corpus->content_hash());
+  return count_severity(linted.diagnostics, Severity::error) > 0 ? kExitProblems : kExitOk;
+}
+
+int lint(const LintCli& cli) {
+  if (cli.files.empty()) return lint_all(cli);
+  auto list = targets(cli);
+  if (!list) return kExitUsage;
+  // The records directory itself names every file: that is `kb lint`, tree-wide
+  // diagnostics included, unless stdin stands in for one of them.
+  const bool whole = std::any_of(list->begin(), list->end(),
+                                 [](const Target& t) { return t.directory && t.rel == "."; });
+  const bool from_stdin =
+      std::any_of(list->begin(), list->end(), [](const Target& t) { return t.stdin_; });
+  if (whole && !from_stdin) return lint_all(cli);
+  return lint_files(cli, *list);
 }
 
 }  // namespace
@@ -118,8 +188,10 @@ void add_lint(CLI::App& app, Action& run) {
       app.add_subcommand("lint", "Validate every record and every reference; writes nothing");
   add_lint_options(sub, cli->cfg);
   add_format_option(sub, cli->cfg.format, {"text", "json"});
-  sub->add_option("files", cli->files,
-                  "Only these record files (in the context of the tree); - reads stdin");
+  sub->add_option(
+      "files", cli->files,
+      "Only these record files, or the record files under these directories of the tree "
+      "(in the context of the tree); - reads stdin");
   sub->add_option("--explain", cli->explain,
                   "Print what a diagnostic code means instead of linting (as `kb explain CODE`)");
   sub->add_option("--stdin-path", cli->stdin_path,
@@ -127,11 +199,7 @@ void add_lint(CLI::App& app, Action& run) {
   sub->callback([&run, cli] {
     run = [cli] {
       if (!cli->explain.empty()) return explain(cli->explain);
-      if (!cli->files.empty()) return lint_files(*cli);
-      Linted linted = lint_tree(cli->cfg.records, cli->cfg.lint_options());
-      print(cli->cfg, linted.corpus->records().size(), linted.diagnostics,
-            linted.corpus->content_hash());
-      return count_severity(linted.diagnostics, Severity::error) > 0 ? kExitProblems : kExitOk;
+      return lint(*cli);
     };
   });
 }

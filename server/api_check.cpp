@@ -1,6 +1,8 @@
 #include <algorithm>
 #include <atomic>
+#include <functional>
 
+#include "body_syntax.h"
 #include "check_json.h"
 #include "check_one.h"
 #include "http_api.h"
@@ -27,31 +29,32 @@ json diagnostics_json(const std::vector<Diagnostic>& diags) {
 }
 
 // Why a deployment cannot be checked, as the client's problem: text that does not parse
-// is a bad request, a well-formed document that is not a deployment is unprocessable.
-std::optional<ApiError> unusable(const std::vector<Diagnostic>& diags) {
+// is a bad request (`malformed` says why, in the text's language), a well-formed document
+// that is not a deployment is unprocessable.
+std::optional<ApiError> unusable(const std::vector<Diagnostic>& diags,
+                                 const std::function<std::string(const Diagnostic&)>& malformed) {
   if (count_severity(diags, Severity::error) == 0) return std::nullopt;
-  bool syntax = false;
+  const Diagnostic* syntax = nullptr;
   for (const auto& d : diags) {
     if (d.severity != Severity::error) continue;
     if (d.code == diag_code("limits.file-size")) {
       return ApiError(Problem::payload_too_large, problem_code(Problem::payload_too_large),
                       "a deployment is at most " + std::to_string(kMaxDeploymentBytes) + " bytes");
     }
-    syntax |= starts_with(d.code, "yaml.") || starts_with(d.code, "encoding.") ||
-              starts_with(d.code, "limits.");
-  }
-  const std::string first = [&] {
-    for (const auto& d : diags) {
-      if (d.severity == Severity::error) return d.message;
+    if (!syntax && (starts_with(d.code, "yaml.") || starts_with(d.code, "encoding.") ||
+                    starts_with(d.code, "limits."))) {
+      syntax = &d;
     }
-    return std::string();
-  }();
+  }
   if (syntax) {
-    return ApiError(Problem::bad_request, "malformed-body", "the body is not valid JSON: " + first,
+    return ApiError(Problem::bad_request, "malformed-body", malformed(*syntax),
                     json{{"diagnostics", diagnostics_json(diags)}});
   }
+  const Diagnostic& first = *std::find_if(diags.begin(), diags.end(), [](const Diagnostic& d) {
+    return d.severity == Severity::error;
+  });
   return ApiError(Problem::unprocessable, problem_code(Problem::unprocessable),
-                  "the body is not a deployment: " + first,
+                  "the body is not a deployment: " + first.message,
                   json{{"diagnostics", diagnostics_json(diags)}});
 }
 
@@ -173,6 +176,7 @@ struct CheckRequest {
   std::optional<json> deployment;  ///< the hand-written format, already parsed
   std::string text;                ///< an artifact's text, read by kind
   std::string kind;                ///< empty: by content
+  bool wrapped = false;            ///< `text` is the wrapper's "deployment" string
   IgnoreList ignores;
 };
 
@@ -252,6 +256,7 @@ CheckRequest read_request(std::string_view text, const CheckQuery& q) {
   const json dep = body.contains("deployment") ? body["deployment"] : json();
   if (dep.is_string()) {
     r.text = dep.get<std::string>();
+    r.wrapped = true;
   } else if (dep.is_object()) {
     r.deployment = dep;
   } else {
@@ -276,7 +281,16 @@ json check_one(const Ctx& c, std::string_view body, const CheckQuery& q) {
   } else {
     d = c.snap.checks().read({{"request", r.text}}, {r.kind, q.allow_unknown}, diags);
   }
-  if (auto err = unusable(diags)) throw *err;
+  const auto malformed = [&](const Diagnostic& first) {
+    if (r.deployment && r.deployment->is_object()) {
+      return syntax_message("the deployment", BodySyntax::other, "", first);
+    }
+    if (r.wrapped) {
+      return syntax_message("the deployment text", body_syntax("", r.kind, r.text), r.text, first);
+    }
+    return syntax_message("the body", body_syntax(q.media_type, r.kind, r.text), r.text, first);
+  };
+  if (auto err = unusable(diags, malformed)) throw *err;
   std::optional<ApiError> failure;
   json out = run_check(c, d, std::move(diags), q, failure, &r.ignores);
   if (failure) throw *failure;
@@ -288,6 +302,7 @@ void check(const Ctx& c) {
   check_media_type(c.req, true);
   CheckQuery q = read_check_query(c.req);
   q.kind = param(c.req, "kind");
+  q.media_type = content_type(c.req);
   if (q.kind.empty() && shell_type(content_type(c.req))) q.kind = "shell";
   q.ignore = param(c.req, "ignore");
   send_json(c.res, check_one(c, c.req.body, q));
@@ -338,7 +353,9 @@ void check_batch(const Ctx& c) {
                 {"message", "the answer reached " +
                                 std::to_string(c.svc.config.max_batch_response_bytes) +
                                 " bytes before this deployment; send it in another batch"}}}};
-    } else if (auto err = unusable(diags)) {
+    } else if (auto err = unusable(diags, [](const Diagnostic& first) {
+                 return syntax_message("the deployment", BodySyntax::other, "", first);
+               })) {
       item = {{"error",
                {{"code", err->code()},
                 {"message", err->what()},

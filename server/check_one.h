@@ -15,20 +15,22 @@
 
 namespace kb::http {
 
-/// What POST /api/v1/check reads besides its body: its query parameters.
+/// What POST /api/v1/check reads besides its body: its query parameters and media type.
 struct CheckQuery {
   std::string kind;    ///< one of input_kinds(); empty: chosen by content
   std::string ignore;  ///< gotcha ids whose findings are dropped, comma-separated
   bool allow_unknown = false;
   bool allow_invalid_records = false;
   std::optional<GotchaSeverity> fail_on;  ///< when set, the answer says whether it `fails`
+  std::string media_type;  ///< the body's Content-Type, lower-case; empty: none (a form)
 };
 
 /// Checks the deployment `body` holds against the request's snapshot, reading `body` as
 /// POST /api/v1/check reads its body (the deployment format, an artifact's text, or the
 /// {"deployment", "kind", "ignore"} wrapper). Returns the API's 200 answer (with
 /// "snapshot"). Throws the ApiError the API answers otherwise: 400 for an unknown kind,
-/// a blank body or text that does not parse (details: {"diagnostics"}), 413 over
+/// a blank body or text that does not parse (`malformed-body`, its message saying why in
+/// the text's language, JSON or YAML; details: {"diagnostics"}), 413 over
 /// kMaxDeploymentBytes, 422 for a document that is not a deployment (details:
 /// {"diagnostics"}) or one that cannot be checked whole (`check-incomplete`, details: the
 /// whole answer, findings included).

@@ -108,15 +108,10 @@ std::string page_message(const http::ApiError& e, std::size_t bytes) {
     return "a deployment is at most " + std::to_string(kMaxDeploymentBytes) +
            " bytes; this one is " + std::to_string(bytes) + " bytes";
   }
-  static constexpr std::pair<std::string_view, std::string_view> kSaid[] = {
-      {"the body is not valid JSON", "the text does not parse"}, {"the body", "the pasted text"}};
+  // "the body is not valid YAML: ..." -> "the pasted text is not valid YAML: ...".
+  static constexpr std::string_view kApi = "the body";
   std::string message = e.what();
-  for (const auto& [api, page] : kSaid) {
-    if (message.rfind(api, 0) == 0) {
-      message = std::string(page) + message.substr(api.size());
-      break;
-    }
-  }
+  if (message.rfind(kApi, 0) == 0) message = "the pasted text" + message.substr(kApi.size());
   return message;
 }
 

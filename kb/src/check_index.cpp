@@ -188,7 +188,7 @@ class Compiler {
       check::Test t = test(ct.key);
       t.op = ct.op;
       for (const auto& v : ct.values) {
-        auto value = t.setting ? normalize_value(t.setting->setting, v) : std::nullopt;
+        auto value = t.setting ? normalize_value(t.setting->setting, v).value : std::nullopt;
         t.values.push_back(value ? *value : std::string(text::trim(v)));
       }
       n.tests.push_back(std::move(t));

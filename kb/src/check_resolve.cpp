@@ -65,8 +65,9 @@ class Resolver {
         if (dup == out.end()) out.push_back(std::move(s));
         continue;
       }
-      std::string why;
-      auto value = normalize_value(def, s.value, &why);
+      auto normalized = normalize_value(def, s.value);
+      std::optional<std::string> value = std::move(normalized.value);
+      std::string why = std::move(normalized.error.message);
       if (value && def.key == "role") {
         const auto& roles = schema::roles();
         if (std::find(roles.begin(), roles.end(), *value) == roles.end()) {
@@ -154,7 +155,7 @@ class Resolver {
     const Record* rec = vocab_.setting(kv.key.raw);
     if (!rec) return;
     if (svc.find(rec->setting.key)) return;
-    auto value = normalize_value(rec->setting, kv.value);
+    auto value = normalize_value(rec->setting, kv.value).value;
     if (!value) return;
     Setting s{rec->setting.key, *value, pos};
     s.file = file;

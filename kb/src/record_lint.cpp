@@ -65,8 +65,9 @@ class Linter {
   // Whether `raw` is a valid value of `rec`; reports it when not.
   bool value(const Record& rec, const std::string& raw, Pos pos, const std::string& field,
              const char* code) {
-    std::string why;
-    if (normalize_value(rec.setting, raw, &why)) return true;
+    auto normalized = normalize_value(rec.setting, raw);
+    if (normalized.value) return true;
+    const std::string& why = normalized.error.message;
     std::string hint = "see " + rec.id;
     std::optional<std::string> guess;
     if (rec.setting.type == "enum") guess = did_you_mean(raw, choices(rec.setting));

@@ -82,14 +82,14 @@ std::string exact_reason(MatchKind how, std::string_view raw, const std::string&
   return "matches " + id;
 }
 
+}  // namespace
+
 Resolution decline(Resolution r, std::string rule, std::string reason) {
   r.repairable = false;
   r.rule = std::move(rule);
   r.reason = std::move(reason);
   return r;
 }
-
-}  // namespace
 
 std::string format_score(double score) {
   char buf[16];

@@ -32,6 +32,9 @@ struct RuleVerdict {
   std::string reason;  ///< the sentence shown to people, with its evidence
 };
 
+/// `r` marked not repairable, with the rule that declined it and the sentence saying why.
+Resolution decline(Resolution r, std::string rule, std::string reason);
+
 /// "0.85": scores in reasons, hints and the repair log.
 std::string format_score(double score);
 

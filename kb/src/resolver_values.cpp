@@ -41,13 +41,6 @@ std::vector<Spelled> spellings(const SettingDef& def) {
   return out;
 }
 
-Resolution decline(Resolution r, std::string rule, std::string reason) {
-  r.repairable = false;
-  r.rule = std::move(rule);
-  r.reason = std::move(reason);
-  return r;
-}
-
 }  // namespace
 
 Resolution resolve_value(const std::string& setting_id, const SettingDef& def, std::string_view raw,
@@ -55,7 +48,7 @@ Resolution resolve_value(const std::string& setting_id, const SettingDef& def, s
   Resolution r;
   const std::string key = fold(raw);
   if (key.empty()) return decline(r, "empty", "the value is empty");
-  if (auto value = normalize_value(def, raw)) {
+  if (auto value = normalize_value(def, raw).value) {
     r.target = *value;
     r.confidence = 1.0;
     r.rule = "exact";

@@ -19,9 +19,12 @@ std::string fold(std::string_view s) {
   return out;
 }
 
-std::optional<std::string> fail(std::string* why, std::string message) {
-  if (why) *why = std::move(message);
-  return std::nullopt;
+Parsed<std::string> fail(std::string message, std::size_t offset) {
+  return {std::nullopt, {std::move(message), offset}};
+}
+
+Parsed<std::string> ok(std::string value) {
+  return {std::move(value), {}};
 }
 
 std::optional<double> to_number(std::string_view s) {
@@ -44,15 +47,15 @@ const std::vector<std::pair<std::string_view, std::string_view>>& bool_spellings
   return kSpellings;
 }
 
-std::optional<std::string> normalize_value(const SettingDef& def, std::string_view raw,
-                                           std::string* why) {
+Parsed<std::string> normalize_value(const SettingDef& def, std::string_view raw) {
   const std::string_view t = text::trim(raw);
+  const std::size_t at = t.empty() ? 0 : static_cast<std::size_t>(t.data() - raw.data());
   if (def.type == "bool") {
     const std::string v = text::lower(t);
     for (const auto& [spelling, meaning] : bool_spellings()) {
-      if (v == spelling) return std::string(meaning);
+      if (v == spelling) return ok(std::string(meaning));
     }
-    return fail(why, "'" + std::string(t) + "' is not a boolean (true/false, yes/no, on/off, 1/0)");
+    return fail("'" + std::string(t) + "' is not a boolean (true/false, yes/no, on/off, 1/0)", at);
   }
   if (def.type == "integer") {
     std::string_view s = t;
@@ -64,37 +67,39 @@ std::optional<std::string> normalize_value(const SettingDef& def, std::string_vi
     long long n = 0;
     auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), n);
     if (s.empty() || ec != std::errc() || p != s.data() + s.size()) {
-      return fail(why, "'" + std::string(t) + "' is not a whole number");
+      return fail("'" + std::string(t) + "' is not a whole number", at);
     }
-    return std::to_string(negative ? -n : n);
+    return ok(std::to_string(negative ? -n : n));
   }
   if (def.type == "number") {
     auto d = to_number(t);
-    if (!d) return fail(why, "'" + std::string(t) + "' is not a number");
+    if (!d) return fail("'" + std::string(t) + "' is not a number", at);
     char buf[32];
     auto [p, ec] = std::to_chars(buf, buf + sizeof buf, *d);
-    return ec == std::errc() ? std::string(buf, p) : std::string(t);
+    return ok(ec == std::errc() ? std::string(buf, p) : std::string(t));
   }
   if (def.type == "enum") {
     const std::string key = fold(t);
     for (const auto& v : def.values) {
-      if (fold(v.value) == key) return v.value;
+      if (fold(v.value) == key) return ok(v.value);
       for (const auto& s : v.synonyms) {
-        if (fold(s) == key) return v.value;
+        if (fold(s) == key) return ok(v.value);
       }
     }
     std::string list;
     for (const auto& v : def.values) list += (list.empty() ? "" : ", ") + v.value;
-    return fail(why, "'" + std::string(t) + "' is not one of " + list);
+    return fail("'" + std::string(t) + "' is not one of " + list, at);
   }
   if (def.type == "version") {
-    if (auto v = Version::parse_or_error(t); !v.value) return fail(why, v.error.message);
+    if (auto v = Version::parse_or_error(t); !v.value) {
+      return fail(v.error.message, at + v.error.offset);
+    }
     std::string s(t);
     if (!s.empty() && (s[0] == 'v' || s[0] == 'V')) s.erase(0, 1);
-    return s;
+    return ok(std::move(s));
   }
-  if (t.empty()) return fail(why, "empty value");
-  return std::string(t);
+  if (t.empty()) return fail("empty value", at);
+  return ok(std::string(t));
 }
 
 bool ordered_type(const SettingDef& def) {
@@ -190,7 +195,7 @@ DefaultValue Vocabulary::default_for(const Record& setting, const std::string& e
       if (range && !range->contains(*version)) continue;
     }
     for (const auto& d : e.defaults) {
-      auto value = normalize_value(setting.setting, d.value);
+      auto value = normalize_value(setting.setting, d.value).value;
       if (!value) continue;
       if (version) {
         auto range = VersionRange::parse(d.versions);

@@ -26,9 +26,9 @@ class Corpus;
 const std::vector<std::pair<std::string_view, std::string_view>>& bool_spellings();
 
 /// Normalises `raw` for a setting of `def`'s type: `yes` -> `true` for bool, `04` -> `4`
-/// for integer, a synonym -> its value for enum. nullopt (and `why`) when it does not fit.
-std::optional<std::string> normalize_value(const SettingDef& def, std::string_view raw,
-                                           std::string* why = nullptr);
+/// for integer, a synonym -> its value for enum. When it does not fit, `value` is empty and
+/// `error` says why ("'maybe' is not a boolean ...") and where in `raw` the bad part starts.
+Parsed<std::string> normalize_value(const SettingDef& def, std::string_view raw);
 
 /// Whether `a` OP `b` holds for two normalised values of `def`'s type; OP is one of
 /// eq, ne, gt, gte, lt, lte (in / not_in are eq / ne over a list).

@@ -214,7 +214,7 @@ void Interpreter::add_one(const Process& p) {
   // frontend in a vllm-runtime image is not a vLLM server).
   if (const Setting* role = svc.find("role"); role && !shipped.empty()) {
     const Record* def = ctx_.vocab.setting("role");
-    auto value = def ? normalize_value(def->setting, role->value) : std::nullopt;
+    auto value = def ? normalize_value(def->setting, role->value).value : std::nullopt;
     if (value && (*value == "router" || *value == "cache-server")) {
       auto only_shipped = [&](const DeployedEngine& e) {
         return std::find(shipped.begin(), shipped.end(), e.id) != shipped.end() &&

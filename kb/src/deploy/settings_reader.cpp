@@ -86,7 +86,7 @@ void SettingsReader::set(const SpellingRef& ref, const std::string& raw_value,
   const SettingDef& def = ref.setting->setting;
   std::string value = ref.spelling->has_value ? ref.spelling->value : raw_value;
   if (ref.spelling->invert && def.type == "bool" && !runtime) {
-    if (auto norm = normalize_value(def, value)) value = *norm == "true" ? "false" : "true";
+    if (auto norm = normalize_value(def, value).value) value = *norm == "true" ? "false" : "true";
   }
   if (def.key == "model") {
     if (runtime) return;
@@ -108,7 +108,7 @@ void SettingsReader::set(const SpellingRef& ref, const std::string& raw_value,
   s.runtime = runtime;
   c.rank = rank;
   c.order = order_++;
-  if (auto norm = normalize_value(def, value); norm && !runtime) {
+  if (auto norm = normalize_value(def, value).value; norm && !runtime) {
     c.has_norm = true;
     c.norm = *norm;
   }
@@ -260,7 +260,7 @@ void SettingsReader::keys(const std::vector<KeyFact>& keys) {
     const SpellingRef* ref = choose(ctx_.vocab.key(k.key));
     if (!ref) continue;  // labels and fields no record spells are not configuration
     const SettingDef& def = ref->setting->setting;
-    if (!ref->spelling->has_value && !normalize_value(def, k.value)) {
+    if (!ref->spelling->has_value && !normalize_value(def, k.value).value) {
       unread(k.file, k.pos, k.via + ": " + k.value, "not a value of " + def.key);
       continue;
     }

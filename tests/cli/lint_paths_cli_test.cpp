@@ -1,0 +1,105 @@
+// `kb lint PATH...`: record files and directories of the tree, in the context of the tree.
+
+#include <catch2/catch.hpp>
+
+#include "cli/cli_support.h"
+
+using namespace kb_test;
+
+namespace {
+
+const char* kGotcha = R"(title: Something goes wrong
+severity: major
+status: open
+symptom: |
+  It breaks.
+affects: [vllm]
+)";
+
+// Two engines (one with an unknown field), two gotchas (one with an unknown field), one
+// of them in a subdirectory, and a file the loader does not read.
+fs::path fixture_tree(const fs::path& dir) {
+  fs::path rec = dir / "records";
+  spit(rec / "engines/vllm.yaml", "name: vLLM\nrepo: vllm-project/vllm\n");
+  spit(rec / "engines/sglang.yaml", "name: SGLang\nrepo: sgl-project/sglang\nrepp: x\n");
+  spit(rec / "gotchas/cache-hit-differs.yaml", kGotcha);
+  spit(rec / "gotchas/pd/bad.yaml", std::string(kGotcha) + "severty: major\n");
+  spit(rec / "gotchas/notes.txt", "not a record\n");
+  return rec;
+}
+
+std::string quoted(const fs::path& p) {
+  return "'" + p.string() + "'";
+}
+
+}  // namespace
+
+TEST_CASE("kb lint DIR: the records directory itself is `kb lint`", "[cli][lint]") {
+  auto dir = scratch("lint_dir_root");
+  auto rec = fixture_tree(dir);
+  auto whole = kb(dir, "lint --records " + quoted(rec));
+  CHECK(whole.code == 1);
+  CHECK(whole.out ==
+        "engines/sglang.yaml:3:1: error[schema.unknown-field]: unknown field 'repp'\n"
+        "  hint: did you mean 'repo'?\n"
+        "gotchas/pd/bad.yaml:7:1: error[schema.unknown-field]: unknown field 'severty'\n"
+        "  hint: did you mean 'severity'?\n"
+        "2 records, 2 errors, 0 warnings\n");
+  for (const std::string& arg : {quoted(rec), quoted(rec) + "/", quoted(rec / "gotchas/..")}) {
+    auto named = kb(dir, "lint --records " + quoted(rec) + " " + arg);
+    INFO(arg << "\n" << named.err);
+    CHECK(named.code == whole.code);
+    CHECK(named.out == whole.out);
+  }
+  auto json_whole = kb(dir, "lint --format json --records " + quoted(rec));
+  auto json_named = kb(dir, "lint --format json --records " + quoted(rec) + " " + quoted(rec));
+  CHECK(json_named.out == json_whole.out);
+}
+
+TEST_CASE("kb lint DIR: a directory of the tree lints the record files under it", "[cli][lint]") {
+  auto dir = scratch("lint_dir_sub");
+  auto rec = fixture_tree(dir);
+  auto gotchas = kb(dir, "lint --records " + quoted(rec) + " " + quoted(rec / "gotchas"));
+  INFO(gotchas.err);
+  CHECK(gotchas.code == 1);
+  CHECK(gotchas.out ==
+        "gotchas/pd/bad.yaml:7:1: error[schema.unknown-field]: unknown field 'severty'\n"
+        "  hint: did you mean 'severity'?\n"
+        "2 records, 1 errors, 0 warnings\n");
+  CHECK(gotchas.err.empty());
+  auto engines = kb(dir, "lint --records " + quoted(rec) + " " + quoted(rec / "engines") + " " +
+                             quoted(rec / "engines/vllm.yaml"));
+  CHECK(engines.code == 1);
+  CHECK(engines.out ==
+        "engines/sglang.yaml:3:1: error[schema.unknown-field]: unknown field 'repp'\n"
+        "  hint: did you mean 'repo'?\n"
+        "2 records, 1 errors, 0 warnings\n");
+  // In the context of the tree: gotchas/pd/ alone holds no engine its gotcha affects.
+  auto pd = kb(dir, "lint --records " + quoted(rec) + " " + quoted(rec / "gotchas/pd"));
+  CHECK(pd.code == 1);
+  CHECK(pd.out ==
+        "gotchas/pd/bad.yaml:7:1: error[schema.unknown-field]: unknown field 'severty'\n"
+        "  hint: did you mean 'severity'?\n"
+        "1 records, 1 errors, 0 warnings\n");
+}
+
+TEST_CASE("kb lint PATH: a missing path or a directory outside the tree is bad usage",
+          "[cli][lint]") {
+  auto dir = scratch("lint_dir_usage");
+  auto rec = fixture_tree(dir);
+  const fs::path missing = rec / "gotchas/nope";
+  auto r = kb(dir, "lint --records " + quoted(rec) + " " + quoted(missing));
+  CHECK(r.code == 2);
+  CHECK(r.out.empty());
+  CHECK(r.err == "kb lint: '" + missing.string() + "': no such file or directory\n");
+
+  fs::create_directories(dir / "elsewhere");
+  const fs::path outside = dir / "elsewhere";
+  r = kb(dir, "lint --records " + quoted(rec) + " " + quoted(outside));
+  CHECK(r.code == 2);
+  CHECK(r.out.empty());
+  CHECK(r.err == "kb lint: '" + outside.string() +
+                     "' is a directory outside the records directory '" + rec.string() +
+                     "'\n  hint: to lint that tree, run `kb lint --records " + outside.string() +
+                     "`\n");
+}
