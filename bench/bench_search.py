@@ -13,7 +13,7 @@ p50/p99 are of every statement's wall time. The peer's query is what FTS5 offers
 "the best 36 rows with snippets" (the server asks for limit + 16 = 36).
 Target at 100k: search p99 <= 20 ms at 16 connections.
 
-With GET=1, the last binary's server also answers GET of one gotcha's JSON and of its
+With GET=1, each binary's server also answers GET of one gotcha's JSON and of its
 HTML page under wrk beside nginx serving the same bytes as files (bench_http.py's
 nginx), at the same connection counts: target GET >= 0.7x nginx req/s.
 CONNS (default "16 64") picks the connection counts.
@@ -78,7 +78,7 @@ def peer(index, word, conns):
             "rps": len(times) / wall, "rows": rows}
 
 
-def get_vs_nginx(srv, index, rows):
+def get_vs_nginx(srv, index, rows, kb):
     """GET of one gotcha's JSON and page: kb against nginx serving the same bytes."""
     import shutil
     import bench_http
@@ -106,7 +106,7 @@ def get_vs_nginx(srv, index, rows):
                 k = b.wrk_median("http://127.0.0.1:%d%s" % (srv.port, path), conns, SECONDS)
                 p = b.wrk_median("http://127.0.0.1:%d%s" % (nginx.port, static), conns, SECONDS)
                 out["%s_%d" % (key, conns)] = {"kb": k, "nginx": p, "load": la, "bytes": sizes[key]}
-                rows.append([key, sizes[key], conns, "%.0f" % k["rps"], "%.2f" % k["p99_ms"],
+                rows.append([kb, key, sizes[key], conns, "%.0f" % k["rps"], "%.2f" % k["p99_ms"],
                              "%.0f" % p["rps"], "%.2f" % p["p99_ms"],
                              "%.2fx" % (k["rps"] / p["rps"]), "%.1f" % la])
                 b.log(" | ".join(str(c) for c in rows[-1]))
@@ -147,8 +147,8 @@ def main():
                              "%.2f" % p["p99"], "%.0f" % p["rps"], "%.1fx" % (p["p99"] / k["p99"]),
                              "%.1f" % la])
                 b.log(" | ".join(str(c) for c in rows[-1]))
-            if os.environ.get("GET") == "1" and kb == binaries[-1]:
-                saved["get"] = get_vs_nginx(srv, index, rows_get)
+            if os.environ.get("GET") == "1":
+                saved["get " + kb] = get_vs_nginx(srv, index, rows_get, kb)
         finally:
             srv.stop()
     print("\nq=%s: in %d of %d rows; %d hits per answer" % (word, df, total, hits))
@@ -157,7 +157,7 @@ def main():
              "load"], rows)
     if rows_get:
         print()
-        b.table(["request", "bytes", "conns", "kb req/s", "kb p99 ms", "nginx req/s",
+        b.table(["kb", "request", "bytes", "conns", "kb req/s", "kb p99 ms", "nginx req/s",
                  "nginx p99 ms", "kb/nginx", "load"], rows_get)
     b.save("search", saved)
 
