@@ -14,6 +14,15 @@ namespace kb_test {
 
 namespace fs = std::filesystem;
 
+/// A gotcha that lints clean next to an engine record `vllm`.
+inline const char* kGotcha = R"(title: Something goes wrong
+severity: major
+status: open
+symptom: |
+  It breaks.
+affects: [vllm]
+)";
+
 struct Run {
   int code = -1;
   std::string out;

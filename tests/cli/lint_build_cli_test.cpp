@@ -9,14 +9,6 @@ using nlohmann::json;
 
 namespace {
 
-const char* kGotcha = R"(title: Something goes wrong
-severity: major
-status: open
-symptom: |
-  It breaks.
-affects: [vllm]
-)";
-
 fs::path small_tree(const fs::path& dir) {
   fs::path rec = dir / "records";
   spit(rec / "engines/vllm.yaml", "name: vLLM\nrepo: vllm-project/vllm\n");

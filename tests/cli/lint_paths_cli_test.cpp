@@ -8,14 +8,6 @@ using namespace kb_test;
 
 namespace {
 
-const char* kGotcha = R"(title: Something goes wrong
-severity: major
-status: open
-symptom: |
-  It breaks.
-affects: [vllm]
-)";
-
 // Two engines (one with an unknown field), two gotchas (one with an unknown field), one
 // of them in a subdirectory, and a file the loader does not read.
 fs::path fixture_tree(const fs::path& dir) {

@@ -13,15 +13,7 @@ namespace {
 /// A raw client connection with a guard timeout on every read.
 class Raw {
  public:
-  explicit Raw(int port) {
-    fd_ = ::socket(AF_INET, SOCK_STREAM, 0);
-    REQUIRE(fd_ >= 0);
-    sockaddr_in addr{};
-    addr.sin_family = AF_INET;
-    addr.sin_port = htons(static_cast<std::uint16_t>(port));
-    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    REQUIRE(::connect(fd_, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0);
-  }
+  explicit Raw(int port) : fd_(connect_loopback(port)) {}
   ~Raw() { ::close(fd_); }
   void send(const std::string& bytes) {
     REQUIRE(::send(fd_, bytes.data(), bytes.size(), MSG_NOSIGNAL) ==

@@ -151,8 +151,8 @@ inline httplib::Result post(const TestServer& s, const std::string& path, const 
   return res;
 }
 
-/// Sends raw bytes and returns everything the server answers before closing (or 5 s).
-inline std::string raw_request(int port, const std::string& bytes, bool half_close = false) {
+/// A TCP connection to the loopback `port`; the caller closes it.
+inline int connect_loopback(int port) {
   int fd = ::socket(AF_INET, SOCK_STREAM, 0);
   REQUIRE(fd >= 0);
   sockaddr_in addr{};
@@ -160,6 +160,12 @@ inline std::string raw_request(int port, const std::string& bytes, bool half_clo
   addr.sin_port = htons(static_cast<std::uint16_t>(port));
   addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
   REQUIRE(::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0);
+  return fd;
+}
+
+/// Sends raw bytes and returns everything the server answers before closing (or 5 s).
+inline std::string raw_request(int port, const std::string& bytes, bool half_close = false) {
+  const int fd = connect_loopback(port);
   std::size_t sent = 0;
   while (sent < bytes.size()) {
     ssize_t n = ::send(fd, bytes.data() + sent, bytes.size() - sent, MSG_NOSIGNAL);

@@ -11,27 +11,16 @@ using namespace kbtest;
 
 namespace {
 
-int connect_to(int port) {
-  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  REQUIRE(fd >= 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_port = htons(static_cast<std::uint16_t>(port));
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  REQUIRE(::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0);
-  return fd;
-}
-
 /// Clients that each started a request and send one more byte per `every`, from one thread.
 class SlowClients {
  public:
   SlowClients(int port, int headers, int bodies, std::chrono::milliseconds every) {
     for (int i = 0; i < headers; ++i) {
-      fds_.push_back(connect_to(port));
+      fds_.push_back(connect_loopback(port));
       send(fds_.back(), "GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: ");
     }
     for (int i = 0; i < bodies; ++i) {
-      fds_.push_back(connect_to(port));
+      fds_.push_back(connect_loopback(port));
       send(fds_.back(),
            "POST /api/v1/check HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
            "Content-Length: 100000\r\n\r\n{");
@@ -200,14 +189,14 @@ TEST_CASE("when no connection can make room the new one gets 503; a stalled answ
   TestServer s(cfg);
   // One client pipelines exports (14 KB each, 20 MB in all) and reads none: its answers
   // fill the socket buffers and the connection stays `writing`, which is never evicted.
-  const int stuck = connect_to(s.port());
+  const int stuck = connect_loopback(s.port());
   std::string requests;
   for (int i = 0; i < 1500; ++i) requests += "GET /api/v1/export HTTP/1.1\r\nHost: x\r\n\r\n";
   SlowClients::send(stuck, requests);
   std::string m = metrics_from_other_peer(s.port(), "kb_http_connections{state=\"writing\"} 1\n");
   REQUIRE(m.find("kb_http_connections{state=\"writing\"} 1\n") != std::string::npos);
 
-  const int refused = connect_to(s.port());
+  const int refused = connect_loopback(s.port());
   SlowClients::send(refused, "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n");
   const std::string answer = read_all(refused);
   ::close(refused);
