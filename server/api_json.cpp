@@ -96,18 +96,7 @@ json record_detail(const Snapshot& snap, const Record& r) {
 }
 
 std::string kb_date(const Snapshot& snap) {
-  // One snapshot at a time is asked for most: remember the last one's date by its hash.
-  static std::mutex mu;
-  static std::string etag, date;
-  {
-    std::lock_guard<std::mutex> lock(mu);
-    if (etag == snap.etag()) return date;
-  }
-  std::string fresh = knowledge_base_date(snap.corpus());
-  std::lock_guard<std::mutex> lock(mu);
-  etag = snap.etag();
-  date = fresh;
-  return fresh;
+  return snap.knowledge_base_date();
 }
 
 void put_dates(const Snapshot& snap, const Record& r, json& j) {

@@ -105,6 +105,10 @@ std::vector<const Record*> Snapshot::referencing(std::string_view id) const {
   return out;
 }
 
+const std::string& Snapshot::knowledge_base_date() const {
+  return impl_->kb_date;
+}
+
 std::vector<SearchHit> Snapshot::search(std::string_view q, std::size_t limit) const {
   if (!store_ || limit == 0) return {};
   // Hits a reload changed after this snapshot are dropped; when any were, ask again for

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <numeric>
 
+#include "kb/record_dates.h"
 #include "snapshot_impl.h"
 
 namespace kb {
@@ -160,6 +161,17 @@ void patch(SnapshotData& data, const Corpus& corpus, const EvidenceIndex& eviden
     if (now[i]->content_hash != before[i]->content_hash) data.stamps[i] = data.loaded_ms;
   }
   data.tombstones = prev.tombstones;
+
+  // The knowledge base's date: the previous one, unless a changed record held it (read
+  // every record again then), or a newer one a changed record now holds.
+  data.kb_date = prev.kb_date;
+  for (auto i : changed) {
+    if (newest_date(*before[i]) == prev.kb_date) {
+      data.kb_date = knowledge_base_date(corpus);
+      break;
+    }
+    data.kb_date = std::max(data.kb_date, newest_date(*now[i]));
+  }
 }
 
 // Stamps by walking both id-sorted record lists: unchanged bytes keep their stamp, new
@@ -234,6 +246,7 @@ void build_snapshot_data(SnapshotData& data, const Corpus& corpus, const Evidenc
       return;
     }
   }
+  data.kb_date = knowledge_base_date(corpus);
   data.rows = build_rows(corpus, evidence);
   data.sorts = build_sorts(corpus, *data.rows);
   data.referencing = build_references(corpus);

@@ -55,6 +55,7 @@ struct SnapshotData {
   std::vector<std::int64_t> stamps;                            ///< change time per record index
   std::shared_ptr<const std::vector<ChangeStamp>> tombstones;  ///< by time, then id
   std::int64_t loaded_ms = 0;
+  std::string kb_date;  ///< knowledge_base_date() of the corpus, patched after small changes
 
   std::once_flag claims_once;  ///< deferred claim checks, merged into all_diagnostics
   std::vector<Diagnostic> all_diagnostics;

@@ -376,6 +376,9 @@ TEST_CASE("a snapshot patched from the previous one answers like one built from 
         "[{engine: lmcache}]\npassed: 0\nfailed: 2\nevidence_for: [gotchas/gamma-major]\n"}},
       {"engine renamed",
        {"engines/nixl.yaml", "id: engines/nixl\nname: NIXL2\nrepo: ai-dynamo/nixl\n"}},
+      {"a newer date",
+       {g, head + "severity: major\naffects: [vllm, nixl]\nrelated: [alpha-blocker]\n"
+                  "updated: 2031-05-05\n"}},
   };
   for (const auto& [what, edit] : edits) {
     auto files = fixture_files();
@@ -389,10 +392,35 @@ TEST_CASE("a snapshot patched from the previous one answers like one built from 
     kb::Snapshot fresh(kb::lint_corpus(corpus, lint_options()), nullptr, 2, nullptr);
     INFO(what);
     CHECK(fingerprint(patched) == fingerprint(fresh));
+    CHECK(patched.knowledge_base_date() == fresh.knowledge_base_date());
     auto changes = patched.changes_since(before->changes_cursor());
     REQUIRE(changes.size() == 1);
     CHECK(changes[0].id + ".yaml" == edit.first);
   }
+}
+
+TEST_CASE("the knowledge base date follows edits of the record that holds it", "[snapshot]") {
+  const std::string g = "gotchas/beta-major.yaml";
+  const std::string body =
+      "id: gotchas/beta-major\ntitle: Beta\nstatus: open\nsymptom: |\n  x\nseverity: major\n"
+      "affects: [vllm, nixl]\nrelated: [alpha-blocker]\n";
+  auto first = std::make_shared<const kb::Snapshot>(
+      kb::lint_corpus(kb::Corpus::from_files("/x", fixture_files()), lint_options()), nullptr, 1,
+      nullptr);
+  const std::string base = first->knowledge_base_date();
+  REQUIRE(base < "2031-05-05");
+  auto step = [&](const std::shared_ptr<const kb::Snapshot>& prev, const std::string& text,
+                  std::uint64_t gen) {
+    std::vector<kb::FileResult> next = file_copies(prev->corpus());
+    replace_file(next, g, text);
+    return std::make_shared<const kb::Snapshot>(
+        kb::lint_corpus(kb::Corpus::from_files("/x", next), lint_options()), nullptr, gen,
+        prev.get());
+  };
+  auto newer = step(first, body + "updated: 2031-05-05\n", 2);
+  CHECK(newer->knowledge_base_date() == "2031-05-05");
+  auto back = step(newer, body, 3);  // the record that held the newest date lost it
+  CHECK(back->knowledge_base_date() == base);
 }
 
 TEST_CASE("a reload keeps the evidence index only when no evidence input changed", "[snapshot]") {

@@ -24,6 +24,9 @@ struct RecordDates {
 /// is dated by. "1970-01-01" for a knowledge base without dates.
 std::string knowledge_base_date(const Corpus& corpus);
 
+/// The newest valid date written in `r` (evidence aside); "" when it holds none.
+std::string newest_date(const Record& r);
+
 /// `r`'s dates. `published`: a gotcha's `created`, a result's `date`, else the earliest
 /// date the record holds. `modified`: the latest date the record holds (`updated`,
 /// `created`, `as_of`, a result's `date`, its references' `date`/`as_of`, its releases'

@@ -100,6 +100,8 @@ class Snapshot {
   /// Content hash of the corpus: the ETag of every response from this snapshot.
   const std::string& etag() const { return linted_.corpus->content_hash(); }
   std::uint64_t generation() const { return generation_; }
+  /// knowledge_base_date() of the corpus (kb/record_dates.h), kept with the snapshot.
+  const std::string& knowledge_base_date() const;
   std::chrono::system_clock::time_point loaded_at() const { return loaded_at_; }
 
   /// Gotchas matching `q`, keyset-paginated; throws Error(invalid_argument) on a bad
