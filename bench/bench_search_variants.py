@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""FTS5 query plans (and Xapian, when python3-xapian is installed) for one search on an
-index `kb build` wrote: what a word found in most records costs each way.
+"""FTS5 query plans for one search on an index `kb build` wrote (Xapian beside FTS5:
+bench_search_xapian.py): what a word found in most records costs each way.
 
     bench_search_variants.py INDEX.db [WORD ...]     default: the 3 words in most records
 
@@ -29,7 +29,7 @@ COLS = "title, symptom, root_cause, workaround, notes, other"
 
 
 def timed(fn, reps=REPS):
-    """CPU ms of this process per call (SQLite and Xapian run in it): median and worst.
+    """CPU ms of this process per call (SQLite runs in it): median and worst.
     CPU time, not wall time, because the machine is shared: it is what a query costs."""
     fn()
     xs = []
@@ -148,61 +148,10 @@ def main():
                         m, RANK6, LIMIT))
             row("detail=column: doclist scan count(*)", lambda: qv(
                 "SELECT count(*) FROM fcol WHERE fcol MATCH ?", m))
-        xapian_rows(path, w, df, row)
     print("\n%d records; k = %d; CPU ms per query, one thread, %d runs" % (total, LIMIT, REPS))
     print("| word | records with it | variant | median CPU ms | worst CPU ms |\n|---|---|---|---|---|")
     for w, df, name, p50, p99 in rows:
         print("| %s | %d | %s | %.2f | %.2f |" % (w, df, name, p50, p99))
-
-
-_xdb = None
-
-
-def xapian_rows(path, w, df, row):
-    """Xapian (BM25, same column weights as wdf multipliers) on the same rows."""
-    global _xdb
-    try:
-        import xapian
-    except ImportError:
-        return
-    xpath = path + ".xapian"
-    if _xdb is None:
-        if not os.path.exists(xpath):
-            t0 = time.perf_counter()
-            wdb = xapian.WritableDatabase(xpath + ".tmp", xapian.DB_CREATE_OR_OVERWRITE)
-            tg = xapian.TermGenerator()
-            tg.set_stemmer(xapian.Stem("english"))
-            src = sqlite3.connect("file:%s?mode=ro" % path, uri=True)
-            for rowid, rid, *cols in src.execute("SELECT rowid, id, %s FROM fts" % COLS):
-                doc = xapian.Document()
-                tg.set_document(doc)
-                for text, wt in zip(cols, (10, 4, 2, 2, 1, 1)):
-                    if text:
-                        tg.index_text(text, wt)
-                        tg.increase_termpos()
-                doc.set_data("%s\n%s" % (rid, cols[0] or ""))
-                doc.add_value(0, "\n".join(c or "" for c in cols[1:]))
-                wdb.replace_document(rowid, doc)
-            wdb.close()
-            os.rename(xpath + ".tmp", xpath)
-            print("built xapian in %.1f s" % (time.perf_counter() - t0), file=sys.stderr)
-        _xdb = xapian.Database(xpath)
-    qp = xapian.QueryParser()
-    qp.set_stemmer(xapian.Stem("english"))
-    qp.set_stemming_strategy(xapian.QueryParser.STEM_SOME)
-    query = qp.parse_query(w)
-    enq = xapian.Enquire(_xdb)
-    enq.set_query(query)
-
-    def top():
-        return [(m.docid, m.weight) for m in enq.get_mset(0, LIMIT)]
-
-    def with_snippet():
-        mset = enq.get_mset(0, LIMIT)
-        return [(m.document.get_data(), mset.snippet(m.document.get_value(0), 180))
-                for m in mset]
-    row("xapian: get_mset(0, k) (BM25)", top)
-    row("xapian: get_mset(0, k) + MSet.snippet", with_snippet)
 
 
 if __name__ == "__main__":
