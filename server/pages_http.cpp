@@ -166,20 +166,33 @@ bool reusable_page(const http::Ctx& c, const SearchParams& params) {
          params.status.empty() && c.svc.config.web_dir.empty();
 }
 
-// A kept page: its content type, a newline, its body.
-void send_kept(const http::Ctx& c, const std::string& kept) {
+// What a reusable page is kept under in the response cache.
+std::string page_key(const http::Ctx& c) {
+  return "page " + c.req.path;
+}
+
+// A kept page is its content type, a newline, its body.
+std::string kept_page(const Page& made) {
+  return made.content_type + '\n' + made.body;
+}
+
+Page from_kept(const std::string& kept) {
   const auto nl = kept.find('\n');
-  secure(c.res);
-  http::send_body(c.res, kept.substr(nl + 1), kept.substr(0, nl));
+  Page page;
+  page.content_type = kept.substr(0, nl);
+  page.body = kept.substr(nl + 1);
+  return page;
 }
 
 }  // namespace
 
 bool peek(const http::Ctx& c) {
   if (c.svc.renderer == nullptr || !reusable_page(c, search_params(c.req))) return false;
-  auto kept = c.svc.responses->peek(c.snap.generation(), "page " + c.req.path);
+  auto kept = c.svc.responses->peek(c.snap.generation(), page_key(c));
   if (!kept) return false;
-  send_kept(c, *kept);
+  Page page = from_kept(*kept);
+  secure(c.res);
+  http::send_body(c.res, std::move(page.body), page.content_type);
   return true;
 }
 
@@ -193,17 +206,13 @@ void handle(const http::Ctx& c) {
   auto render = [&] { made = c.svc.renderer->serve(make_view(c.snap), c.req.path, params); };
   Page page;
   if (reusable) {
-    auto kept = c.svc.responses->get(c.snap.generation(), "page " + c.req.path,
-                                     [&]() -> std::optional<std::string> {
-                                       render();
-                                       if (made->outcome != Outcome::ok) return std::nullopt;
-                                       return made->content_type + '\n' + made->body;
-                                     });
-    if (kept && !made) {
-      const auto nl = kept->find('\n');
-      page.content_type = kept->substr(0, nl);
-      page.body = kept->substr(nl + 1);
-    }
+    auto kept =
+        c.svc.responses->get(c.snap.generation(), page_key(c), [&]() -> std::optional<std::string> {
+          render();
+          if (made->outcome != Outcome::ok) return std::nullopt;
+          return kept_page(*made);
+        });
+    if (kept && !made) page = from_kept(*kept);
   } else {
     render();
   }
