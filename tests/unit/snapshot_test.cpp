@@ -46,6 +46,21 @@ kb::FileResult file(const std::string& path, const std::string& yaml) {
   return f;
 }
 
+// An index of `files`, as `kb build` writes one.
+std::shared_ptr<kb::Store> index_of(const std::vector<kb::FileResult>& files) {
+  kb::Linted linted = kb::lint_corpus(kb::Corpus::from_files("/x", files), lint_options());
+  auto store = std::make_shared<kb::Store>(kb::Store::open_writable(":memory:"));
+  store->sync(nullptr, *linted.corpus, linted.evidence, false);
+  return store;
+}
+
+// A snapshot of `files` searching `store` (which may hold other versions of them).
+kb::Snapshot snapshot_on(const std::vector<kb::FileResult>& files,
+                         const std::shared_ptr<kb::Store>& store, std::uint64_t generation) {
+  return kb::Snapshot(kb::lint_corpus(kb::Corpus::from_files("/x", files), lint_options()), store,
+                      generation, nullptr);
+}
+
 std::string gotcha_yaml(const std::string& slug, const std::string& title) {
   return "id: gotchas/" + slug + "\ntitle: " + title +
          "\nseverity: major\nstatus: open\nsymptom: |\n  " + title + "\n";
@@ -257,17 +272,13 @@ TEST_CASE("change stamps carry forward unchanged records and keep tombstones", "
 TEST_CASE("search drops hits indexed from another version of a record", "[snapshot]") {
   std::vector<kb::FileResult> files = {file("gotchas/a.yaml", gotcha_yaml("a", "Thrashing disk")),
                                        file("gotchas/b.yaml", gotcha_yaml("b", "Thrashing cache"))};
-  auto corpus = kb::Corpus::from_files("/x", files);
-  kb::Linted linted = kb::lint_corpus(corpus, lint_options());
-  auto store = std::make_shared<kb::Store>(kb::Store::open_writable(":memory:"));
-  store->sync(nullptr, *linted.corpus, linted.evidence, false);
-  kb::Snapshot current(kb::lint_corpus(corpus, lint_options()), store, 1, nullptr);
+  auto store = index_of(files);
+  const kb::Snapshot current = snapshot_on(files, store, 1);
   CHECK(current.search("thrashing", 10).size() == 2);
   CHECK(current.search("\"NEAR(", 10).empty());
 
   files[0] = file("gotchas/a.yaml", gotcha_yaml("a", "Thrashing disk, edited"));
-  kb::Snapshot older_than_index(
-      kb::lint_corpus(kb::Corpus::from_files("/x", files), lint_options()), store, 2, nullptr);
+  const kb::Snapshot older_than_index = snapshot_on(files, store, 2);
   auto hits = older_than_index.search("thrashing", 10);
   REQUIRE(hits.size() == 1);
   CHECK(hits[0].id == "gotchas/b");
@@ -278,15 +289,11 @@ TEST_CASE("a page of hits is filled again when its best hits were dropped", "[sn
   std::vector<kb::FileResult> files = {
       file("gotchas/a.yaml", gotcha_yaml("a", "Thrashing thrashing thrashing disk")),
       file("gotchas/b.yaml", gotcha_yaml("b", "Thrashing cache of a much longer title here"))};
-  auto store = std::make_shared<kb::Store>(kb::Store::open_writable(":memory:"));
-  kb::Linted linted = kb::lint_corpus(kb::Corpus::from_files("/x", files), lint_options());
-  store->sync(nullptr, *linted.corpus, linted.evidence, false);
-  kb::Snapshot current(std::move(linted), store, 1, nullptr);
-  REQUIRE(current.search("thrashing", 1).at(0).id == "gotchas/a");
+  auto store = index_of(files);
+  REQUIRE(snapshot_on(files, store, 1).search("thrashing", 1).at(0).id == "gotchas/a");
 
   files[0] = file("gotchas/a.yaml", gotcha_yaml("a", "Thrashing disk, edited"));
-  kb::Snapshot older_than_index(
-      kb::lint_corpus(kb::Corpus::from_files("/x", files), lint_options()), store, 2, nullptr);
+  const kb::Snapshot older_than_index = snapshot_on(files, store, 2);
   auto hits = older_than_index.search("thrashing", 1);
   REQUIRE(hits.size() == 1);
   CHECK(hits[0].id == "gotchas/b");
