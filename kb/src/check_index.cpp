@@ -4,8 +4,10 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "check_index_impl.h"
@@ -142,14 +144,23 @@ class Compiler {
     if (id) n.engine = slot(*id);
     n.range_text = std::string(text::trim(ref.versions));
     if (!n.range_text.empty()) {
-      auto range = VersionRange::parse(n.range_text);
-      if (!range)
-        n.bad_range = true;
-      else if (!range->is_any())
-        n.range = std::move(range);
+      auto [it, fresh] = ranges_.try_emplace(n.range_text);
+      if (fresh) {
+        auto range = VersionRange::parse(n.range_text);
+        it->second.bad = !range;
+        if (range && !range->is_any()) it->second.range = std::make_shared<const VersionRange>(*range);
+      }
+      n.bad_range = it->second.bad;
+      n.range = it->second.range;
     }
     return n;
   }
+
+  // A range text parsed once per compile: what its nodes share.
+  struct ParsedRange {
+    bool bad = false;
+    std::shared_ptr<const VersionRange> range;
+  };
 
   // A setting named in a predicate: its canonical key and record (the key as written
   // when it names no setting; lint reports that).
@@ -223,6 +234,7 @@ class Compiler {
   const Vocabulary& vocab_;
   std::shared_ptr<const SlotMap> base_;
   std::shared_ptr<SlotMap> own_;
+  std::unordered_map<std::string, ParsedRange> ranges_;
 };
 
 std::shared_ptr<const CheckTables> make_tables(const CheckIndex::Impl& impl) {

@@ -6,6 +6,7 @@
 // depends on such a version: it cannot be ruled in or out, so it is reported.
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -57,7 +58,9 @@ struct Node {
   int engine = -1;          ///< slot of the engine id; -1 when the reference resolves to nothing
   std::string engine_name;  ///< for messages: "vllm"
   std::string range_text;   ///< as written; empty when any version matches
-  Boxed<VersionRange> range;          ///< set when range_text parses and is not `*`
+  /// Set when range_text parses and is not `*`; one object per distinct text, shared by
+  /// every node of an index that names it (a corpus repeats a few hundred ranges).
+  std::shared_ptr<const VersionRange> range;
   bool bad_range = false;             ///< range_text does not parse
   std::vector<Test> tests;            ///< config
   std::vector<Test> keys;             ///< config_set, differs (op unused)

@@ -143,7 +143,7 @@ kb::check::Node leaf(Truth t) {
     n.engine = 0;
     n.engine_name = "vllm";
     n.range_text = ">=1";
-    n.range = kb::VersionRange::parse(">=1");
+    n.range = std::make_shared<const kb::VersionRange>(*kb::VersionRange::parse(">=1"));
   } else if (t == Truth::yes) {
     n.op = Op::config_set;
     kb::check::Test k;
@@ -223,14 +223,14 @@ TEST_CASE("engine atoms: presence, ranges, several instances", "[check]") {
   n.engine_name = "vllm";
   CHECK(kb::check::eval(n, env, s) == Truth::yes);
   n.range_text = ">=0.26, <0.28";
-  n.range = kb::VersionRange::parse(n.range_text);
+  n.range = std::make_shared<const kb::VersionRange>(*kb::VersionRange::parse(n.range_text));
   CHECK(kb::check::eval(n, env, s) == Truth::yes);
   std::vector<kb::check::Why> why;
   kb::check::explain(n, env, s, why);
   REQUIRE(why.size() == 1);
   CHECK(why[0].text == "engine vllm 0.26.0+cu128 in >=0.26, <0.28");
   CHECK(why[0].pos.line == 2);
-  n.range = kb::VersionRange::parse("<0.25");
+  n.range = std::make_shared<const kb::VersionRange>(*kb::VersionRange::parse("<0.25"));
   CHECK(kb::check::eval(n, env, s) == Truth::no);
   n.engine = 1;
   n.range.reset();
