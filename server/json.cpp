@@ -113,9 +113,9 @@ json predicate(const Corpus& corpus, const Predicate& p) {
     case Predicate::Op::negate:
       return {{"not", p.children.empty() ? json(nullptr) : predicate(corpus, p.children.front())}};
     case Predicate::Op::engine: {
-      json e = {{"engine", p.engine.raw}};
-      if (auto t = corpus.target(Kind::engine, p.engine.raw)) e["id"] = *t;
-      if (!p.engine.versions.empty()) e["versions"] = p.engine.versions;
+      json e = {{"engine", p.engine_ref().raw}};
+      if (auto t = corpus.target(Kind::engine, p.engine_ref().raw)) e["id"] = *t;
+      if (!p.engine_ref().versions.empty()) e["versions"] = p.engine_ref().versions;
       return e;
     }
     case Predicate::Op::config: {
@@ -139,9 +139,9 @@ json predicate(const Corpus& corpus, const Predicate& p) {
     case Predicate::Op::role:
       return {{"role", p.roles}};
     case Predicate::Op::differs: {
-      if (!p.engine.raw.empty()) {
-        json e = {{"engine", p.engine.raw}};
-        if (auto t = corpus.target(Kind::engine, p.engine.raw)) e["id"] = *t;
+      if (!p.engine_ref().raw.empty()) {
+        json e = {{"engine", p.engine_ref().raw}};
+        if (auto t = corpus.target(Kind::engine, p.engine_ref().raw)) e["id"] = *t;
         return {{"differs", e}};
       }
       json keys = json::array();

@@ -107,14 +107,14 @@ void clauses(const View& v, const Links& links, const Predicate& p, int depth, L
       return;
     }
     case Op::engine: {
-      const std::string id = target_id(v, p.engine, Kind::engine);
+      const std::string id = target_id(v, p.engine_ref(), Kind::engine);
       const Record* e = id.empty() ? nullptr : v.corpus.find(id);
       parts.push_back(part("engine "));
-      parts.push_back(part(e != nullptr ? std::string(display_name(*e)) : p.engine.raw,
+      parts.push_back(part(e != nullptr ? std::string(display_name(*e)) : p.engine_ref().raw,
                            e != nullptr ? links.page(id) : std::string()));
-      if (!p.engine.versions.empty()) {
+      if (!p.engine_ref().versions.empty()) {
         parts.push_back(part(" "));
-        parts.push_back(part(p.engine.versions, {}, true));
+        parts.push_back(part(p.engine_ref().versions, {}, true));
       }
       break;
     }
@@ -143,11 +143,11 @@ void clauses(const View& v, const Links& links, const Predicate& p, int depth, L
       }
       break;
     case Op::differs:
-      if (!p.engine.raw.empty()) {
-        const std::string id = target_id(v, p.engine, Kind::engine);
+      if (!p.engine_ref().raw.empty()) {
+        const std::string id = target_id(v, p.engine_ref(), Kind::engine);
         const Record* e = id.empty() ? nullptr : v.corpus.find(id);
         parts.push_back(part("prefill and decode run different versions of "));
-        parts.push_back(part(e != nullptr ? std::string(display_name(*e)) : p.engine.raw,
+        parts.push_back(part(e != nullptr ? std::string(display_name(*e)) : p.engine_ref().raw,
                              e != nullptr ? links.page(id) : std::string()));
         break;
       }

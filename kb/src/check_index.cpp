@@ -188,7 +188,7 @@ class Compiler {
   }
 
   Node compile(const Predicate& p) {
-    if (p.op == Predicate::Op::engine) return engine_atom(p.engine);
+    if (p.op == Predicate::Op::engine) return engine_atom(p.engine_ref());
     Node n;
     n.op = p.op;
     // Sized exactly: an index holds a node per predicate node of every gotcha.
@@ -206,8 +206,8 @@ class Compiler {
     }
     for (const RefValue& k : p.keys) n.keys.push_back(test(k));
     n.roles = p.roles;
-    if (p.op == Predicate::Op::differs && !p.engine.raw.empty()) {
-      Node e = engine_atom(p.engine);
+    if (p.op == Predicate::Op::differs && !p.engine_ref().raw.empty()) {
+      Node e = engine_atom(*p.engine);
       n.engine = e.engine;
       n.engine_name = e.engine_name;
     }

@@ -82,7 +82,7 @@ void operand_slot(const Operand& o, std::vector<RefSlot>& out) {
 void predicate_slots(const Predicate& p, std::vector<RefSlot>& out) {
   switch (p.op) {
     case Predicate::Op::engine:
-      out.push_back({&p.engine, Kind::engine});
+      if (p.engine) out.push_back({&*p.engine, Kind::engine});
       break;
     case Predicate::Op::config:
       for (const auto& t : p.config) out.push_back({&t.key, Kind::setting});
@@ -91,7 +91,7 @@ void predicate_slots(const Predicate& p, std::vector<RefSlot>& out) {
       for (const auto& k : p.keys) out.push_back({&k, Kind::setting});
       break;
     case Predicate::Op::differs:
-      if (!p.engine.raw.empty()) out.push_back({&p.engine, Kind::engine});
+      if (p.engine && !p.engine->raw.empty()) out.push_back({&*p.engine, Kind::engine});
       for (const auto& k : p.keys) out.push_back({&k, Kind::setting});
       break;
     case Predicate::Op::compare:

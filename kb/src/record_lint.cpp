@@ -223,8 +223,8 @@ class Linter {
   // Engine atoms of applies_when naming `engine_id`.
   void engine_atoms(const Predicate& p, const std::string& engine_id,
                     std::vector<const RefValue*>& out) const {
-    if (p.op == Predicate::Op::engine && corpus_.target(Kind::engine, p.engine.raw) == engine_id)
-      out.push_back(&p.engine);
+    if (p.op == Predicate::Op::engine && p.engine && corpus_.target(Kind::engine, p.engine->raw) == engine_id)
+      out.push_back(&*p.engine);
     for (const auto& c : p.children) engine_atoms(c, engine_id, out);
   }
 

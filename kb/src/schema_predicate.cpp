@@ -284,8 +284,8 @@ Predicate read_predicate(const Node& v, const std::string& path) {
     p.op = Predicate::Op::engine;
     p.engine = ref_of(*e, path);
     if (const Node* r = v.find("versions"); r && r->is_scalar()) {
-      p.engine.versions = r->value;
-      p.engine.versions_pos = r->pos;
+      p.engine->versions = r->value;
+      p.engine->versions_pos = r->pos;
     }
     return p;
   }

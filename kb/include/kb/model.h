@@ -155,12 +155,20 @@ struct Predicate {
   Op op = Op::all;
   Pos pos;
   std::vector<Predicate> children;  ///< all / any / negate (exactly one)
-  RefValue engine;                  ///< engine; differs {engine: E}
+  /// engine; differs {engine: E}. Boxed: a corpus holds a node per predicate node of
+  /// every gotcha, and most nodes name no engine (a reference is 112 bytes).
+  Boxed<RefValue> engine;
   std::vector<ConfigTest> config;   ///< config, model, hardware
   std::string scope;                ///< config: "" (any), "model" or "hardware" as written
   std::vector<RefValue> keys;       ///< config_set; differs
   std::vector<std::string> roles;   ///< role
   Boxed<Comparison> compare;        ///< compare
+
+  /// The engine named, or an empty reference when the node names none.
+  const RefValue& engine_ref() const {
+    static const RefValue none;
+    return engine ? *engine : none;
+  }
 };
 
 /// An upstream reference: an issue, a pull request, a commit, a document.
