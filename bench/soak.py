@@ -8,7 +8,7 @@ Passes (exit 0) when all of these hold:
 - zero 5xx, counted by status class over every wrk response (bench/soak.lua) and every
   checker request;
 - every response comes from one whole snapshot. The script models the tree: after each
-  edit it computes the content hash kb gives that state (FNV-1a over each file's path,
+  edit it computes the content hash kb gives that state (a sum of FNV-1a shares, one per file: its path,
   bytes hash and stale flag, as kb/src/corpus.cpp does), so each ETag names one tree
   state. Two checker threads poll the edited records and require, per response: the
   JSON `snapshot` field (lists, search) equal to the ETag header; the same body for the
@@ -91,9 +91,10 @@ class Model:
         self.broken = set()
 
     def content_hash(self):
-        h = fnv1a(b"kb-corpus-v1")
-        for rel in sorted(self.cur):
-            h = fnv1a(rel.encode(), h)
+        # kb/src/corpus.cpp: a seed plus one share per file, summed mod 2^64.
+        total = fnv1a(b"kb-corpus-v2")
+        for rel in self.cur:
+            h = fnv1a(rel.encode())
             if rel in self.broken:
                 rec = self.file_hash.get(rel) if rel in self.good else None
                 h = fnv1a((rec or "-").encode(), h)
@@ -101,7 +102,8 @@ class Model:
             else:
                 h = fnv1a(self.file_hash[rel].encode(), h)
                 h = fnv1a(b"f", h)
-        return "%016x" % h
+            total = (total + h) & 0xFFFFFFFFFFFFFFFF
+        return "%016x" % total
 
     def write(self, rel, data, valid):
         path = os.path.join(self.root, rel)

@@ -203,3 +203,35 @@ TEST_CASE("a named directory reloads what was and is under it, nothing else", "[
   const std::vector<std::string> hidden{".drafts/"};
   CHECK(kb::Corpus::reload(*back, {}, &hidden)->content_hash() == back->content_hash());
 }
+
+TEST_CASE("a reload patches the content hash to what summing every file gives",
+          "[corpus][reload]") {
+  Tree t;
+  auto prev = kb::Corpus::load(t.dir);
+  const std::string rel = "gotchas/beta-major.yaml";
+  const std::string good = t.read(rel);
+  // The hash of the same files, summed from scratch rather than patched.
+  auto summed = [](const kb::Corpus& c) {
+    std::vector<kb::FileResult> files;
+    for (const auto& f : c.files()) files.push_back(*f);
+    return kb::Corpus::from_files(c.dir(), std::move(files))->content_hash();
+  };
+  const std::vector<std::string> only{rel};
+
+  t.write(rel, replace(good, "title: ", "title: Edited "));
+  auto edited = kb::Corpus::reload(*prev, {}, &only);
+  CHECK(&edited->names() == &prev->names());  // the incremental path
+  CHECK(edited->content_hash() != prev->content_hash());
+  CHECK(edited->content_hash() == summed(*edited));
+
+  t.write(rel, "id: [unclosed\n");  // broken: the last good record stays, stale
+  auto broken = kb::Corpus::reload(*edited, {}, &only);
+  REQUIRE(broken->is_stale("gotchas/beta-major"));
+  CHECK(broken->content_hash() != edited->content_hash());
+  CHECK(broken->content_hash() == summed(*broken));
+
+  t.write(rel, good);  // back to the first state: the first hash again
+  auto back = kb::Corpus::reload(*broken, {}, &only);
+  CHECK(back->content_hash() == prev->content_hash());
+  require_same_as_fresh(*back);
+}

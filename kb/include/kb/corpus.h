@@ -111,7 +111,8 @@ class Corpus {
   const std::vector<std::shared_ptr<const FileResult>>& files() const { return files_; }
   /// Whether the record with this id is a last good version of a now-broken file.
   bool is_stale(std::string_view id) const;
-  /// FNV-1a 64 over every file's path and bytes hash, hex; changes whenever any file does.
+  /// The sum (mod 2^64) of one FNV-1a 64 share per file (its path, its bytes hash, whether
+  /// it is stale), hex; changes whenever any file does, and a reload patches it.
   const std::string& content_hash() const { return content_hash_; }
   /// Options it was loaded with.
   const LoadOptions& options() const { return options_; }
