@@ -11,6 +11,7 @@ Target: kb site per page at most 0.8x hugo's (ratio <= 0.8), both into an empty 
 import os
 import shutil
 import sys
+import time
 
 import benchlib as b
 
@@ -26,6 +27,7 @@ def fresh(out):
     if os.path.exists(out):
         shutil.rmtree(out)
     os.sync()
+    time.sleep(3)  # the discards of that removal trail the sync
 
 
 def kb_site(d, out):
