@@ -4,7 +4,6 @@
 #include "kb/record_dates.h"
 #include "kb/resolver.h"
 
-#include <mutex>
 
 namespace kb::http {
 
@@ -95,12 +94,8 @@ json record_detail(const Snapshot& snap, const Record& r) {
   return j;
 }
 
-std::string kb_date(const Snapshot& snap) {
-  return snap.knowledge_base_date();
-}
-
 void put_dates(const Snapshot& snap, const Record& r, json& j) {
-  const RecordDates d = record_dates(r, snap.evidence(), kb_date(snap));
+  const RecordDates d = record_dates(r, snap.evidence(), snap.knowledge_base_date());
   j["published"] = d.published;
   j["modified"] = d.modified;
 }

@@ -98,7 +98,7 @@ void diagnostics(const Ctx& c) {
 void changes(const Ctx& c) {
   const std::int64_t since = parse_since(param(c.req, "since"));
   const std::int64_t since_day = since - since % 86400000;
-  const std::string date = kb_date(c.snap);
+  const std::string& date = c.snap.knowledge_base_date();
   std::vector<std::pair<std::int64_t, json>> list;
   std::int64_t cursor = 0;
   for (const auto& r : c.snap.corpus().records()) {

@@ -69,8 +69,6 @@ nlohmann::json gotcha_summary(const Snapshot& snap, const Record& r);
 /// A record in full: kb::json::record plus `url`, `referenced_by` (with the fields that
 /// reference it) and, per type, `related_by`, `gotchas`, `results`.
 nlohmann::json record_detail(const Snapshot& snap, const Record& r);
-/// knowledge_base_date of the snapshot's corpus, computed once per snapshot.
-std::string kb_date(const Snapshot& snap);
 /// Adds a record's "published" and "modified" (kb/record_dates.h) to `j`.
 void put_dates(const Snapshot& snap, const Record& r, nlohmann::json& j);
 /// The resolver's best candidates for a missing id in namespace `kind`, as JSON.
