@@ -2,22 +2,21 @@
 #include "kb/repair.h"
 #include "record_lint.h"
 
-#include <sys/stat.h>
-
 #include <algorithm>
 #include <charconv>
 #include <map>
 #include <optional>
-#include <system_error>
 
 #include "kb/error.h"
 #include "kb/file_read.h"
 #include "kb/diagnostic_codes.h"
 #include "parallel.h"
+#include "corpus_files.h"
 #include "text_util.h"
 
 namespace kb {
 namespace fs = std::filesystem;
+using namespace corpus_files;
 namespace {
 
 // The corpus hash is a sum of one share per file, so that a reload that read a few files
@@ -44,141 +43,6 @@ std::uint64_t parse_hex64(const std::string& hex) {
   return v;
 }
 
-struct FileStat {
-  std::string rel;
-  fs::path path;
-  std::int64_t mtime_ns = 0;
-  std::uint64_t size = 0;
-};
-
-bool is_record_file(const fs::path& p) {
-  auto ext = p.extension().string();
-  return ext == ".yaml" || ext == ".yml";
-}
-
-// Every record file under `dir`, or under its subdirectory `sub` only (then a missing
-// subdirectory holds nothing, and throws nothing).
-std::vector<FileStat> scan(const fs::path& dir, const std::string& sub = {}) {
-  std::error_code ec;
-  const fs::path top = sub.empty() ? dir : dir / sub;
-  if (!sub.empty() && !fs::is_directory(fs::symlink_status(top, ec))) return {};
-  if (!fs::is_directory(dir, ec)) {
-    throw Error(Errc::io, "records directory '" + dir.string() + "' does not exist or is not a directory");
-  }
-  std::vector<FileStat> out;
-  fs::recursive_directory_iterator it(top, fs::directory_options::skip_permission_denied, ec);
-  if (ec && !sub.empty()) return {};
-  if (ec) throw Error(Errc::io, "cannot read '" + dir.string() + "': " + ec.message());
-  for (; it != fs::recursive_directory_iterator(); it.increment(ec)) {
-    if (ec && !sub.empty()) break;  // the subtree went while it was listed
-    if (ec) throw Error(Errc::io, "cannot read '" + dir.string() + "': " + ec.message());
-    const auto& entry = *it;
-    const std::string name = entry.path().filename().string();
-    // A link to a directory is not followed (it could leave the tree or loop).
-    const bool is_dir = entry.is_directory(ec) && !entry.is_symlink(ec);
-    if (!name.empty() && name[0] == '.') {
-      if (is_dir) it.disable_recursion_pending();
-      continue;
-    }
-    if (is_dir || !is_record_file(entry.path())) continue;
-    // Links, FIFOs and devices named like records are listed too: loading reports them
-    // (file.not-regular) instead of dropping them without a word. One lstat, where
-    // file_size() and last_write_time() cost a stat each.
-    struct stat info {};
-    if (::lstat(entry.path().c_str(), &info) != 0) continue;
-    FileStat st;
-    st.path = entry.path();
-    // Lexical: fs::relative resolves links with a readlink per path component, which
-    // made a rescan of 100k files cost most of a reload.
-    st.rel = entry.path().lexically_relative(dir).generic_string();
-    st.size = static_cast<std::uint64_t>(info.st_size);
-    st.mtime_ns =
-        static_cast<std::int64_t>(info.st_mtim.tv_sec) * 1000000000 + info.st_mtim.tv_nsec;
-    out.push_back(std::move(st));
-  }
-  std::sort(out.begin(), out.end(), [](const FileStat& a, const FileStat& b) { return a.rel < b.rel; });
-  return out;
-}
-
-// Whether a path relative to the tree passes through a hidden name, which scan() skips.
-bool hidden_component(const std::string& rel) {
-  for (const auto& part : fs::path(rel)) {
-    if (!part.empty() && part.string()[0] == '.') return true;
-  }
-  return false;
-}
-
-// The one file `rel` names, as scan() would have listed it; nullopt when scan() would not.
-std::optional<FileStat> stat_one(const fs::path& dir, const std::string& rel) {
-  FileStat st;
-  st.path = dir / rel;
-  st.rel = rel;
-  struct stat info {};
-  if (!is_record_file(st.path) || hidden_component(rel) || ::lstat(st.path.c_str(), &info) != 0 ||
-      S_ISDIR(info.st_mode)) {
-    return std::nullopt;
-  }
-  st.size = static_cast<std::uint64_t>(info.st_size);
-  st.mtime_ns = static_cast<std::int64_t>(info.st_mtim.tv_sec) * 1000000000 + info.st_mtim.tv_nsec;
-  return st;
-}
-
-// What a reload has to do: the new file list with unchanged files shared with the
-// previous corpus, and the files to (re)load into it.
-struct ReloadPlan {
-  struct Load {
-    std::size_t index;
-    FileStat stat;
-    const FileResult* old;  ///< the previous version of this file, if any
-  };
-  std::vector<std::shared_ptr<const FileResult>> files;
-  std::vector<Load> loads;
-  bool same_paths = true;  ///< the same files as before, in the same order
-
-  void keep(const std::shared_ptr<const FileResult>& f) { files.push_back(f); }
-  void add(FileStat st, const std::shared_ptr<const FileResult>* old) {
-    if (old && (*old)->size == st.size && (*old)->mtime_ns == st.mtime_ns) {
-      files.push_back(*old);
-      return;
-    }
-    same_paths = same_paths && old != nullptr;
-    loads.push_back({files.size(), std::move(st), old ? old->get() : nullptr});
-    files.emplace_back();
-  }
-};
-
-// Walks the previous files (sorted by path) beside `seen` (sorted, unique): a path in
-// `seen` with a stat is there now, without one it is gone; other previous files stay
-// as they were when `seen_all` is false and are gone when it is true.
-ReloadPlan plan_reload(const std::vector<std::shared_ptr<const FileResult>>& prev,
-                       std::vector<std::pair<std::string, std::optional<FileStat>>> seen,
-                       bool seen_all) {
-  ReloadPlan plan;
-  plan.files.reserve(prev.size() + seen.size());
-  auto s = seen.begin();
-  for (const auto& f : prev) {
-    for (; s != seen.end() && s->first < f->file; ++s) {
-      if (s->second) plan.add(std::move(*s->second), nullptr);
-    }
-    if (s != seen.end() && s->first == f->file) {
-      if (s->second) {
-        plan.add(std::move(*s->second), &f);
-      } else {
-        plan.same_paths = false;
-      }
-      ++s;
-    } else if (seen_all) {
-      plan.same_paths = false;
-    } else {
-      plan.keep(f);
-    }
-  }
-  for (; s != seen.end(); ++s) {
-    if (s->second) plan.add(std::move(*s->second), nullptr);
-  }
-  return plan;
-}
-
 }  // namespace
 
 // Hands a freshly loaded file to the options' sink, then slims its record: the record
@@ -189,24 +53,6 @@ void after_load(FileResult& f, const LoadOptions& options) {
 }
 
 namespace {
-
-// Opened without following a link and without blocking, then read up to the limit: a
-// record swapped for a link to a FIFO or /dev/zero between scan and read is a diagnostic,
-// never a reload that hangs or eats memory.
-FileResult load_file(const FileStat& st, const LoadOptions& options) {
-  FileRead read = read_file(st.path, record_file_policy(options.max_file_bytes));
-  FileResult r;
-  if (read.failure) {
-    r.diagnostics.push_back(read_diagnostic(read, st.rel, options.max_file_bytes));
-  } else {
-    r = load_record_text(st.rel, read.bytes, options);
-  }
-  r.file = st.rel;
-  r.size = st.size;
-  r.mtime_ns = st.mtime_ns;
-  after_load(r, options);
-  return r;
-}
 
 // Where `needle` stands as a value after `key:` in `text`, for diagnostics about list items.
 Pos find_value_pos(const std::string& text, std::string_view key, std::string_view needle) {
@@ -398,7 +244,7 @@ void Corpus::check_names(const Record& r, std::vector<Diagnostic>& out) const {
   lint_record(*this, r, out);
 }
 
-// Every diagnostic in one sorted list, the stale ids and the content hash.
+// Every diagnostic in one sorted list, and the stale ids.
 void Corpus::gather() {
   for (const auto& f : files_) {
     diagnostics_.insert(diagnostics_.end(), f->diagnostics.begin(), f->diagnostics.end());
