@@ -9,6 +9,7 @@
 #include "kb/error.h"
 #include "kb/evidence.h"
 #include "store_impl.h"
+#include "write_queue.h"
 
 namespace kb {
 namespace {
@@ -58,7 +59,8 @@ std::unordered_set<std::string> touched_ids(const Corpus& prev, const Corpus& ne
 
 struct StoreWriter {
   explicit StoreWriter(sqlite3* db)
-      : del_rec(db, "DELETE FROM records WHERE id=?"),
+      : fresh(!sql::Stmt(db, "SELECT 1 FROM records LIMIT 1").step()),
+        del_rec(db, "DELETE FROM records WHERE id=?"),
         del_alias(db, "DELETE FROM aliases WHERE record_id=?"),
         del_cit(db, "DELETE FROM citations WHERE record_id=?"),
         del_rep(db, "DELETE FROM repairs WHERE record_id=?"),
@@ -83,7 +85,12 @@ struct StoreWriter {
         ins_fts(db,
                 "INSERT INTO fts(rowid,id,content_hash,title,symptom,root_cause,workaround,notes,"
                 "other) VALUES((SELECT rowid FROM records WHERE id=?1),?1,?2,?3,?4,?5,?6,?7,?8)"),
-        set_stale(db, "UPDATE records SET stale=? WHERE id=? AND stale<>?1") {}
+        set_stale(db, "UPDATE records SET stale=? WHERE id=? AND stale<>?1"),
+        queue([this](const Record& r, bool stale) { replace(r, stale); }, kQueuedRecords) {}
+
+  // Records waiting for the writing thread: enough to keep it busy while the loading
+  // threads parse, few enough to cost a few MiB (a whole record with its source text).
+  static constexpr std::size_t kQueuedRecords = 512;
 
   void remove(const std::string& id) {
     for (auto* s : {&del_fts, &del_rec, &del_alias, &del_cit, &del_rep, &del_res})
@@ -93,7 +100,9 @@ struct StoreWriter {
   // Replaces the rows of `r.id` with `r`'s, which must be whole (the full-text row is
   // made from its bodies).
   void replace(const Record& r, bool stale) {
-    remove(r.id);
+    // An index that began empty holds only what this update wrote: no rows to remove but
+    // those of an id written twice (two files claiming one id).
+    if (!fresh || !written.insert(r.id).second) remove(r.id);
     ins_rec.bind(1, r.id)
         .bind(2, kind_name(r.kind))
         .bind(3, r.file)
@@ -164,9 +173,12 @@ struct StoreWriter {
         .run();
   }
 
+  const bool fresh;  ///< the index held no record when the update began
+  std::unordered_set<std::string> written;  ///< ids written by this update, when fresh
   sql::Stmt del_rec, del_alias, del_cit, del_rep, del_res, del_fts;
   sql::Stmt ins_rec, ins_alias, ins_cit, ins_rep, ins_res, ins_fts;
   sql::Stmt set_stale;
+  WriteQueue queue;  ///< last: stopped before the statements it writes with are finalised
 };
 
 void Store::begin_update() {
@@ -184,13 +196,20 @@ void Store::begin_update() {
 
 void Store::put(const FileResult& file) {
   if (!file.record) return;
-  std::lock_guard<std::mutex> lock(impl_->update_mu);
-  if (!impl_->update) throw Error(Errc::internal, "Store::put outside an update");
-  impl_->update->replace(*file.record, file.stale);
+  std::shared_ptr<StoreWriter> w;
+  {
+    std::lock_guard<std::mutex> lock(impl_->update_mu);
+    if (!impl_->update) throw Error(Errc::internal, "Store::put outside an update");
+    w = impl_->update;
+  }
+  // A copy: the caller slims its record as soon as this returns.
+  w->queue.push(std::make_shared<const Record>(*file.record), file.stale);
 }
 
 void Store::abort_update() noexcept {
   std::lock_guard<std::mutex> lock(impl_->update_mu);
+  // The writing thread stops before the rollback: the connection is not for two threads.
+  if (impl_->update) impl_->update->queue.cancel();
   impl_->update.reset();
   if (impl_->writer && !sqlite3_get_autocommit(impl_->writer))
     sqlite3_exec(impl_->writer, "ROLLBACK;", nullptr, nullptr, nullptr);
@@ -202,6 +221,7 @@ void Store::finish_update(const Corpus* prev, const Corpus& next, const Evidence
   if (!impl_->update) throw Error(Errc::internal, "Store::finish_update outside an update");
   sqlite3* db = impl_->writer;
   StoreWriter& w = *impl_->update;
+  w.queue.finish();  // every record put is written before what depends on them
   if (prev) {
     // Only ids whose files changed can differ: comparing every record would cost a live
     // reload at 100k records more than everything else it does. A file that broke keeps
