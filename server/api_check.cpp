@@ -226,6 +226,13 @@ CheckRequest read_request(std::string_view text, const CheckQuery& q) {
     at = comma == std::string::npos ? ignore.size() : comma + 1;
   }
   json body = json::parse(text, nullptr, false);
+  // Sent as JSON, it must be JSON: the YAML reader behind the deployment format would
+  // take `{"engines": [...],}` as written and answer for what the client did not mean.
+  if (body.is_discarded() && q.media_type == "application/json" &&
+      body_syntax(q.media_type, r.kind, text) == BodySyntax::json) {
+    if (auto message = json_syntax_message("the body", text))
+      throw ApiError(Problem::bad_request, "malformed-body", *message);
+  }
   const bool wrapper = body.is_object() &&
                        (body.contains("deployment") || body.contains("ignore")) &&
                        !body.contains("engines") && !body.contains("services");

@@ -87,13 +87,17 @@ BodySyntax body_syntax(std::string_view media_type, std::string_view kind, std::
   return BodySyntax::yaml;
 }
 
+std::optional<std::string> json_syntax_message(std::string_view subject, std::string_view text) {
+  auto e = json_error(text);
+  if (!e) return std::nullopt;
+  return std::string(subject) + " is not valid JSON: " + e->reason + at(e->line, e->column);
+}
+
 std::string syntax_message(std::string_view subject, BodySyntax syntax, std::string_view text,
                            const Diagnostic& first) {
   const std::string out(subject);
   if (syntax == BodySyntax::json) {
-    if (auto e = json_error(text)) {
-      return out + " is not valid JSON: " + e->reason + at(e->line, e->column);
-    }
+    if (auto m = json_syntax_message(subject, text)) return *m;
   } else if (syntax == BodySyntax::yaml && first.code.rfind("yaml.", 0) == 0) {
     return out + " is not valid YAML: " + first.message + at(first.line, first.column);
   }

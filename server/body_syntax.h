@@ -4,6 +4,7 @@
 // is written in: "the body is not valid YAML: <libyaml's message> at line L, column C" for
 // YAML, nlohmann's message and position for JSON.
 
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -28,5 +29,10 @@ BodySyntax body_syntax(std::string_view media_type, std::string_view kind, std::
 /// input; expected '[', '{', or a literal at line 1, column 14".
 std::string syntax_message(std::string_view subject, BodySyntax syntax, std::string_view text,
                            const Diagnostic& first);
+
+/// The message of the 400 for `text` (called `subject`) sent as JSON when it is not valid
+/// JSON, though YAML (which the deployment format falls back to) may read it, e.g.
+/// `{"engines": [],}`; nullopt when it is valid JSON.
+std::optional<std::string> json_syntax_message(std::string_view subject, std::string_view text);
 
 }  // namespace kb::http

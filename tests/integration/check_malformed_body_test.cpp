@@ -61,3 +61,21 @@ TEST_CASE("POST /api/v1/check: a YAML body that does not parse says so, with lib
         "parsing a block collection) at line 3, column 4");
   CHECK(s.errors().empty());
 }
+
+TEST_CASE("POST /api/v1/check: a body sent as JSON must be JSON, though YAML would read it",
+          "[server][check]") {
+  TestServer s;
+  // A trailing comma: YAML's flow mapping takes it, JSON does not.
+  const std::string text = "{\"engines\": [{\"engine\": \"vllm\", \"version\": \"0.8.5\"}],}";
+  json e = malformed(post(s, "/api/v1/check", text, "application/json"));
+  CHECK(e["message"] ==
+        "the body is not valid JSON: syntax error while parsing object key - unexpected '}'; "
+        "expected string literal at line 1, column 54");
+  // Sent without a Content-Type (a form) or as YAML, the same text is read as YAML.
+  for (const char* type : {"", "application/yaml"}) {
+    auto res = post(s, "/api/v1/check", text, type);
+    INFO(type << ": " << res->body);
+    CHECK(res->status == 200);
+  }
+  CHECK(s.errors().empty());
+}
