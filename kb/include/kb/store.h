@@ -63,7 +63,10 @@ class Store {
   /// put() each file as it is loaded, then finish_update(), or abort_update().
   void begin_update();
   /// Replaces the rows of the record `file` holds with it, whole (nothing when the file
-  /// holds no record). Safe from several threads at once, within an update.
+  /// holds no record). Safe from several threads at once, within an update. Takes a copy
+  /// and returns: one thread of the update writes the records in the order they were put,
+  /// all of them before finish_update() goes on; an error of that thread is thrown by a
+  /// later put() and by finish_update().
   void put(const FileResult& file);
   /// Makes the index describe `next`: rows of records gone since `prev` removed and stale
   /// flags set (null `prev`: the index was empty), references and evidence rewritten when
