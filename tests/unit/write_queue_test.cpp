@@ -81,6 +81,53 @@ TEST_CASE("write queue: cancel stops it; nothing is written after", "[write_queu
   CHECK(writes == 0);
 }
 
+TEST_CASE("write queue: loading threads pushing while a write fails or the update is "
+          "cancelled neither hang nor lose a record",
+          "[write_queue]") {
+  for (int round = 0; round < 60; ++round) {
+    const bool fails = round % 3 == 0;  // the 50th write throws
+    const bool cancelled = round % 5 == 1;
+    std::atomic<int> writes{0};
+    kb::WriteQueue q(
+        [&](const kb::Record&, bool) {
+          if (++writes == 50 && fails) throw kb::Error(kb::Errc::database, "disk full");
+        },
+        4);
+    std::atomic<int> refused{0};
+    std::vector<std::thread> loaders;
+    for (int t = 0; t < 4; ++t) {
+      loaders.emplace_back([&] {
+        for (int i = 0; i < 100; ++i) {
+          try {
+            q.push(record("gotchas/x"), false);
+          } catch (const kb::Error&) {
+            ++refused;
+            return;
+          }
+        }
+      });
+    }
+    if (cancelled) q.cancel();
+    for (auto& t : loaders) t.join();
+    bool finished = true;
+    try {
+      q.finish();
+    } catch (const kb::Error&) {
+      finished = false;
+    }
+    INFO("round " << round);
+    if (cancelled) continue;  // whatever was queued when it stopped is dropped
+    if (fails) {
+      CHECK_FALSE(finished);
+      CHECK(writes == 50);  // nothing after the failed write
+    } else {
+      CHECK(finished);
+      CHECK(writes == 400);
+      CHECK(refused == 0);
+    }
+  }
+}
+
 TEST_CASE("store: records put into a new index from several threads are all there, an id "
           "put twice once",
           "[write_queue][store]") {
