@@ -260,7 +260,9 @@ LiveKb::LiveKb(LiveOptions options) : impl_(std::make_unique<Impl>()) {
     Linted linted;
     impl_->store->begin_update();
     try {
-      linted = evidence_only(Corpus::load(o.records, impl_->load_options(impl_->bodies)));
+      LoadOptions first = impl_->load_options(impl_->bodies);
+      first.threads = loaders_beside_writer(first.threads);  // one core is the writer's
+      linted = evidence_only(Corpus::load(o.records, first));
       impl_->store->finish_update(nullptr, *linted.corpus, linted.evidence, false);
     } catch (...) {
       impl_->store->abort_update();

@@ -9,6 +9,16 @@
 
 namespace kb {
 
+/// Loading threads to run beside one index writer thread (Store::put's queue): one fewer
+/// than the cores, at least one; `threads` when it is not 0 (asked for). With a loading
+/// thread on every core as well, the writer (most of it FTS5) got a third of two cores
+/// and a 100k build took 35-36 s instead of 27-29 (bench/RESULTS.md, round 7).
+inline unsigned loaders_beside_writer(unsigned threads) {
+  if (threads != 0) return threads;
+  const unsigned cores = std::thread::hardware_concurrency();
+  return cores > 1 ? cores - 1 : 1;
+}
+
 /// Runs fn(i) for i in [0, n) on up to `threads` threads (0: one per core). The
 /// first exception thrown by any call is rethrown after all threads finish.
 template <class Fn>

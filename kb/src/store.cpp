@@ -7,7 +7,6 @@
 #include <cctype>
 #include <cerrno>
 #include <ctime>
-#include <thread>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -15,6 +14,7 @@
 #include "kb/error.h"
 #include "kb/evidence.h"
 #include "kb/lint.h"
+#include "parallel.h"
 #include "store_impl.h"
 
 namespace kb {
@@ -258,13 +258,8 @@ Linted build_index_file(const fs::path& dir, const LintOptions& options, const f
     LintOptions slim = options;
     // Bodies are read back from the files (the index is not committed yet).
     slim.load.bodies = record_bodies(nullptr);
-    // One core is the index writer's: with a loading thread on every core as well, the
-    // writer (most of it FTS5) got a third of two cores and a 100k build took 35-36 s
-    // instead of 27-29 (bench/RESULTS.md, round 7).
-    if (slim.load.threads == 0) {
-      const unsigned cores = std::thread::hardware_concurrency();
-      slim.load.threads = cores > 1 ? cores - 1 : 1;
-    }
+    // One core is the index writer's.
+    slim.load.threads = loaders_beside_writer(slim.load.threads);
     // The corpus keeps its options: the sink must not outlive this index.
     auto sink = std::make_shared<Store*>(&s);
     slim.load.on_loaded = [sink](const FileResult& f) {

@@ -59,7 +59,8 @@ std::unordered_set<std::string> touched_ids(const Corpus& prev, const Corpus& ne
 
 struct StoreWriter {
   explicit StoreWriter(sqlite3* db)
-      : fresh(!sql::Stmt(db, "SELECT 1 FROM records LIMIT 1").step()),
+      : db(db),
+        fresh(!sql::Stmt(db, "SELECT 1 FROM records LIMIT 1").step()),
         del_rec(db, "DELETE FROM records WHERE id=?"),
         del_alias(db, "DELETE FROM aliases WHERE record_id=?"),
         del_cit(db, "DELETE FROM citations WHERE record_id=?"),
@@ -84,7 +85,7 @@ struct StoreWriter {
                 "VALUES(?,?,?,?,?,?,?,?)"),
         ins_fts(db,
                 "INSERT INTO fts(rowid,id,content_hash,title,symptom,root_cause,workaround,notes,"
-                "other) VALUES((SELECT rowid FROM records WHERE id=?1),?1,?2,?3,?4,?5,?6,?7,?8)"),
+                "other) VALUES(?,?,?,?,?,?,?,?,?)"),
         set_stale(db, "UPDATE records SET stale=? WHERE id=? AND stale<>?1"),
         queue([this](const Record& r, bool stale) { replace(r, stale); }, kQueuedRecords) {}
 
@@ -120,6 +121,8 @@ struct StoreWriter {
         .bind(15, std::int64_t{stale ? 1 : 0})
         .bind(16, r.source_text)
         .run();
+    // The full-text row takes the record row's rowid (read before other rows are added).
+    const std::int64_t rowid = sqlite3_last_insert_rowid(db);
     for (const auto& a : r.aliases) ins_alias.bind(1, r.id).bind(2, a).run();
     auto cite = [&](const Citation& c) {
       ins_cit.bind(1, r.id)
@@ -162,17 +165,19 @@ struct StoreWriter {
     for (const auto& a : r.aliases) other += "\n" + a;
     // Searching an engine's name finds the gotchas that affect it.
     for (const auto& a : r.affects) other += "\n" + a.raw;
-    ins_fts.bind(1, r.id)
-        .bind(2, r.content_hash)
-        .bind(3, std::string(display_name(r)))
-        .bind(4, r.symptom)
-        .bind(5, r.root_cause)
-        .bind(6, r.workaround)
-        .bind(7, r.notes)
-        .bind(8, other)
+    ins_fts.bind(1, rowid)
+        .bind(2, r.id)
+        .bind(3, r.content_hash)
+        .bind(4, std::string(display_name(r)))
+        .bind(5, r.symptom)
+        .bind(6, r.root_cause)
+        .bind(7, r.workaround)
+        .bind(8, r.notes)
+        .bind(9, other)
         .run();
   }
 
+  sqlite3* const db;
   const bool fresh;  ///< the index held no record when the update began
   std::unordered_set<std::string> written;  ///< ids written by this update, when fresh
   sql::Stmt del_rec, del_alias, del_cit, del_rep, del_res, del_fts;
