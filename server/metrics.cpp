@@ -138,10 +138,10 @@ std::string Metrics::render(const Snapshot& snap, const LiveKb& kb,
   out << "# HELP kb_snapshot_generation Snapshots loaded since start, this one included.\n"
          "# TYPE kb_snapshot_generation gauge\n"
       << "kb_snapshot_generation " << snap.generation() << "\n";
-  std::size_t by_kind[4] = {0, 0, 0, 0};
+  std::size_t by_kind[kKindCount] = {};
   for (const auto& r : snap.corpus().records()) ++by_kind[static_cast<int>(r->kind)];
   out << "# HELP kb_records Records in the snapshot, by type.\n# TYPE kb_records gauge\n";
-  for (Kind k : {Kind::gotcha, Kind::engine, Kind::oracle, Kind::result}) {
+  for (Kind k : kAllKinds) {
     out << "kb_records{type=\"" << kind_name(k) << "\"} " << by_kind[static_cast<int>(k)] << "\n";
   }
   out << "# HELP kb_reloads_total Snapshots swapped in after file changes.\n"

@@ -241,6 +241,10 @@ TEST_CASE("diagnostics, changes, export, index, healthz and metrics", "[server]"
             "kb_http_request_duration_seconds_bucket{route=\"/api/v1/export\",le=\"+Inf\"} 1") !=
         std::string::npos);
   CHECK(text.find("kb_records{type=\"gotcha\"} 12") != std::string::npos);
+  // Every namespace has its line: settings and models were once counted past the end of
+  // a four-slot array (a stack overwrite on every scrape).
+  CHECK(text.find("kb_records{type=\"setting\"} 1\n") != std::string::npos);
+  CHECK(text.find("kb_records{type=\"model\"} 1\n") != std::string::npos);
   CHECK(text.find("kb_diagnostics{severity=\"error\"} 0") != std::string::npos);
   CHECK(text.find("kb_reloads_total ") != std::string::npos);
   CHECK(text.find("kb_snapshot_age_seconds ") != std::string::npos);
