@@ -129,7 +129,7 @@ json predicate(const Corpus& corpus, const Predicate& p) {
         else
           m[key] = {{t.op, t.values.empty() ? std::string() : t.values.front()}};
       }
-      return {{p.scope.empty() ? std::string("config") : p.scope, m}};
+      return {{p.scope.empty() ? std::string("config") : p.scope.str(), m}};
     }
     case Predicate::Op::config_set: {
       json keys = json::array();
@@ -224,11 +224,12 @@ const std::vector<std::pair<std::string_view, Put>>& encoders() {
       {"fixes", [](const Corpus& c, const Record& r, json& j) {
          json a = json::array();
          for (const auto& f : r.fixes) {
-           json x = {{"engine", reference(c, f.engine, Kind::engine)},
-                     {"issues", cites(f.issues)},
-                     {"prs", cites(f.prs)},
-                     {"fixed_in", f.fixed_in.empty() ? json(nullptr) : json(f.fixed_in)},
-                     {"resolution", f.resolution.empty() ? std::string("none") : f.resolution}};
+           json x = {
+               {"engine", reference(c, f.engine, Kind::engine)},
+               {"issues", cites(f.issues)},
+               {"prs", cites(f.prs)},
+               {"fixed_in", f.fixed_in.empty() ? json(nullptr) : json(f.fixed_in)},
+               {"resolution", f.resolution.empty() ? std::string("none") : f.resolution.str()}};
            if (!f.note.empty()) x["note"] = f.note;
            a.push_back(std::move(x));
          }

@@ -10,7 +10,7 @@ namespace {
 
 void record_files(Data& d, const Links& links, const Record& r) {
   d.set("source_href", links.source(r.id));
-  d.set("source_file", r.file);
+  d.set("source_file", r.file.str());
   d.set("json_href", links.json(r.id));
 }
 
@@ -65,7 +65,7 @@ Data results_matrix(const View& v, const Record& oracle) {
     for (const auto& ref : r->subject.engines) {
       const std::string target = target_id(v, ref, Kind::engine);
       const std::string name =
-          target.empty() ? ref.raw : engine_name(v, std::string(slug_of(target)));
+          target.empty() ? ref.raw.str() : engine_name(v, std::string(slug_of(target)));
       row += (row.empty() ? "" : " + ") + name;
       if (!ref.versions.empty()) column += (column.empty() ? "" : ", ") + name + " " + ref.versions;
     }
@@ -132,13 +132,13 @@ std::string render_engine(const Renderer::Impl& impl, const View& v, const Recor
   const Links links(impl.style, depth_of(r.id));
   Data d = page_data(links, display_name(r));
   d.set("name", std::string(display_name(r)));
-  d.set("id", r.id);
+  d.set("id", r.id.str());
   put(d, "category", r.category);
   if (!r.repo.empty()) {
-    d.set("repo", r.repo);
+    d.set("repo", r.repo.str());
     d.set("repo_href", "https://github.com/" + encode_uri_path(r.repo));
   }
-  if (is_web_url(r.url)) d.set("url", r.url);
+  if (is_web_url(r.url)) d.set("url", r.url.str());
   d.set("aliases", string_list(r.aliases));
   d.set("has_aliases", !r.aliases.empty());
   prose(d, "description", r.description);
@@ -158,7 +158,7 @@ std::string render_oracle(const Renderer::Impl& impl, const View& v, const Recor
   const Links links(impl.style, depth_of(r.id));
   Data d = page_data(links, display_name(r));
   d.set("title", std::string(display_name(r)));
-  d.set("id", r.id);
+  d.set("id", r.id.str());
   prose(d, "method", r.method);
   prose(d, "pass_criterion", r.pass_criterion);
   prose(d, "notes", r.notes);

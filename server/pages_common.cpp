@@ -113,7 +113,7 @@ std::string_view slug_of(std::string_view id) {
 Data gotcha_item(const View& v, const Links& links, const Record& r) {
   const EvidenceSummary& e = v.evidence.for_gotcha(r.id);
   Data d;
-  d.set("id", r.id);
+  d.set("id", r.id.str());
   d.set("title", std::string(display_name(r)));
   d.set("href", links.page(r.id));
   d.set("severity", std::string(to_string(r.severity)));
@@ -157,7 +157,7 @@ Data engine_ref(const View& v, const Links& links, const RefValue& ref) {
   Data d;
   const std::string id = target_id(v, ref, Kind::engine);
   const Record* target = id.empty() ? nullptr : v.corpus.find(id);
-  d.set("name", target != nullptr ? std::string(display_name(*target)) : ref.raw);
+  d.set("name", target != nullptr ? std::string(display_name(*target)) : ref.raw.str());
   d.set("resolved", target != nullptr);
   d.set("href", target != nullptr ? links.page(id) : std::string());
   put(d, "versions", ref.versions);
@@ -173,21 +173,21 @@ Data citation_item(const Citation& c) {
     if (!c.ref.empty()) label.append("@").append(c.ref);
   }
   const std::string url = json::citation_url(c);
-  if (label.empty()) label = url.empty() ? c.type : url;
+  if (label.empty()) label = url.empty() ? c.type.str() : url;
   Data d;
   d.set("label", label);
-  d.set("type", c.type);
+  d.set("type", c.type.str());
   d.set("linked", is_web_url(url));
   if (is_web_url(url)) d.set("href", url);
   // Absent fields are false, not missing: a citation inside another item (a fix chain's
   // pull requests) must not show its container's note or state.
-  for (const auto& [key, value] : {std::pair<const char*, const std::string&>{"state", c.state},
-                                   {"as_of", c.as_of},
-                                   {"note", c.note}}) {
-    if (value.empty()) {
+  for (const auto& [key, value] : {std::pair<const char*, const Str*>{"state", &c.state},
+                                   {"as_of", &c.as_of},
+                                   {"note", &c.note}}) {
+    if (value->empty()) {
       d.set(key, false);
     } else {
-      d.set(key, value);
+      d.set(key, value->str());
     }
   }
   return d;

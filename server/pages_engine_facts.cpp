@@ -57,7 +57,7 @@ List images(const View& v, const Links& links, const Record& r) {
   List out;
   for (const auto& img : r.images) {
     Data d;
-    d.set("image", img.image);
+    d.set("image", img.image.str());
     List engines;
     for (const auto& ref : img.engines) engines.push_back(engine_ref(v, links, ref));
     d.set("engines", engines);
@@ -71,11 +71,11 @@ List entrypoints(const Record& r) {
   List out;
   for (const auto& e : r.entrypoints) {
     Data d;
-    d.set("command", e.command.empty() ? "python -m " + e.module : e.command);
+    d.set("command", e.command.empty() ? "python -m " + e.module : e.command.str());
     if (e.role.empty()) {
       d.set("role", false);
     } else {
-      d.set("role", e.role);
+      d.set("role", e.role.str());
     }
     out.push_back(d);
   }
@@ -86,11 +86,11 @@ List releases(const View& v, const Links& links, const Record& r) {
   List out;
   for (const auto& rel : r.releases) {
     Data d;
-    d.set("version", rel.version);
+    d.set("version", rel.version.str());
     if (rel.date.empty()) {
       d.set("date", false);
     } else {
-      d.set("date", rel.date);
+      d.set("date", rel.date.str());
     }
     List bundles;
     for (const auto& ref : rel.bundles) bundles.push_back(engine_ref(v, links, ref));
@@ -120,7 +120,7 @@ List spelled_settings(const View& v, const Links& links, const Record& r) {
     }
     if (!spelled) continue;
     Data d;
-    d.set("key", s->setting.key);
+    d.set("key", s->setting.key.str());
     d.set("href", links.page(s->id));
     List spellings;
     for (const auto& n : names) spellings.push_back(Data("value", n));
@@ -142,8 +142,8 @@ void engine_facts(const View& v, const Links& links, const Record& r, Data& d) {
   List packages;
   for (const auto& p : r.packages) {
     Data item;
-    item.set("name", p.name);
-    item.set("ecosystem", p.ecosystem);
+    item.set("name", p.name.str());
+    item.set("ecosystem", p.ecosystem.str());
     packages.push_back(item);
   }
   set_list(d, "packages", packages);

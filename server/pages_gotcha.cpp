@@ -8,10 +8,10 @@ namespace kb::pages {
 namespace {
 
 List markdown_sections(const Record& r) {
-  const std::pair<const char*, const std::string*> fields[] = {{"Symptom", &r.symptom},
-                                                               {"Root cause", &r.root_cause},
-                                                               {"Workaround", &r.workaround},
-                                                               {"Notes", &r.notes}};
+  const std::pair<const char*, const Str*> fields[] = {{"Symptom", &r.symptom},
+                                                       {"Root cause", &r.root_cause},
+                                                       {"Workaround", &r.workaround},
+                                                       {"Notes", &r.notes}};
   const char* anchors[] = {"symptom", "root-cause", "workaround", "notes"};
   List out;
   for (std::size_t i = 0; i < std::size(fields); ++i) {
@@ -44,7 +44,7 @@ List evidence_rows(const View& v, const Links& links, const Groups& groups) {
       row.set("passed", std::to_string(r->passed));
       row.set("failed", std::to_string(r->failed));
       row.set("outcome", r->failed > 0 ? "failed" : (r->passed > 0 ? "passed" : "none"));
-      row.set("date", r->date);
+      row.set("date", r->date.str());
       // What `kb oracle run` measured: where the first divergence was, whether it finished.
       std::string detail;
       if (!r->failures.empty()) {
@@ -95,11 +95,11 @@ List repair_items(const Record& r) {
   List out;
   for (const auto& e : r.repairs) {
     Data d;
-    d.set("date", e.date);
-    d.set("field", e.field);
-    d.set("from", e.from);
-    d.set("to", e.to);
-    d.set("reason", e.reason);
+    d.set("date", e.date.str());
+    d.set("field", e.field.str());
+    d.set("from", e.from.str());
+    d.set("to", e.to.str());
+    d.set("reason", e.reason.str());
     if (e.confidence > 0) d.set("confidence", std::to_string(e.confidence).substr(0, 4));
     out.push_back(d);
   }
@@ -112,7 +112,7 @@ List oracle_items(const View& v, const Links& links, const Record& r) {
     const std::string id = target_id(v, ref, Kind::oracle);
     const Record* o = id.empty() ? nullptr : v.corpus.find(id);
     Data d;
-    d.set("name", o != nullptr ? std::string(display_name(*o)) : ref.raw);
+    d.set("name", o != nullptr ? std::string(display_name(*o)) : ref.raw.str());
     d.set("resolved", o != nullptr);
     d.set("href", o != nullptr ? links.page(id) : std::string());
     out.push_back(d);
@@ -156,7 +156,7 @@ std::string render_gotcha(const Renderer::Impl& impl, const View& v, const Recor
   d.set("repairs", repair_items(r));
   d.set("has_repairs", !r.repairs.empty());
   d.set("source_href", links.source(r.id));
-  d.set("source_file", r.file);
+  d.set("source_file", r.file.str());
   d.set("json_href", links.json(r.id));
   put(d, "created", r.created);
   put(d, "updated", r.updated);

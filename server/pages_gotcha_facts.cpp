@@ -88,7 +88,7 @@ Data detection_data(const View& v, const Links& links, const Detection& det) {
     const std::string id = target_id(v, ref, Kind::oracle);
     const Record* o = id.empty() ? nullptr : v.corpus.find(id);
     Data item;
-    item.set("name", o != nullptr ? std::string(display_name(*o)) : ref.raw);
+    item.set("name", o != nullptr ? std::string(display_name(*o)) : ref.raw.str());
     item.set("resolved", o != nullptr);
     item.set("href", o != nullptr ? links.page(id) : std::string());
     oracles.push_back(item);
@@ -103,7 +103,7 @@ List impact_rows(const Record& r) {
   List out;
   for (const auto& i : r.impact) {
     Data row;
-    row.set("metric", i.metric);
+    row.set("metric", i.metric.str());
     put(row, "change", i.change);
     put(row, "note", i.note);
     out.push_back(row);
@@ -125,7 +125,7 @@ void gotcha_facts(const View& v, const Links& links, const Record& r, Data& d) {
   if (!r.confidence.empty()) {
     std::string label = r.confidence;
     for (char& c : label) c = c == '-' ? ' ' : c;
-    d.set("confidence", r.confidence);
+    d.set("confidence", r.confidence.str());
     d.set("confidence_label", label);
   }
   List tags;

@@ -52,8 +52,8 @@ List newest_by(const View& v, const Links& links, std::vector<const Record*> got
 
 // The last day a gotcha changed, as far as the record tells.
 std::string changed_on(const View& v, const Record& r) {
-  std::string day = std::max({r.updated, r.created, verified_as_of(v, r)});
-  for (const auto& e : r.repairs) day = std::max(day, e.date);
+  std::string day = std::max({r.updated.str(), r.created.str(), verified_as_of(v, r)});
+  for (const auto& e : r.repairs) day = std::max(day, e.date.str());
   return day;
 }
 
@@ -73,7 +73,7 @@ std::string Renderer::home(const View& v) const {
                &SearchParams::status));
   // Records without `created` count as new on the last day they are known to have changed.
   d.set("newest", item_list(newest_by(v, links, gotchas, [&](const Record& r) {
-          return r.created.empty() ? changed_on(v, r) : r.created;
+          return r.created.empty() ? changed_on(v, r) : r.created.str();
         })));
   d.set("verified", item_list(newest_by(v, links, gotchas,
                                         [&](const Record& r) { return verified_as_of(v, r); })));
@@ -109,7 +109,7 @@ std::string Renderer::home(const View& v) const {
     if (r->kind == Kind::setting) count_setting(r->id);
     for (const auto& kv : r->traits) count_setting(target_id(v, kv.key, Kind::setting));
     Data e;
-    e.set("name", r->kind == Kind::setting ? r->setting.key : std::string(display_name(*r)));
+    e.set("name", r->kind == Kind::setting ? r->setting.key.str() : std::string(display_name(*r)));
     e.set("href", links.page(r->id));
     e.set("count", std::to_string(ids.size()));
     (r->kind == Kind::setting ? settings : models).push_back(e);
@@ -141,7 +141,7 @@ std::string Renderer::diagnostics(const View& v) const {
     put(row, "hint", diag.hint);
     const Record* r = diag.record.empty() ? nullptr : v.corpus.find(diag.record);
     if (r != nullptr) {
-      row.set("record", r->id);
+      row.set("record", r->id.str());
       row.set("record_href", links.page(r->id));
     }
     rows.push_back(row);

@@ -110,7 +110,7 @@ void clauses(const View& v, const Links& links, const Predicate& p, int depth, L
       const std::string id = target_id(v, p.engine_ref(), Kind::engine);
       const Record* e = id.empty() ? nullptr : v.corpus.find(id);
       parts.push_back(part("engine "));
-      parts.push_back(part(e != nullptr ? std::string(display_name(*e)) : p.engine_ref().raw,
+      parts.push_back(part(e != nullptr ? std::string(display_name(*e)) : p.engine_ref().raw.str(),
                            e != nullptr ? links.page(id) : std::string()));
       if (!p.engine_ref().versions.empty()) {
         parts.push_back(part(" "));
@@ -147,8 +147,9 @@ void clauses(const View& v, const Links& links, const Predicate& p, int depth, L
         const std::string id = target_id(v, p.engine_ref(), Kind::engine);
         const Record* e = id.empty() ? nullptr : v.corpus.find(id);
         parts.push_back(part("prefill and decode run different versions of "));
-        parts.push_back(part(e != nullptr ? std::string(display_name(*e)) : p.engine_ref().raw,
-                             e != nullptr ? links.page(id) : std::string()));
+        parts.push_back(
+            part(e != nullptr ? std::string(display_name(*e)) : p.engine_ref().raw.str(),
+                 e != nullptr ? links.page(id) : std::string()));
         break;
       }
       parts.push_back(part("prefill and decode differ in "));

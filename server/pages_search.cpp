@@ -73,7 +73,7 @@ Data result_item(const View& v, const Links& links, const Record& r, const std::
   Data d = r.kind == Kind::gotcha ? gotcha_item(v, links, r) : Data();
   d.set("is_gotcha", r.kind == Kind::gotcha);
   d.set("kind", std::string(kind_name(r.kind)));
-  d.set("id", r.id);
+  d.set("id", r.id.str());
   d.set("title", std::string(display_name(r)));
   d.set("href", links.page(r.id));
   put(d, "snippet", snippet_html(snippet));
@@ -175,7 +175,7 @@ std::string Renderer::not_found(const View& v, std::string_view path) const {
     if (r == nullptr) continue;
     Data item;
     item.set("name", std::string(display_name(*r)));
-    item.set("id", r->id);
+    item.set("id", r->id.str());
     item.set("href", links.page(r->id));
     candidates.push_back(item);
   }

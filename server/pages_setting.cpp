@@ -26,13 +26,13 @@ List citations(const Record& r) {
 
 void common(Data& d, const Links& links, const Record& r) {
   d.set("title", std::string(display_name(r)));
-  d.set("id", r.id);
+  d.set("id", r.id.str());
   if (!r.notes.empty()) d.set("notes", render_markdown(r.notes));
   const List refs = citations(r);
   d.set("references", refs);
   d.set("has_references", !refs.empty());
   d.set("source_href", links.source(r.id));
-  d.set("source_file", r.file);
+  d.set("source_file", r.file.str());
   d.set("json_href", links.json(r.id));
 }
 
@@ -43,7 +43,7 @@ Data spelling_item(const Spelling& s, bool json) {
   if (s.has_value) detail += std::string(detail.empty() ? "" : ", ") + "means " + s.value;
   if (s.invert) detail += std::string(detail.empty() ? "" : ", ") + "inverted";
   Data d;
-  d.set("name", s.name);
+  d.set("name", s.name.str());
   if (detail.empty()) {
     d.set("detail", false);
   } else {
@@ -63,7 +63,7 @@ List engine_rows(const View& v, const Links& links, const Record& r) {
   for (const auto& e : r.setting.engines) {
     Data row;
     row.set("engine", engine_ref(v, links, e.engine));
-    row.set("versions", e.versions.empty() ? std::string("all") : e.versions);
+    row.set("versions", e.versions.empty() ? std::string("all") : e.versions.str());
     const std::pair<const char*, List> kinds[] = {{"flags", spelling_list(e.flags)},
                                                   {"env", spelling_list(e.env)},
                                                   {"json", spelling_list(e.json, true)},
@@ -77,8 +77,8 @@ List engine_rows(const View& v, const Links& links, const Record& r) {
       // The first entry whose range holds wins, so one without a range covers the rest.
       const char* rest = defaults.empty() ? "all versions" : "other versions";
       Data item;
-      item.set("value", def.value);
-      item.set("versions", def.versions.empty() ? std::string(rest) : def.versions);
+      item.set("value", def.value.str());
+      item.set("versions", def.versions.empty() ? std::string(rest) : def.versions.str());
       defaults.push_back(item);
     }
     row.set("defaults", defaults);
@@ -92,10 +92,10 @@ Data key_value_item(const View& v, const Links& links, const KeyValue& kv) {
   const std::string id = target_id(v, kv.key, Kind::setting);
   const Record* s = id.empty() ? nullptr : v.corpus.find(id);
   Data d;
-  d.set("key", s != nullptr ? s->setting.key : kv.key.raw);
+  d.set("key", (s != nullptr ? s->setting.key : kv.key.raw).str());
   d.set("resolved", s != nullptr);
   d.set("href", s != nullptr ? links.page(id) : std::string());
-  d.set("value", kv.value);
+  d.set("value", kv.value.str());
   return d;
 }
 
@@ -103,14 +103,14 @@ List value_rows(const View& v, const Links& links, const Record& r) {
   List out;
   for (const auto& val : r.setting.values) {
     Data row;
-    row.set("value", val.value);
+    row.set("value", val.value.str());
     row.set("anchor", "value-" + val.value);
     row.set("synonyms", text_list(val.synonyms));
     row.set("has_synonyms", !val.synonyms.empty());
     if (val.description.empty()) {
       row.set("description", false);
     } else {
-      row.set("description", val.description);
+      row.set("description", val.description.str());
     }
     List engines, implies;
     for (const auto& ref : val.engines) engines.push_back(engine_ref(v, links, ref));
@@ -149,9 +149,9 @@ std::string render_setting(const Renderer::Impl& impl, const View& v, const Reco
   Data d = page_data(links, display_name(r));
   common(d, links, r);
   const SettingDef& s = r.setting;
-  d.set("key", s.key);
-  d.set("type", s.type);
-  d.set("scope", s.scope);
+  d.set("key", s.key.str());
+  d.set("type", s.type.str());
+  d.set("scope", s.scope.str());
   d.set("synonyms", text_list(s.synonyms));
   d.set("has_synonyms", !s.synonyms.empty());
   if (!r.description.empty()) d.set("description", render_markdown(r.description));
@@ -170,7 +170,7 @@ std::string render_setting(const Renderer::Impl& impl, const View& v, const Reco
       Data item;
       item.set("name", std::string(display_name(*m)));
       item.set("href", links.page(m->id));
-      item.set("value", kv.value);
+      item.set("value", kv.value.str());
       models.push_back(item);
     }
   }
@@ -211,7 +211,7 @@ std::string render_model(const Renderer::Impl& impl, const View& v, const Record
     auto mine = value_of.find(id);
     if (mine == value_of.end()) continue;
     const Record* s = v.corpus.find(id);
-    const std::string key = s != nullptr ? s->setting.key : id;
+    const std::string key = s != nullptr ? s->setting.key.str() : id;
     for (const auto& [g, texts] : list) {
       if (notes.find(g->id) == notes.end()) gotchas.push_back(g);
       notes[g->id].push_back(join(texts, "; ") + " (this model: " + key + " = " + mine->second +

@@ -68,8 +68,8 @@ std::string search_index_js(const pages::View& v) {
     }
     std::string text;
     const auto w = v.corpus.whole(*r);
-    for (const std::string* field : {&w->symptom, &w->root_cause, &w->workaround, &w->notes,
-                                     &w->method, &w->pass_criterion, &w->description}) {
+    for (const Str* field : {&w->symptom, &w->root_cause, &w->workaround, &w->notes, &w->method,
+                             &w->pass_criterion, &w->description}) {
       if (!field->empty()) text += *field + "\n";
     }
     for (const auto& alias : r->aliases) text += alias + "\n";

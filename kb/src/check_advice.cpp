@@ -16,7 +16,7 @@ std::string slug(std::string_view id) { return std::string(text::id_slug(id)); }
 
 std::string engine_slug(const Corpus& corpus, const RefValue& ref) {
   auto id = corpus.target(Kind::engine, ref.raw);
-  return slug(id ? *id : ref.raw);
+  return slug(id ? std::string_view(*id) : ref.raw.view());
 }
 
 std::string advice_text(const FixAdvice& a) {
@@ -86,8 +86,8 @@ void advise(const Corpus& corpus, const Record& gotcha, const Service& hit, Find
     f.workaround = first_paragraph_plain(whole->workaround);
     f.workaround_markdown = std::string(text::trim(whole->workaround));
   }
-  for (const std::string& t : {gotcha.family, gotcha.category}) {
-    if (!t.empty()) f.tags.push_back(t);
+  for (const Str* t : {&gotcha.family, &gotcha.category}) {
+    if (!t->empty()) f.tags.push_back(t->str());
   }
   for (const std::string& t : gotcha.tags) {
     if (std::find(f.tags.begin(), f.tags.end(), t) == f.tags.end()) f.tags.push_back(t);

@@ -140,7 +140,7 @@ class Compiler {
     Node n;
     n.op = Predicate::Op::engine;
     auto id = corpus_.target(Kind::engine, ref.raw);
-    n.engine_name = id ? std::string(text::id_slug(*id)) : ref.raw;
+    n.engine_name = id ? std::string(text::id_slug(*id)) : ref.raw.str();
     if (id) n.engine = slot(*id);
     n.range_text = std::string(text::trim(ref.versions));
     if (!n.range_text.empty()) {

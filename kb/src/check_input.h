@@ -37,7 +37,7 @@ class InputDiagnostics {
   std::size_t error_count() const { return errors_; }
 
  private:
-  const std::string& file_;
+  std::string file_;  // owned: a caller may pass a temporary (a record's Str converted)
   std::vector<Diagnostic>& diags_;
   std::size_t errors_ = 0;
 };

@@ -175,7 +175,7 @@ class Resolver {
 
   const Corpus& corpus_;
   const Vocabulary& vocab_;
-  const std::string& file_;
+  std::string file_;  // owned: a caller may pass a temporary (a record's Str converted)
   bool allow_;
   std::vector<Diagnostic>& diags_;
 };

@@ -259,7 +259,7 @@ std::shared_ptr<const Record> Corpus::whole(const Record& r) const {
     if (auto w = options_.bodies->whole(r)) return w;
     // The index does not hold this version (yet: an update not committed, or any more):
     // the file may, when its bytes are still the ones `r` was read from.
-    FileRead read = read_file(dir_ / r.file, record_file_policy(options_.max_file_bytes));
+    FileRead read = read_file(dir_ / r.file.view(), record_file_policy(options_.max_file_bytes));
     if (!read.failure && text::fnv1a_hex(read.bytes) == r.content_hash) {
       FileResult f = load_record_text(r.file, read.bytes, options_);
       if (f.record) return f.record;

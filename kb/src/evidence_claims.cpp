@@ -73,7 +73,7 @@ using evidence_detail::may_hold_phrase;
 
 struct TextField {
   std::string_view key;
-  const std::string* text;
+  const Str* text;
 };
 
 Diagnostic make(Severity sev, std::string code, const Record& r, Pos pos, std::string message,

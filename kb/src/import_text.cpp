@@ -147,8 +147,8 @@ class SeedParser {
     r.kind = Kind::gotcha;
     r.file = file_;
     if (sections_[kId].seen) read_id(r);
-    std::array<std::string*, kSectionCount> fields = {nullptr, &r.symptom, &r.root_cause,
-                                                      &r.workaround, &r.notes};
+    std::array<Str*, kSectionCount> fields = {nullptr, &r.symptom, &r.root_cause, &r.workaround,
+                                              &r.notes};
     for (std::size_t s = 1; s < kSectionCount; ++s) {
       const Section& sec = sections_[s];
       if (!sec.seen) {
@@ -245,7 +245,7 @@ class SeedParser {
     report(Severity::error, code, line, column, std::move(msg), std::move(hint));
   }
 
-  const std::string& file_;
+  std::string file_;  // owned: a caller may pass a temporary (a record's Str converted)
   TextImport& out_;
   std::vector<std::string_view> lines_;
   std::array<Section, kSectionCount> sections_;
@@ -283,9 +283,9 @@ TextImport parse_seed_text(std::string_view bytes, const std::string& file) {
 
 std::string format_seed_text(const Record& r) {
   std::string out = "id\n" + r.id;
-  const std::string* fields[] = {&r.symptom, &r.root_cause, &r.workaround, &r.notes};
+  const Str* fields[] = {&r.symptom, &r.root_cause, &r.workaround, &r.notes};
   for (std::size_t s = 1; s < kSectionCount; ++s) {
-    const std::string& body = *fields[s - 1];
+    const Str& body = *fields[s - 1];
     if (body.empty() && s != kSymptom) continue;
     out += '\n';
     out.append(kSeedSections[s]);

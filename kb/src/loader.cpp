@@ -150,14 +150,13 @@ void shrink_predicate(Predicate& p) {
 }  // namespace
 
 void slim_record(Record& r) {
-  auto drop = [](std::string& s) { std::string().swap(s); };
+  auto drop = [](Str& s) { s.clear(); };
   // The claim checks read these four bodies on every snapshot; one that may hold a claim
   // stays (they are few), the rest are read back when a page or an answer shows them.
-  for (std::string* body : {&r.symptom, &r.root_cause, &r.workaround, &r.notes}) {
+  for (Str* body : {&r.symptom, &r.root_cause, &r.workaround, &r.notes}) {
     if (!evidence_detail::may_hold_phrase(*body)) drop(*body);
   }
-  for (std::string* body : {&r.source_text, &r.description, &r.method, &r.pass_criterion})
-    drop(*body);
+  for (Str* body : {&r.source_text, &r.description, &r.method, &r.pass_criterion}) drop(*body);
   if (r.detection) drop(r.detection->canary);
   // What stays is held for the snapshot's life: no vector keeps the spare room it grew.
   for (auto* refs : {&r.affects, &r.related, &r.oracles, &r.evidence_for}) refs->shrink_to_fit();

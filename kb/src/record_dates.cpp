@@ -25,8 +25,8 @@ void each_date(const Record& r, const EvidenceIndex* evidence, Add&& add) {
 // The newest valid date of `r` (evidence aside) if newer than `floor`, else `floor`.
 std::string_view newest_in(const Record& r, std::string_view floor) {
   std::string_view newest = floor;
-  each_date(r, nullptr, [&](const std::string& d) {
-    if (std::string_view(d) > newest && date_to_days(d)) newest = d;
+  each_date(r, nullptr, [&](std::string_view d) {
+    if (d > newest && date_to_days(d)) newest = d;
   });
   return newest;
 }
@@ -34,8 +34,8 @@ std::string_view newest_in(const Record& r, std::string_view floor) {
 // Every valid date `r` holds, with the newest result evidencing a gotcha.
 std::vector<std::string> dates_of(const Record& r, const EvidenceIndex* evidence) {
   std::vector<std::string> out;
-  each_date(r, evidence, [&](const std::string& d) {
-    if (date_to_days(d)) out.push_back(d);
+  each_date(r, evidence, [&](std::string_view d) {
+    if (date_to_days(d)) out.emplace_back(d);
   });
   return out;
 }

@@ -179,12 +179,13 @@ class Linter {
     }
     std::set<std::string> seen;
     for (const SettingValue& v : def.values) {
-      for (const std::string* s : all_names(v)) {
-        std::string f = text::lower(*s);
+      for (std::string_view s : all_names(v)) {
+        std::string f = text::lower(s);
         std::replace(f.begin(), f.end(), '_', '-');
         if (!seen.insert(f).second) {
           add(Severity::error, diag_code("setting.duplicate-value"), v.pos,
-              "value '" + *s + "' is given twice (values compare case- and '-'/'_'-insensitively)");
+              "value '" + std::string(s) +
+                  "' is given twice (values compare case- and '-'/'_'-insensitively)");
         }
       }
       for (const KeyValue& kv : v.implies) key_value(kv, nullptr);
@@ -208,9 +209,9 @@ class Linter {
     return out;
   }
 
-  static std::vector<const std::string*> all_names(const SettingValue& v) {
-    std::vector<const std::string*> out{&v.value};
-    for (const auto& s : v.synonyms) out.push_back(&s);
+  static std::vector<std::string_view> all_names(const SettingValue& v) {
+    std::vector<std::string_view> out{v.value.view()};
+    for (const auto& s : v.synonyms) out.push_back(s);
     return out;
   }
 

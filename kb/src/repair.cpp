@@ -107,7 +107,7 @@ ApplyResult apply_repairs(const Corpus& corpus, RepairPlan& plan, std::string_vi
       refuse(diag_code("repair.stale"), "record " + id + " is not in the corpus");
       continue;
     }
-    const std::filesystem::path path = corpus.dir() / record->file;
+    const std::filesystem::path path = corpus.dir() / record->file.view();
     const std::size_t limit = corpus.options().max_file_bytes;
     const FileRead now = read_file(path, record_file_policy(limit));
     if (now.failure) {

@@ -220,7 +220,7 @@ class JsonReader {
     return ok;
   }
 
-  const std::string& file_;
+  std::string file_;  // owned: a caller may pass a temporary (a record's Str converted)
   const ReportLimits& limits_;
 };
 

@@ -187,7 +187,7 @@ class JunitReader {
   }
 
   std::string_view text_;
-  const std::string& file_;
+  std::string file_;  // owned: a caller may pass a temporary (a record's Str converted)
   const ReportLimits& limits_;
 };
 

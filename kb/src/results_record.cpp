@@ -221,7 +221,7 @@ std::string default_result_id(const ResultSpec& spec) {
 
 std::vector<std::string> canonicalize(const Corpus& corpus, ResultSpec& spec) {
   std::vector<std::string> problems;
-  auto resolve = [&](Kind ns, std::string& raw, const std::string& what) {
+  auto resolve = [&](Kind ns, auto& raw, const std::string& what) {
     if (auto id = corpus.target(ns, raw)) {
       raw = ns == Kind::engine ? after_slash(*id) : *id;
       return;

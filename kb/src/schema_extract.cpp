@@ -452,10 +452,11 @@ void extract_record(const Node& root, Record& r) {
   }
   if (r.kind == Kind::setting && r.setting.key.empty()) {
     const std::string slug = r.id.substr(r.id.find('/') + 1);
-    r.setting.key = slug;
-    for (char& c : r.setting.key) {
+    std::string key = slug;
+    for (char& c : key) {
       if (c == '-') c = '_';
     }
+    r.setting.key = key;
   }
 }
 

@@ -44,7 +44,7 @@ class Validator {
   void role_value(const Node& v, const std::string& path);
   void operand(const Node& v, const std::string& path);
 
-  const std::string& file_;
+  std::string file_;  // owned: a caller may pass a temporary (a record's Str converted)
   std::vector<Diagnostic>& out_;
   std::size_t errors_ = 0;
 };

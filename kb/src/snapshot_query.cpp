@@ -268,7 +268,7 @@ RecordPage Snapshot::records(Kind kind, std::string_view page_token, std::size_t
   };
   auto first = std::lower_bound(all.begin(), all.end(), prefix, by_id);
   auto last = first;
-  while (last != all.end() && (*last)->id.compare(0, prefix.size(), prefix) == 0) ++last;
+  while (last != all.end() && (*last)->id.starts_with(prefix)) ++last;
   RecordPage page;
   page.total = static_cast<std::size_t>(last - first);
   auto it = first;

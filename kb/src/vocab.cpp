@@ -165,7 +165,7 @@ std::shared_ptr<const Vocabulary> Vocabulary::build(const Corpus& corpus) {
     for (const auto& e : rec->setting.engines) {
       auto add = [&](auto& map, const std::vector<Spelling>& list, bool lower) {
         for (const auto& s : list) {
-          std::string name = lower ? text::lower(s.name) : s.name;
+          std::string name = lower ? text::lower(s.name) : s.name.str();
           map[name].push_back({rec.get(), &e, &s});
         }
       };

@@ -9,6 +9,8 @@
 #include <utility>
 #include <vector>
 
+#include "kb/str.h"
+
 namespace kb {
 
 /// An optional part of a record kept on the heap: most records lack it, and held inline
@@ -106,11 +108,11 @@ struct Pos {
 
 /// A reference to another record as written in a field.
 struct RefValue {
-  std::string raw;       ///< the text as written, e.g. "mooncache" or "engines/mooncake"
-  std::string field;     ///< where it stands, e.g. "affects[2]" or "subject.engines[0]"
-  Pos pos;               ///< position of the scalar `raw`
-  std::string versions;  ///< version range (affects, predicates) or exact version (subjects)
-  Pos versions_pos;      ///< position of `versions`
+  Str raw;           ///< the text as written, e.g. "mooncache" or "engines/mooncake"
+  Str field;         ///< where it stands, e.g. "affects[2]" or "subject.engines[0]"
+  Pos pos;           ///< position of the scalar `raw`
+  Str versions;      ///< version range (affects, predicates) or exact version (subjects)
+  Pos versions_pos;  ///< position of `versions`
 };
 
 /// A key/value pair of a configuration map; scalars keep their text.
@@ -120,14 +122,14 @@ using ConfigEntry = std::pair<std::string, std::string>;
 /// implication. The key is a reference into settings/.
 struct KeyValue {
   RefValue key;
-  std::string value;
+  Str value;
   Pos value_pos;
 };
 
 /// One test of a setting in a predicate: `KEY: VALUE` or `KEY: {OP: VALUE}`.
 struct ConfigTest {
   RefValue key;                     ///< the setting as written; a reference into settings/
-  std::string op = "eq";            ///< eq | ne | in | not_in | gt | gte | lt | lte
+  Str op = "eq";                    ///< eq | ne | in | not_in | gt | gte | lt | lte
   std::vector<std::string> values;  ///< one value, or several for in / not_in
   std::vector<Pos> value_pos;       ///< of each value
 };
@@ -135,9 +137,9 @@ struct ConfigTest {
 /// One side of a `compare` predicate: a setting of this service, a setting of the
 /// services of one role (`decode.tensor_parallel_size`), or a literal.
 struct Operand {
-  std::string role;     ///< "" for this service
-  RefValue key;         ///< the setting, when not a literal
-  std::string literal;  ///< the literal's text
+  Str role;      ///< "" for this service
+  RefValue key;  ///< the setting, when not a literal
+  Str literal;   ///< the literal's text
   bool is_literal = false;
   Pos pos;
 };
@@ -145,7 +147,7 @@ struct Operand {
 /// `compare: [LEFT, CMP, RIGHT]` of a predicate.
 struct Comparison {
   Operand left;
-  std::string cmp;  ///< == != < <= > >=
+  Str cmp;  ///< == != < <= > >=
   Operand right;
 };
 
@@ -158,11 +160,11 @@ struct Predicate {
   /// engine; differs {engine: E}. Boxed: a corpus holds a node per predicate node of
   /// every gotcha, and most nodes name no engine (a reference is 112 bytes).
   Boxed<RefValue> engine;
-  std::vector<ConfigTest> config;   ///< config, model, hardware
-  std::string scope;                ///< config: "" (any), "model" or "hardware" as written
-  std::vector<RefValue> keys;       ///< config_set; differs
-  std::vector<std::string> roles;   ///< role
-  Boxed<Comparison> compare;        ///< compare
+  std::vector<ConfigTest> config;  ///< config, model, hardware
+  Str scope;                       ///< config: "" (any), "model" or "hardware" as written
+  std::vector<RefValue> keys;      ///< config_set; differs
+  std::vector<std::string> roles;  ///< role
+  Boxed<Comparison> compare;       ///< compare
 
   /// The engine named, or an empty reference when the node names none.
   const RefValue& engine_ref() const {
@@ -173,16 +175,16 @@ struct Predicate {
 
 /// An upstream reference: an issue, a pull request, a commit, a document.
 struct Citation {
-  std::string type;  ///< issue | pr | commit | doc | url | ...
-  std::string repo;  ///< owner/name
+  Str type;  ///< issue | pr | commit | doc | url | ...
+  Str repo;  ///< owner/name
   std::int64_t number = 0;
-  std::string ref;    ///< commit sha or tag
-  std::string url;
-  std::string title;
-  std::string state;  ///< open | closed | merged ...
-  std::string as_of;  ///< YYYY-MM-DD the state was observed
-  std::string date;   ///< YYYY-MM-DD the upstream item was filed or merged
-  std::string note;
+  Str ref;  ///< commit sha or tag
+  Str url;
+  Str title;
+  Str state;  ///< open | closed | merged ...
+  Str as_of;  ///< YYYY-MM-DD the state was observed
+  Str date;   ///< YYYY-MM-DD the upstream item was filed or merged
+  Str note;
   Pos pos;
 };
 
@@ -192,56 +194,56 @@ struct FixChain {
   RefValue engine;
   std::vector<Citation> issues;
   std::vector<Citation> prs;
-  std::string fixed_in;  ///< first fixed version; empty: not fixed or not known
+  Str fixed_in;  ///< first fixed version; empty: not fixed or not known
   Pos fixed_in_pos;
-  std::string resolution;  ///< fixed | disabled | warned | workaround | wontfix | none
-  std::string note;
+  Str resolution;  ///< fixed | disabled | warned | workaround | wontfix | none
+  Str note;
   Pos pos;
 };
 
 /// How a gotcha shows itself, or does not.
 struct Detection {
-  std::optional<bool> silent;               ///< every health signal says fine
-  std::vector<std::string> lying_signals;   ///< the signals that look fine meanwhile
-  std::vector<RefValue> oracles;            ///< oracles that catch it
-  std::string canary;                       ///< Markdown: a check that catches it in production
+  std::optional<bool> silent;              ///< every health signal says fine
+  std::vector<std::string> lying_signals;  ///< the signals that look fine meanwhile
+  std::vector<RefValue> oracles;           ///< oracles that catch it
+  Str canary;                              ///< Markdown: a check that catches it in production
   Pos pos;
 };
 
 /// What a performance gotcha degrades, and by how much.
 struct Impact {
-  std::string metric;  ///< throughput | ttft | itl | kv-capacity | hit-rate | ...
-  std::string change;  ///< "about -50%", "x4"
-  std::string note;
+  Str metric;  ///< throughput | ttft | itl | kv-capacity | hit-rate | ...
+  Str change;  ///< "about -50%", "x4"
+  Str note;
   Pos pos;
 };
 
 /// How an engine derives from another: plugin-of, fork-of, platform-of, bundles, uses.
 struct EngineRelation {
-  std::string type;
+  Str type;
   RefValue engine;
   Pos pos;
 };
 
 /// A distribution package that is an engine.
 struct Package {
-  std::string name;
-  std::string ecosystem = "pypi";  ///< pypi | conda | npm | deb
+  Str name;
+  Str ecosystem = "pypi";  ///< pypi | conda | npm | deb
   Pos pos;
 };
 
 /// A container image repository of an engine, and the other engines the image ships.
 struct Image {
-  std::string image;  ///< registry optional: "vllm/vllm-openai"
+  Str image;  ///< registry optional: "vllm/vllm-openai"
   std::vector<RefValue> engines;
   Pos pos;
 };
 
 /// How a process of an engine is started: an argv prefix or a Python module.
 struct Entrypoint {
-  std::string command;  ///< words, "vllm serve"
-  std::string module;   ///< `python -m MODULE`
-  std::string role;     ///< the role of such a service, when it implies one
+  Str command;  ///< words, "vllm serve"
+  Str module;   ///< `python -m MODULE`
+  Str role;     ///< the role of such a service, when it implies one
   Pos pos;
 };
 
@@ -249,8 +251,8 @@ struct Entrypoint {
 /// JSON answer.
 /// A known release of an engine, with the versions of the components it ships or pins.
 struct Release {
-  std::string version;
-  std::string date;
+  Str version;
+  Str date;
   std::vector<RefValue> bundles;  ///< `versions` holds the exact version
   Pos pos;
 };
@@ -258,9 +260,9 @@ struct Release {
 /// One spelling of a setting by an engine: a flag, an environment variable, a config key,
 /// or a field inside a JSON-valued flag.
 struct Spelling {
-  std::string name;         ///< "--enable-prefix-caching", "VLLM_BATCH_INVARIANT", "kv_role"
-  std::string field;        ///< json: dotted path inside the flag's JSON value
-  std::string value;        ///< a switch's fixed value, when `has_value`
+  Str name;   ///< "--enable-prefix-caching", "VLLM_BATCH_INVARIANT", "kv_role"
+  Str field;  ///< json: dotted path inside the flag's JSON value
+  Str value;  ///< a switch's fixed value, when `has_value`
   bool has_value = false;
   bool invert = false;  ///< bool keys: the value is negated (`disable_radix_cache`)
   Pos pos;
@@ -268,15 +270,15 @@ struct Spelling {
 
 /// A setting's default for the versions of an engine in `versions` (empty: all).
 struct SettingDefault {
-  std::string versions;
-  std::string value;
+  Str versions;
+  Str value;
   Pos pos;
 };
 
 /// How one engine spells a setting, and its defaults.
 struct EngineSpelling {
   RefValue engine;
-  std::string versions;  ///< the spellings hold for these versions; empty: all
+  Str versions;  ///< the spellings hold for these versions; empty: all
   std::vector<Spelling> flags;
   std::vector<Spelling> env;
   std::vector<Spelling> json;
@@ -287,9 +289,9 @@ struct EngineSpelling {
 
 /// One allowed value of an enum setting.
 struct SettingValue {
-  std::string value;
+  Str value;
   std::vector<std::string> synonyms;
-  std::string description;
+  Str description;
   std::vector<RefValue> engines;  ///< a service with this value also runs these engines
   std::vector<KeyValue> implies;  ///< ... and has these settings, unless it sets them
   Pos pos;
@@ -297,9 +299,9 @@ struct SettingValue {
 
 /// What a settings record declares.
 struct SettingDef {
-  std::string key;      ///< canonical key; the slug with '-' -> '_' when not given
-  std::string type;     ///< bool | integer | number | enum | string | version
-  std::string scope = "service";  ///< service | model | hardware
+  Str key;                ///< canonical key; the slug with '-' -> '_' when not given
+  Str type;               ///< bool | integer | number | enum | string | version
+  Str scope = "service";  ///< service | model | hardware
   std::vector<std::string> synonyms;
   std::vector<SettingValue> values;
   std::vector<EngineSpelling> engines;
@@ -307,11 +309,11 @@ struct SettingDef {
 
 /// One entry of a record's `repairs:` log.
 struct RepairEntry {
-  std::string date;
-  std::string field;
-  std::string from;
-  std::string to;
-  std::string reason;
+  Str date;
+  Str field;
+  Str from;
+  Str to;
+  Str reason;
   double confidence = 0;  ///< 0 when not recorded
   Pos pos;
 };
@@ -320,20 +322,20 @@ struct RepairEntry {
 struct Subject {
   std::vector<RefValue> engines;  ///< `versions` holds the exact version, when given
   std::vector<ConfigEntry> config;
-  std::string model;  ///< the served model, when the result names it
+  Str model;  ///< the served model, when the result names it
 };
 
 /// How `kb oracle run` runs an oracle: a built-in procedure and its parameters.
 struct RunnerDecl {
-  std::string kind;                 ///< monolithic-equivalence | cold-vs-warm
+  Str kind;                         ///< monolithic-equivalence | cold-vs-warm
   std::vector<ConfigEntry> params;  ///< as written, checked against the kind's parameters
   Pos pos;
 };
 
 /// One route an engine's server answers that identifies it, and where its version is.
 struct ProbeRoute {
-  std::string path;                 ///< e.g. "/version", relative to the server root
-  std::string version;              ///< the JSON field holding the version (dots for nesting)
+  Str path;                         ///< e.g. "/version", relative to the server root
+  Str version;                      ///< the JSON field holding the version (dots for nesting)
   std::vector<ConfigEntry> expect;  ///< JSON fields that must hold these values
   Pos pos;
 };
@@ -344,54 +346,55 @@ struct Failure {
   std::int64_t position = 0;  ///< 0-based index of the first diverging generated token
   std::int64_t trial = 0;     ///< 1-based trial, 0 when not recorded
   std::int64_t run = 0;       ///< 1-based warm run (cold-vs-warm), 0 when not recorded
-  std::string compared;       ///< "tokens" (token ids) or "text" (characters); empty: tokens
-  std::string expected;       ///< a short excerpt of the reference output at the divergence
-  std::string got;            ///< the same excerpt of the output under test
+  Str compared;               ///< "tokens" (token ids) or "text" (characters); empty: tokens
+  Str expected;               ///< a short excerpt of the reference output at the divergence
+  Str got;                    ///< the same excerpt of the output under test
   Pos pos;
 };
 
 /// One record, whatever its namespace; fields of other namespaces stay empty.
 struct Record {
   Kind kind = Kind::gotcha;
-  std::string id;    ///< "gotchas/foo"
-  std::string file;  ///< relative to the records directory, "gotchas/foo.yaml"
-  std::string title;
+  Str id;    ///< "gotchas/foo"
+  Str file;  ///< relative to the records directory, "gotchas/foo.yaml"
+  Str title;
   std::vector<std::string> aliases;  ///< former ids (gotchas, oracles) or other names (engines)
   std::vector<Citation> references;
   std::vector<RepairEntry> repairs;
-  std::string notes;
+  Str notes;
 
   // gotchas
   std::optional<GotchaSeverity> severity;  ///< parsed once at load; absent outside gotchas
   std::optional<GotchaStatus> status;      ///< parsed once at load; absent outside gotchas
-  std::string category;                    ///< the free `kind:` classification
-  std::string family;
-  std::string created;  ///< YYYY-MM-DD, optional
-  std::string updated;  ///< YYYY-MM-DD, optional
+  Str category;                            ///< the free `kind:` classification
+  Str family;
+  Str created;  ///< YYYY-MM-DD, optional
+  Str updated;  ///< YYYY-MM-DD, optional
   std::vector<RefValue> affects;
   Boxed<Predicate> applies_when;
-  std::string symptom;
-  std::string root_cause;
-  std::string workaround;
+  Str symptom;
+  Str root_cause;
+  Str workaround;
   std::vector<RefValue> related;
   std::vector<RefValue> oracles;
-  std::string as_of;       ///< YYYY-MM-DD status and fixes were last verified
-  std::string confidence;  ///< reproduced-upstream | maintainer-confirmed | ...
+  Str as_of;       ///< YYYY-MM-DD status and fixes were last verified
+  Str confidence;  ///< reproduced-upstream | maintainer-confirmed | ...
   std::vector<std::string> tags;
   std::vector<FixChain> fixes;
   Boxed<Detection> detection;
   std::vector<Impact> impact;
 
   // engines
-  std::string name;
-  std::string repo;
-  std::string url;
-  std::string description;
+  Str name;
+  Str repo;
+  Str url;
+  Str description;
   std::vector<EngineRelation> relations;
   std::vector<Package> packages;
   std::vector<Image> images;
   std::vector<Entrypoint> entrypoints;
-  std::vector<ProbeRoute> probe;  ///< how `kb oracle run` and `kb check --endpoint` recognise its server
+  std::vector<ProbeRoute>
+      probe;  ///< how `kb oracle run` and `kb check --endpoint` recognise its server
   std::vector<Release> releases;
 
   // settings
@@ -402,13 +405,13 @@ struct Record {
   std::vector<KeyValue> traits;
 
   // oracles
-  std::string method;
-  std::string pass_criterion;
+  Str method;
+  Str pass_criterion;
   Boxed<RunnerDecl> runner;
 
   // results
   RefValue oracle;
-  std::string date;
+  Str date;
   Subject subject;
   std::int64_t passed = 0;
   std::int64_t failed = 0;
@@ -419,8 +422,8 @@ struct Record {
   std::vector<Failure> failures;
   bool incomplete = false;  ///< the run was interrupted: the counts cover part of it
 
-  std::string content_hash;  ///< FNV-1a 64 of the file bytes, hex
-  std::string source_text;   ///< the file's bytes exactly as read (a BOM kept), for in-place repair
+  Str content_hash;  ///< FNV-1a 64 of the file bytes, hex
+  Str source_text;   ///< the file's bytes exactly as read (a BOM kept), for in-place repair
 };
 
 /// The ids reachable from a record's reference fields, with the namespace each implies.

@@ -84,7 +84,7 @@ void SettingsReader::set(const SpellingRef& ref, const std::string& raw_value,
                          const std::string& via, const std::string& file, Pos pos, Pos end,
                          int rank, bool runtime) {
   const SettingDef& def = ref.setting->setting;
-  std::string value = ref.spelling->has_value ? ref.spelling->value : raw_value;
+  std::string value = ref.spelling->has_value ? ref.spelling->value.str() : raw_value;
   if (ref.spelling->invert && def.type == "bool" && !runtime) {
     if (auto norm = normalize_value(def, value).value) value = *norm == "true" ? "false" : "true";
   }

@@ -100,7 +100,7 @@ class LineReader {
   }
 
  private:
-  const std::string& file_;
+  std::string file_;  // owned: a caller may pass a temporary (a record's Str converted)
   int line_;
   PromptSet& out_;
   bool ok_ = true;
