@@ -39,7 +39,9 @@ inline void add_lint_options(CLI::App* sub, LintConfig& cfg) {
       ->capture_default_str();
   sub->add_option("--max-file-bytes", cfg.max_file_bytes, "Refuse record files larger than this")
       ->capture_default_str();
-  sub->add_option("--threads", cfg.threads, "Parser threads (0: one per core; kb build leaves one core to its index writer)")->capture_default_str();
+  sub->add_option("--threads", cfg.threads,
+                  "Parser threads (0: one per core; kb build leaves one core to its index writer)")
+      ->capture_default_str();
 }
 
 }  // namespace kb::cli
