@@ -68,19 +68,19 @@ namespace {
 
 using kb::schema::Field;
 
-json refs(const Corpus& corpus, const std::vector<RefValue>& list, Kind ns) {
+json refs(const Corpus& corpus, const Vec<RefValue>& list, Kind ns) {
   json a = json::array();
   for (const auto& r : list) a.push_back(reference(corpus, r, ns));
   return a;
 }
 
-json cites(const std::vector<Citation>& list) {
+json cites(const Vec<Citation>& list) {
   json a = json::array();
   for (const auto& c : list) a.push_back(citation(c));
   return a;
 }
 
-json key_values(const Corpus& corpus, const std::vector<KeyValue>& list) {
+json key_values(const Corpus& corpus, const Vec<KeyValue>& list) {
   json m = json::object();
   for (const auto& kv : list) {
     auto id = corpus.target(Kind::setting, kv.key.raw);
@@ -155,7 +155,7 @@ json predicate(const Corpus& corpus, const Predicate& p) {
   return nullptr;
 }
 
-json spellings(const std::vector<Spelling>& list, const char* name_key) {
+json spellings(const Vec<Spelling>& list, const char* name_key) {
   json a = json::array();
   for (const auto& s : list) {
     // A JSON field sits inside a flag's value (`--kv-transfer-config`) or a config key's
@@ -180,13 +180,13 @@ void put_text(json& j, std::string_view k, const std::string& v) {
 #define TEXT(name, member) {name, [](const Corpus&, const Record& r, json& j) { put_text(j, name, r.member); }}
 
 // A scalar mapping as written, in order of the file.
-json pairs(const std::vector<ConfigEntry>& list) {
+json pairs(const Vec<ConfigEntry>& list) {
   json out = json::object();
   for (const auto& [k, v] : list) out[k] = v;
   return out;
 }
 
-json failures(const std::vector<Failure>& list) {
+json failures(const Vec<Failure>& list) {
   json out = json::array();
   for (const auto& f : list) {
     json item = {{"prompt", f.prompt},

@@ -18,7 +18,7 @@ void prose(Data& d, const std::string& key, const std::string& markdown) {
   if (!markdown.empty()) d.set(key, render_markdown(markdown));
 }
 
-List string_list(const std::vector<std::string>& values) {
+List string_list(const Vec<std::string>& values) {
   List out;
   for (const auto& v : values) out.push_back(Data("value", v));
   return out;

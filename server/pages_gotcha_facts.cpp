@@ -36,7 +36,7 @@ constexpr std::pair<std::string_view, std::string_view> kSignals[] = {
     {"startup", "clean startup"},
 };
 
-List citation_list(const std::vector<Citation>& list) {
+List citation_list(const Vec<Citation>& list) {
   List out;
   for (const auto& c : list) out.push_back(citation_item(c));
   return out;

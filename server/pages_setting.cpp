@@ -12,7 +12,7 @@ namespace kb::pages {
 
 namespace {
 
-List text_list(const std::vector<std::string>& values) {
+List text_list(const Vec<std::string>& values) {
   List out;
   for (const auto& v : values) out.push_back(Data("value", v));
   return out;
@@ -52,7 +52,7 @@ Data spelling_item(const Spelling& s, bool json) {
   return d;
 }
 
-List spelling_list(const std::vector<Spelling>& list, bool json = false) {
+List spelling_list(const Vec<Spelling>& list, bool json = false) {
   List out;
   for (const auto& s : list) out.push_back(spelling_item(s, json));
   return out;

@@ -205,7 +205,7 @@ class Compiler {
       n.tests.push_back(std::move(t));
     }
     for (const RefValue& k : p.keys) n.keys.push_back(test(k));
-    n.roles = p.roles;
+    n.roles = p.roles.to_vector();
     if (p.op == Predicate::Op::differs && !p.engine_ref().raw.empty()) {
       Node e = engine_atom(*p.engine);
       n.engine = e.engine;

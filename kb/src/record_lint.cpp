@@ -204,7 +204,7 @@ class Linter {
   }
 
   std::vector<std::string> names() const {
-    std::vector<std::string> out = r_.setting.synonyms;
+    std::vector<std::string> out = r_.setting.synonyms.to_vector();
     out.push_back(r_.setting.key);
     return out;
   }

@@ -251,7 +251,7 @@ Operand read_operand(const Node& v, const std::string& path) {
   return o;
 }
 
-void read_tests(const Node& v, const std::string& path, std::vector<ConfigTest>& out) {
+void read_tests(const Node& v, const std::string& path, Vec<ConfigTest>& out) {
   for (const auto& [k, val] : v.entries) {
     ConfigTest t;
     t.key = ref_of(k, path + "." + k.value);

@@ -163,7 +163,7 @@ std::shared_ptr<const Vocabulary> Vocabulary::build(const Corpus& corpus) {
     if (rec->kind == Kind::model) v->models_.push_back(rec.get());
     if (rec->kind != Kind::setting) continue;
     for (const auto& e : rec->setting.engines) {
-      auto add = [&](auto& map, const std::vector<Spelling>& list, bool lower) {
+      auto add = [&](auto& map, const Vec<Spelling>& list, bool lower) {
         for (const auto& s : list) {
           std::string name = lower ? text::lower(s.name) : s.name.str();
           map[name].push_back({rec.get(), &e, &s});

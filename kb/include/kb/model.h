@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "kb/str.h"
+#include "kb/vec.h"
 
 namespace kb {
 
@@ -130,8 +131,8 @@ struct KeyValue {
 struct ConfigTest {
   RefValue key;                     ///< the setting as written; a reference into settings/
   Str op = "eq";                    ///< eq | ne | in | not_in | gt | gte | lt | lte
-  std::vector<std::string> values;  ///< one value, or several for in / not_in
-  std::vector<Pos> value_pos;       ///< of each value
+  Vec<std::string> values;  ///< one value, or several for in / not_in
+  Vec<Pos> value_pos;       ///< of each value
 };
 
 /// One side of a `compare` predicate: a setting of this service, a setting of the
@@ -156,14 +157,14 @@ struct Predicate {
   enum class Op { all, any, negate, engine, config, config_set, role, differs, compare };
   Op op = Op::all;
   Pos pos;
-  std::vector<Predicate> children;  ///< all / any / negate (exactly one)
+  Vec<Predicate> children;  ///< all / any / negate (exactly one)
   /// engine; differs {engine: E}. Boxed: a corpus holds a node per predicate node of
   /// every gotcha, and most nodes name no engine (a reference is 112 bytes).
   Boxed<RefValue> engine;
-  std::vector<ConfigTest> config;  ///< config, model, hardware
+  Vec<ConfigTest> config;  ///< config, model, hardware
   Str scope;                       ///< config: "" (any), "model" or "hardware" as written
-  std::vector<RefValue> keys;      ///< config_set; differs
-  std::vector<std::string> roles;  ///< role
+  Vec<RefValue> keys;      ///< config_set; differs
+  Vec<std::string> roles;  ///< role
   Boxed<Comparison> compare;       ///< compare
 
   /// The engine named, or an empty reference when the node names none.
@@ -192,8 +193,8 @@ struct Citation {
 /// fixed version and what kind of fix it was.
 struct FixChain {
   RefValue engine;
-  std::vector<Citation> issues;
-  std::vector<Citation> prs;
+  Vec<Citation> issues;
+  Vec<Citation> prs;
   Str fixed_in;  ///< first fixed version; empty: not fixed or not known
   Pos fixed_in_pos;
   Str resolution;  ///< fixed | disabled | warned | workaround | wontfix | none
@@ -204,8 +205,8 @@ struct FixChain {
 /// How a gotcha shows itself, or does not.
 struct Detection {
   std::optional<bool> silent;              ///< every health signal says fine
-  std::vector<std::string> lying_signals;  ///< the signals that look fine meanwhile
-  std::vector<RefValue> oracles;           ///< oracles that catch it
+  Vec<std::string> lying_signals;  ///< the signals that look fine meanwhile
+  Vec<RefValue> oracles;           ///< oracles that catch it
   Str canary;                              ///< Markdown: a check that catches it in production
   Pos pos;
 };
@@ -235,7 +236,7 @@ struct Package {
 /// A container image repository of an engine, and the other engines the image ships.
 struct Image {
   Str image;  ///< registry optional: "vllm/vllm-openai"
-  std::vector<RefValue> engines;
+  Vec<RefValue> engines;
   Pos pos;
 };
 
@@ -253,7 +254,7 @@ struct Entrypoint {
 struct Release {
   Str version;
   Str date;
-  std::vector<RefValue> bundles;  ///< `versions` holds the exact version
+  Vec<RefValue> bundles;  ///< `versions` holds the exact version
   Pos pos;
 };
 
@@ -279,21 +280,21 @@ struct SettingDefault {
 struct EngineSpelling {
   RefValue engine;
   Str versions;  ///< the spellings hold for these versions; empty: all
-  std::vector<Spelling> flags;
-  std::vector<Spelling> env;
-  std::vector<Spelling> json;
-  std::vector<Spelling> keys;
-  std::vector<SettingDefault> defaults;
+  Vec<Spelling> flags;
+  Vec<Spelling> env;
+  Vec<Spelling> json;
+  Vec<Spelling> keys;
+  Vec<SettingDefault> defaults;
   Pos pos;
 };
 
 /// One allowed value of an enum setting.
 struct SettingValue {
   Str value;
-  std::vector<std::string> synonyms;
+  Vec<std::string> synonyms;
   Str description;
-  std::vector<RefValue> engines;  ///< a service with this value also runs these engines
-  std::vector<KeyValue> implies;  ///< ... and has these settings, unless it sets them
+  Vec<RefValue> engines;  ///< a service with this value also runs these engines
+  Vec<KeyValue> implies;  ///< ... and has these settings, unless it sets them
   Pos pos;
 };
 
@@ -302,9 +303,9 @@ struct SettingDef {
   Str key;                ///< canonical key; the slug with '-' -> '_' when not given
   Str type;               ///< bool | integer | number | enum | string | version
   Str scope = "service";  ///< service | model | hardware
-  std::vector<std::string> synonyms;
-  std::vector<SettingValue> values;
-  std::vector<EngineSpelling> engines;
+  Vec<std::string> synonyms;
+  Vec<SettingValue> values;
+  Vec<EngineSpelling> engines;
 };
 
 /// One entry of a record's `repairs:` log.
@@ -320,15 +321,15 @@ struct RepairEntry {
 
 /// What an oracle result was run on.
 struct Subject {
-  std::vector<RefValue> engines;  ///< `versions` holds the exact version, when given
-  std::vector<ConfigEntry> config;
+  Vec<RefValue> engines;  ///< `versions` holds the exact version, when given
+  Vec<ConfigEntry> config;
   Str model;  ///< the served model, when the result names it
 };
 
 /// How `kb oracle run` runs an oracle: a built-in procedure and its parameters.
 struct RunnerDecl {
   Str kind;                         ///< monolithic-equivalence | cold-vs-warm
-  std::vector<ConfigEntry> params;  ///< as written, checked against the kind's parameters
+  Vec<ConfigEntry> params;  ///< as written, checked against the kind's parameters
   Pos pos;
 };
 
@@ -336,7 +337,7 @@ struct RunnerDecl {
 struct ProbeRoute {
   Str path;                         ///< e.g. "/version", relative to the server root
   Str version;                      ///< the JSON field holding the version (dots for nesting)
-  std::vector<ConfigEntry> expect;  ///< JSON fields that must hold these values
+  Vec<ConfigEntry> expect;  ///< JSON fields that must hold these values
   Pos pos;
 };
 
@@ -358,9 +359,9 @@ struct Record {
   Str id;    ///< "gotchas/foo"
   Str file;  ///< relative to the records directory, "gotchas/foo.yaml"
   Str title;
-  std::vector<std::string> aliases;  ///< former ids (gotchas, oracles) or other names (engines)
-  std::vector<Citation> references;
-  std::vector<RepairEntry> repairs;
+  Vec<std::string> aliases;  ///< former ids (gotchas, oracles) or other names (engines)
+  Vec<Citation> references;
+  Vec<RepairEntry> repairs;
   Str notes;
 
   // gotchas
@@ -370,39 +371,39 @@ struct Record {
   Str family;
   Str created;  ///< YYYY-MM-DD, optional
   Str updated;  ///< YYYY-MM-DD, optional
-  std::vector<RefValue> affects;
+  Vec<RefValue> affects;
   Boxed<Predicate> applies_when;
   Str symptom;
   Str root_cause;
   Str workaround;
-  std::vector<RefValue> related;
-  std::vector<RefValue> oracles;
+  Vec<RefValue> related;
+  Vec<RefValue> oracles;
   Str as_of;       ///< YYYY-MM-DD status and fixes were last verified
   Str confidence;  ///< reproduced-upstream | maintainer-confirmed | ...
-  std::vector<std::string> tags;
-  std::vector<FixChain> fixes;
+  Vec<std::string> tags;
+  Vec<FixChain> fixes;
   Boxed<Detection> detection;
-  std::vector<Impact> impact;
+  Vec<Impact> impact;
 
   // engines
   Str name;
   Str repo;
   Str url;
   Str description;
-  std::vector<EngineRelation> relations;
-  std::vector<Package> packages;
-  std::vector<Image> images;
-  std::vector<Entrypoint> entrypoints;
-  std::vector<ProbeRoute>
+  Vec<EngineRelation> relations;
+  Vec<Package> packages;
+  Vec<Image> images;
+  Vec<Entrypoint> entrypoints;
+  Vec<ProbeRoute>
       probe;  ///< how `kb oracle run` and `kb check --endpoint` recognise its server
-  std::vector<Release> releases;
+  Vec<Release> releases;
 
   // settings
   SettingDef setting;
 
   // models
-  std::vector<std::string> match;  ///< model id globs
-  std::vector<KeyValue> traits;
+  Vec<std::string> match;  ///< model id globs
+  Vec<KeyValue> traits;
 
   // oracles
   Str method;
@@ -417,9 +418,9 @@ struct Record {
   std::int64_t failed = 0;
   std::int64_t errors = 0;
   std::int64_t skipped = 0;
-  std::vector<RefValue> evidence_for;
+  Vec<RefValue> evidence_for;
   Boxed<Citation> source;
-  std::vector<Failure> failures;
+  Vec<Failure> failures;
   bool incomplete = false;  ///< the run was interrupted: the counts cover part of it
 
   Str content_hash;  ///< FNV-1a 64 of the file bytes, hex
