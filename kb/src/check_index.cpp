@@ -52,7 +52,7 @@ Trigger trigger(const Node& n, const check::Env& empty) {
       // or when an engine that defaults it runs.
       if (!n.tests.empty()) {
         t.keys.push_back(n.tests.front().key);
-        t.slots = n.tests.front().default_slots;
+        t.slots = n.tests.front().default_slots.to_vector();
       }
       return t;
     case Predicate::Op::config_set:
@@ -205,7 +205,7 @@ class Compiler {
       n.tests.push_back(std::move(t));
     }
     for (const RefValue& k : p.keys) n.keys.push_back(test(k));
-    n.roles = p.roles.to_vector();
+    n.roles = p.roles;
     if (p.op == Predicate::Op::differs && !p.engine_ref().raw.empty()) {
       Node e = engine_atom(*p.engine);
       n.engine = e.engine;

@@ -156,7 +156,8 @@ Truth eval_compare(const Node& n, const Env& env, const ServiceEnv& s) {
   return maybe ? Truth::maybe : Truth::no;
 }
 
-std::string join(const std::vector<std::string>& parts, std::string_view sep) {
+template <class List>
+std::string join(const List& parts, std::string_view sep) {
   std::string out;
   for (const auto& p : parts) {
     if (!out.empty()) out += sep;

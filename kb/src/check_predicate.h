@@ -30,9 +30,9 @@ enum class Truth : std::uint8_t { no = 0, maybe = 1, yes = 2 };
 struct Test {
   std::string key;
   const Record* setting = nullptr;  ///< null when the key names no setting (lint reports it)
-  std::string op = "eq";
-  std::vector<std::string> values;
-  std::vector<int> default_slots;  ///< slots of the engines that default it (trigger index)
+  Str op = "eq";
+  Vec<std::string> values;
+  Vec<int> default_slots;  ///< slots of the engines that default it (trigger index)
 };
 
 /// One side of a compare.
@@ -54,17 +54,17 @@ struct Compare {
 /// Rare parts are boxed: a compiled index holds a node per predicate node of every gotcha.
 struct Node {
   Predicate::Op op = Predicate::Op::any;
-  std::vector<Node> children;
-  int engine = -1;          ///< slot of the engine id; -1 when the reference resolves to nothing
-  std::string engine_name;  ///< for messages: "vllm"
-  std::string range_text;   ///< as written; empty when any version matches
+  Vec<Node> children;
+  int engine = -1;   ///< slot of the engine id; -1 when the reference resolves to nothing
+  Str engine_name;   ///< for messages: "vllm"
+  Str range_text;    ///< as written; empty when any version matches
   /// Set when range_text parses and is not `*`; one object per distinct text, shared by
   /// every node of an index that names it (a corpus repeats a few hundred ranges).
   std::shared_ptr<const VersionRange> range;
   bool bad_range = false;             ///< range_text does not parse
-  std::vector<Test> tests;            ///< config
-  std::vector<Test> keys;             ///< config_set, differs (op unused)
-  std::vector<std::string> roles;     ///< role
+  Vec<Test> tests;         ///< config
+  Vec<Test> keys;          ///< config_set, differs (op unused)
+  Vec<std::string> roles;  ///< role
   Boxed<Compare> compare;             ///< compare
 };
 
