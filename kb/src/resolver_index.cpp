@@ -101,13 +101,16 @@ std::string_view to_string(MatchKind m) {
 
 struct NameIndex::Impl {
   struct Entry {
-    std::string key;
-    std::string id;
+    Str key;
+    Str id;
     MatchKind how;
+    std::uint32_t seq;  ///< order of adding
   };
   struct Space {
+    /// Sorted by key, then rank, then order of adding, by finish(); a record's second
+    /// name with the same key is dropped there. Exact lookups are binary searches: a
+    /// hash map from key to entries cost ~200 bytes a name more (bench/RESULTS.md, round 9).
     std::vector<Entry> entries;
-    std::unordered_map<std::string, std::vector<std::uint32_t>> by_key;
     // Posting lists, built on the first fuzzy query: most snapshots never need them, and
     // building them costs more than loading the names.
     std::once_flag postings_built;
@@ -144,17 +147,23 @@ struct NameIndex::Impl {
   };
   std::array<Space, kKindCount> spaces;
 
-  void add(Kind k, std::string_view raw, const std::string& id, MatchKind how) {
+  void add(Kind k, std::string_view raw, std::string_view id, MatchKind how) {
     std::string key = normalize_name(raw);
     if (key.empty()) return;
-    Space& s = spaces[static_cast<std::size_t>(k)];
-    auto& slots = s.by_key[key];
-    for (std::uint32_t e : slots) {
-      if (s.entries[e].id == id) return;  // a second name of the same record, same key
-    }
-    slots.push_back(static_cast<std::uint32_t>(s.entries.size()));
-    s.entries.push_back(Entry{std::move(key), id, how});
+    auto& entries = spaces[static_cast<std::size_t>(k)].entries;
+    entries.push_back(Entry{key, id, how, static_cast<std::uint32_t>(entries.size())});
   }
+
+  /// The entries whose key is `key`, best rank first.
+  static std::pair<const Entry*, const Entry*> with_key(const Space& s, std::string_view key) {
+    auto [lo, hi] = std::equal_range(
+        s.entries.begin(), s.entries.end(), key, [](const auto& a, const auto& b) {
+          return key_of(a) < key_of(b);
+        });
+    return {s.entries.data() + (lo - s.entries.begin()), s.entries.data() + (hi - s.entries.begin())};
+  }
+  static std::string_view key_of(const Entry& e) { return e.key.view(); }
+  static std::string_view key_of(std::string_view k) { return k; }
 };
 
 NameIndex::NameIndex() : impl_(std::make_unique<Impl>()) {}
@@ -182,25 +191,35 @@ bool same_names(const Record& a, const Record& b) {
 
 void NameIndex::finish() {
   for (auto& s : impl_->spaces) {
-    for (auto& [key, slots] : s.by_key) {
-      std::stable_sort(slots.begin(), slots.end(), [&](std::uint32_t a, std::uint32_t b) {
-        return rank(s.entries[a].how) < rank(s.entries[b].how);
-      });
-    }
+    auto& entries = s.entries;
+    // A record's first name with a key stands for it; later ones with the same key go.
+    std::sort(entries.begin(), entries.end(), [](const auto& a, const auto& b) {
+      if (a.key != b.key) return a.key < b.key;
+      if (a.id != b.id) return a.id < b.id;
+      return a.seq < b.seq;
+    });
+    entries.erase(std::unique(entries.begin(), entries.end(),
+                              [](const auto& a, const auto& b) { return a.key == b.key && a.id == b.id; }),
+                  entries.end());
+    // Within a key, the best kind of name first, then the order of adding.
+    std::sort(entries.begin(), entries.end(), [](const auto& a, const auto& b) {
+      if (a.key != b.key) return a.key < b.key;
+      if (rank(a.how) != rank(b.how)) return rank(a.how) < rank(b.how);
+      return a.seq < b.seq;
+    });
+    entries.shrink_to_fit();
   }
 }
 
 std::vector<std::string> NameIndex::exact(Kind ns, std::string_view raw, MatchKind* how) const {
   if (auto prefix = namespace_prefix(raw); prefix && *prefix != ns) return {};
   const Impl::Space& s = impl_->spaces[static_cast<std::size_t>(ns)];
-  auto it = s.by_key.find(normalize_name(raw));
-  if (it == s.by_key.end()) return {};
+  const std::string key = normalize_name(raw);
+  auto [first, last] = Impl::with_key(s, key);
   std::vector<std::string> ids;
-  for (std::uint32_t e : it->second) {
-    if (ids.empty() && how != nullptr) *how = s.entries[e].how;
-    if (std::find(ids.begin(), ids.end(), s.entries[e].id) == ids.end()) {
-      ids.push_back(s.entries[e].id);
-    }
+  for (const Impl::Entry* e = first; e != last; ++e) {
+    if (ids.empty() && how != nullptr) *how = e->how;
+    if (std::find(ids.begin(), ids.end(), e->id.view()) == ids.end()) ids.push_back(e->id.str());
   }
   return ids;
 }

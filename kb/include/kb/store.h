@@ -112,7 +112,7 @@ class Store {
 /// `cache_records` read are kept, whatever snapshot asks (they are keyed by content hash).
 /// A null `store` reads nothing: such a corpus reads its records back from their files.
 std::shared_ptr<const RecordBodies> record_bodies(std::shared_ptr<const Store> store,
-                                                  std::size_t cache_records = 2048);
+                                                  std::size_t cache_records = 256);
 
 /// Writes a complete index of `corpus` to `path` atomically: built in a temporary file
 /// beside it and renamed over it, so a failed or killed build leaves the old file intact.
