@@ -50,8 +50,8 @@ struct Resolution {
 };
 
 /// Every name by which records can be referenced, per namespace: ids, aliases (former
-/// ids), engines' display names and repos. Built once per snapshot; lookups are O(1)
-/// and fuzzy candidate search is bounded (no scan of every name per query).
+/// ids), engines' display names and repos. Built once per snapshot; exact lookups bisect
+/// one sorted array and fuzzy candidate search is bounded (no scan of every name per query).
 class NameIndex {
  public:
   NameIndex();
