@@ -156,11 +156,11 @@ struct NameIndex::Impl {
 
   /// The entries whose key is `key`, best rank first.
   static std::pair<const Entry*, const Entry*> with_key(const Space& s, std::string_view key) {
-    auto [lo, hi] = std::equal_range(
-        s.entries.begin(), s.entries.end(), key, [](const auto& a, const auto& b) {
-          return key_of(a) < key_of(b);
-        });
-    return {s.entries.data() + (lo - s.entries.begin()), s.entries.data() + (hi - s.entries.begin())};
+    auto [lo, hi] =
+        std::equal_range(s.entries.begin(), s.entries.end(), key,
+                         [](const auto& a, const auto& b) { return key_of(a) < key_of(b); });
+    return {s.entries.data() + (lo - s.entries.begin()),
+            s.entries.data() + (hi - s.entries.begin())};
   }
   static std::string_view key_of(const Entry& e) { return e.key.view(); }
   static std::string_view key_of(std::string_view k) { return k; }
@@ -198,9 +198,10 @@ void NameIndex::finish() {
       if (a.id != b.id) return a.id < b.id;
       return a.seq < b.seq;
     });
-    entries.erase(std::unique(entries.begin(), entries.end(),
-                              [](const auto& a, const auto& b) { return a.key == b.key && a.id == b.id; }),
-                  entries.end());
+    entries.erase(
+        std::unique(entries.begin(), entries.end(),
+                    [](const auto& a, const auto& b) { return a.key == b.key && a.id == b.id; }),
+        entries.end());
     // Within a key, the best kind of name first, then the order of adding.
     std::sort(entries.begin(), entries.end(), [](const auto& a, const auto& b) {
       if (a.key != b.key) return a.key < b.key;

@@ -129,8 +129,8 @@ struct KeyValue {
 
 /// One test of a setting in a predicate: `KEY: VALUE` or `KEY: {OP: VALUE}`.
 struct ConfigTest {
-  RefValue key;                     ///< the setting as written; a reference into settings/
-  Str op = "eq";                    ///< eq | ne | in | not_in | gt | gte | lt | lte
+  RefValue key;             ///< the setting as written; a reference into settings/
+  Str op = "eq";            ///< eq | ne | in | not_in | gt | gte | lt | lte
   Vec<std::string> values;  ///< one value, or several for in / not_in
   Vec<Pos> value_pos;       ///< of each value
 };
@@ -161,11 +161,11 @@ struct Predicate {
   /// engine; differs {engine: E}. Boxed: a corpus holds a node per predicate node of
   /// every gotcha, and most nodes name no engine (a reference is 112 bytes).
   Boxed<RefValue> engine;
-  Vec<ConfigTest> config;  ///< config, model, hardware
-  Str scope;                       ///< config: "" (any), "model" or "hardware" as written
-  Vec<RefValue> keys;      ///< config_set; differs
-  Vec<std::string> roles;  ///< role
-  Boxed<Comparison> compare;       ///< compare
+  Vec<ConfigTest> config;     ///< config, model, hardware
+  Str scope;                  ///< config: "" (any), "model" or "hardware" as written
+  Vec<RefValue> keys;         ///< config_set; differs
+  Vec<std::string> roles;     ///< role
+  Boxed<Comparison> compare;  ///< compare
 
   /// The engine named, or an empty reference when the node names none.
   const RefValue& engine_ref() const {
@@ -204,10 +204,10 @@ struct FixChain {
 
 /// How a gotcha shows itself, or does not.
 struct Detection {
-  std::optional<bool> silent;              ///< every health signal says fine
+  std::optional<bool> silent;      ///< every health signal says fine
   Vec<std::string> lying_signals;  ///< the signals that look fine meanwhile
   Vec<RefValue> oracles;           ///< oracles that catch it
-  Str canary;                              ///< Markdown: a check that catches it in production
+  Str canary;                      ///< Markdown: a check that catches it in production
   Pos pos;
 };
 
@@ -328,15 +328,15 @@ struct Subject {
 
 /// How `kb oracle run` runs an oracle: a built-in procedure and its parameters.
 struct RunnerDecl {
-  Str kind;                         ///< monolithic-equivalence | cold-vs-warm
+  Str kind;                 ///< monolithic-equivalence | cold-vs-warm
   Vec<ConfigEntry> params;  ///< as written, checked against the kind's parameters
   Pos pos;
 };
 
 /// One route an engine's server answers that identifies it, and where its version is.
 struct ProbeRoute {
-  Str path;                         ///< e.g. "/version", relative to the server root
-  Str version;                      ///< the JSON field holding the version (dots for nesting)
+  Str path;                 ///< e.g. "/version", relative to the server root
+  Str version;              ///< the JSON field holding the version (dots for nesting)
   Vec<ConfigEntry> expect;  ///< JSON fields that must hold these values
   Pos pos;
 };
@@ -394,8 +394,7 @@ struct Record {
   Vec<Package> packages;
   Vec<Image> images;
   Vec<Entrypoint> entrypoints;
-  Vec<ProbeRoute>
-      probe;  ///< how `kb oracle run` and `kb check --endpoint` recognise its server
+  Vec<ProbeRoute> probe;  ///< how `kb oracle run` and `kb check --endpoint` recognise its server
   Vec<Release> releases;
 
   // settings

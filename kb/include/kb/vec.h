@@ -241,7 +241,8 @@ class Vec {
       T* from = elems();
       size_type done = 0;
       try {
-        for (; done < count; ++done) ::new (static_cast<void*>(to + done)) T(std::move_if_noexcept(from[done]));
+        for (; done < count; ++done)
+          ::new (static_cast<void*>(to + done)) T(std::move_if_noexcept(from[done]));
       } catch (...) {
         std::destroy(to, to + done);
         ::operator delete(block);
