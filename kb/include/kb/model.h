@@ -9,48 +9,11 @@
 #include <utility>
 #include <vector>
 
+#include "kb/boxed.h"
 #include "kb/str.h"
 #include "kb/vec.h"
 
 namespace kb {
-
-/// An optional part of a record kept on the heap: most records lack it, and held inline
-/// it would cost every record its whole size (at 100k records in memory, that is most of
-/// a snapshot). Reads like std::optional; copies are deep.
-template <class T>
-class Boxed {
- public:
-  Boxed() = default;
-  Boxed(std::nullopt_t) {}
-  Boxed(T value) : p_(std::make_unique<T>(std::move(value))) {}
-  Boxed(std::optional<T> value) {
-    if (value) p_ = std::make_unique<T>(std::move(*value));
-  }
-  Boxed(const Boxed& o) : p_(o.p_ ? std::make_unique<T>(*o.p_) : nullptr) {}
-  Boxed(Boxed&&) noexcept = default;
-  Boxed& operator=(const Boxed& o) {
-    if (this != &o) p_ = o.p_ ? std::make_unique<T>(*o.p_) : nullptr;
-    return *this;
-  }
-  Boxed& operator=(Boxed&&) noexcept = default;
-  ~Boxed() = default;
-
-  bool has_value() const { return p_ != nullptr; }
-  explicit operator bool() const { return has_value(); }
-  T& operator*() { return *p_; }
-  const T& operator*() const { return *p_; }
-  T* operator->() { return p_.get(); }
-  const T* operator->() const { return p_.get(); }
-  /// Makes the part present (a default one when it was absent) and returns it.
-  T& emplace() {
-    p_ = std::make_unique<T>();
-    return *p_;
-  }
-  void reset() { p_.reset(); }
-
- private:
-  std::unique_ptr<T> p_;
-};
 
 /// The record namespaces; the first path component of every id.
 enum class Kind { gotcha, engine, oracle, result, setting, model };
