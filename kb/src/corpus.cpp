@@ -43,6 +43,14 @@ std::uint64_t parse_hex64(const std::string& hex) {
   return v;
 }
 
+// Leaves out the files that were deleted between scan and read (empty slots); true if any.
+bool drop_vanished(std::vector<std::shared_ptr<const FileResult>>& files) {
+  auto gone = std::remove(files.begin(), files.end(), nullptr);
+  if (gone == files.end()) return false;
+  files.erase(gone, files.end());
+  return true;
+}
+
 }  // namespace
 
 // Hands a freshly loaded file to the options' sink, then slims its record: the record
@@ -69,8 +77,10 @@ std::shared_ptr<const Corpus> Corpus::load(const fs::path& dir, const LoadOption
   auto stats = scan(dir);
   std::vector<std::shared_ptr<const FileResult>> files(stats.size());
   parallel_for(stats.size(), options.threads, [&](std::size_t i) {
-    files[i] = std::make_shared<const FileResult>(load_file(stats[i], options));
+    if (auto f = load_file(stats[i], options))
+      files[i] = std::make_shared<const FileResult>(std::move(*f));
   });
+  drop_vanished(files);
   auto c = std::shared_ptr<Corpus>(new Corpus());
   c->dir_ = dir;
   c->options_ = options;
@@ -112,7 +122,9 @@ std::shared_ptr<const Corpus> Corpus::reload(const Corpus& prev, const LoadOptio
   ReloadPlan plan = plan_reload(prev.files_, std::move(seen), only == nullptr);
   parallel_for(plan.loads.size(), options.threads, [&](std::size_t k) {
     const auto& load = plan.loads[k];
-    auto f = std::make_shared<FileResult>(load_file(load.stat, options));
+    auto loaded = load_file(load.stat, options);
+    if (!loaded) return;  // deleted since the scan: left out below
+    auto f = std::make_shared<FileResult>(std::move(*loaded));
     if (!f->record && load.old && load.old->record) {
       f->record = load.old->record;
       f->stale = true;
@@ -123,6 +135,7 @@ std::shared_ptr<const Corpus> Corpus::reload(const Corpus& prev, const LoadOptio
   c->dir_ = prev.dir_;
   c->options_ = options;
   c->files_ = std::move(plan.files);
+  if (drop_vanished(c->files_)) plan.same_paths = false;
   std::vector<std::size_t> changed;
   for (const auto& load : plan.loads) changed.push_back(load.index);
   if (!plan.same_paths || !c->finish_incremental(prev, changed)) c->finish();

@@ -115,9 +115,11 @@ ReloadPlan plan_reload(const std::vector<std::shared_ptr<const FileResult>>& pre
 
 // Opened without following a link and without blocking, then read up to the limit: a
 // record swapped for a link to a FIFO or /dev/zero between scan and read is a diagnostic,
-// never a reload that hangs or eats memory.
-FileResult load_file(const FileStat& st, const LoadOptions& options) {
+// never a reload that hangs or eats memory. A file deleted between scan and read is gone,
+// as if the scan had not seen it: not a file that fails to load.
+std::optional<FileResult> load_file(const FileStat& st, const LoadOptions& options) {
   FileRead read = read_file(st.path, record_file_policy(options.max_file_bytes));
+  if (read.failure == ReadFailure::missing) return std::nullopt;
   FileResult r;
   if (read.failure) {
     r.diagnostics.push_back(read_diagnostic(read, st.rel, options.max_file_bytes));

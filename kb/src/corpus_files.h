@@ -64,6 +64,7 @@ ReloadPlan plan_reload(const std::vector<std::shared_ptr<const FileResult>>& pre
                        bool seen_all);
 
 /// Reads and loads one scanned file; never follows a link or blocks (see corpus_files.cpp).
-FileResult load_file(const FileStat& st, const LoadOptions& options);
+/// Empty when the file was deleted since the scan.
+std::optional<FileResult> load_file(const FileStat& st, const LoadOptions& options);
 
 }  // namespace kb::corpus_files

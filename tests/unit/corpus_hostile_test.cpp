@@ -76,3 +76,48 @@ TEST_CASE("a record swapped for a link to a FIFO mid-reload is file.not-regular"
   CHECK(read_through == 0);
   CHECK(not_regular > 0);  // the race was hit: scan saw a file, the read found the link
 }
+
+// A file the scan listed and that is deleted before it is read is gone, as if the scan had
+// not seen it: before, it stayed in that snapshot as a file that cannot be read (an
+// io.read diagnostic, and a share of the content hash that no record in an export has).
+// One thread loads the files in path order, so deleting the later file while the earlier
+// one is handed over hits the window every time.
+TEST_CASE("a file deleted between scan and read is gone, not unreadable",
+          "[corpus][reload][hostile]") {
+  kb::test::TempTree t(fs::path(KB_TEST_DATA) / "serve" / "records");
+  const std::string first = "gotchas/alpha-blocker.yaml";
+  const std::string later = "gotchas/beta-major.yaml";
+  auto whole = kb::Corpus::load(t.dir);
+  REQUIRE(whole->find("gotchas/beta-major") != nullptr);
+
+  kb::LoadOptions opts;
+  opts.threads = 1;
+  opts.on_loaded = [&](const kb::FileResult& f) {
+    if (f.file == first) fs::remove(t.dir / later);
+  };
+  auto check = [&](const kb::Corpus& c) {
+    for (const auto& f : c.files()) CHECK(f->file != later);
+    for (const auto& d : c.diagnostics()) CHECK(d.file != later);
+    CHECK(c.find("gotchas/beta-major") == nullptr);
+    CHECK(c.find("gotchas/alpha-blocker") != nullptr);
+    CHECK(c.files().size() + 1 == whole->files().size());
+  };
+
+  SECTION("a first load") {
+    check(*kb::Corpus::load(t.dir, opts));
+  }
+  SECTION("a reload of the whole tree") {
+    t.write(first, t.read(first) + "\n");
+    t.write(later, t.read(later) + "\n");
+    check(*kb::Corpus::reload(*whole, opts));
+  }
+  SECTION("a reload of the paths an event named") {
+    t.write(first, t.read(first) + "\n");
+    t.write(later, t.read(later) + "\n");
+    const std::vector<std::string> only = {first, later};
+    auto next = kb::Corpus::reload(*whole, opts, &only);
+    check(*next);
+    // The same as a corpus loaded from the tree as it is now.
+    CHECK(next->content_hash() == kb::Corpus::load(t.dir)->content_hash());
+  }
+}
