@@ -116,7 +116,9 @@ int main(int argc, char** argv) {
       }));
   row("  ids, files, titles, hashes",
       field_cost(c, [](const kb::Record& r) { return r.id + r.file + r.title + r.content_hash; }));
-  row("  references (citations)", field_cost(c, [](const kb::Record& r) { return r.references; }));
+  row("  references (citations, or their dates)", field_cost(c, [](const kb::Record& r) {
+        return std::make_pair(r.references, r.kept_reference_dates);
+      }));
   row("  affects, related, oracles", field_cost(c, [](const kb::Record& r) {
         auto v = r.affects;
         v.insert(v.end(), r.related.begin(), r.related.end());

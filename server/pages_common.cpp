@@ -1,6 +1,7 @@
 #include <algorithm>
 
 #include "json.h"
+#include "kb/record_dates.h"
 #include "markdown.h"
 #include "pages_internal.h"
 
@@ -127,10 +128,7 @@ Data gotcha_item(const View& v, const Links& links, const Record& r) {
 }
 
 std::string verified_as_of(const View& v, const Record& r) {
-  std::string newest;
-  for (const auto& c : r.references) {
-    if (date_to_days(c.as_of) && c.as_of > newest) newest = c.as_of;
-  }
+  std::string newest = reference_dates(r).newest_as_of.str();
   if (r.kind == Kind::gotcha) {
     const std::string& results = v.evidence.for_gotcha(r.id).newest_date;
     if (date_to_days(results) && results > newest) newest = results;

@@ -10,10 +10,11 @@
 
 #include "evidence_internal.h"
 #include "kb/corpus.h"
+#include "kb/diagnostic_codes.h"
 #include "kb/error.h"
 #include "kb/evidence.h"
+#include "kb/record_dates.h"
 #include "kb/version.h"
-#include "kb/diagnostic_codes.h"
 
 namespace kb {
 namespace {
@@ -246,15 +247,10 @@ void check_fixed(const Corpus& corpus, const Record& g, const EvidenceSummary& s
 void check_stale(const Corpus& corpus, const Record& r, const EvidenceSummary* s,
                  std::int64_t today, const std::string& today_text, int stale_after_days,
                  std::vector<Diagnostic>& out) {
-  std::string newest;
-  Pos pos;
+  const CitationDates cited = reference_dates(r);
+  std::string newest = cited.newest_as_of.str();
+  Pos pos = cited.newest_as_of_pos;
   bool from_results = false;
-  for (const auto& c : r.references) {
-    if (date_to_days(c.as_of) && c.as_of > newest) {
-      newest = c.as_of;
-      pos = c.pos;
-    }
-  }
   if (s != nullptr && s->newest_date > newest && date_to_days(s->newest_date)) {
     newest = s->newest_date;
     from_results = true;

@@ -3,6 +3,7 @@
 #include "evidence_internal.h"
 #include "kb/corpus.h"
 #include "kb/diagnostic_codes.h"
+#include "kb/record_dates.h"
 #include "schema_read.h"
 #include "text_util.h"
 #include "yaml_tree.h"
@@ -160,7 +161,11 @@ void slim_record(Record& r) {
   if (r.detection) drop(r.detection->canary);
   // What stays is held for the snapshot's life: no vector keeps the spare room it grew.
   for (auto* refs : {&r.affects, &r.related, &r.oracles, &r.evidence_for}) refs->shrink_to_fit();
-  r.references.shrink_to_fit();
+  // Lists, checks and dates read only the references' dates: those stay.
+  if (!r.references.empty()) {
+    r.kept_reference_dates = reference_dates(r);
+    r.references = {};
+  }
   r.fixes.shrink_to_fit();
   r.tags.shrink_to_fit();
   r.aliases.shrink_to_fit();

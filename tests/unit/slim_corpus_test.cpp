@@ -14,6 +14,7 @@
 #include "kb/corpus.h"
 #include "kb/error.h"
 #include "kb/lint.h"
+#include "kb/record_dates.h"
 #include "kb/store.h"
 
 namespace fs = std::filesystem;
@@ -49,6 +50,13 @@ void add_claims(const kb::test::TempTree& tree) {
   swap("The alpha root cause.", "This has not been reproduced yet.");
   swap("status: open", "status: fixed");
   tree.write("gotchas/alpha-blocker.yaml", alpha);
+  // References: the newest as_of is not the first; one has no date.
+  tree.write("gotchas/beta-major.yaml",
+             tree.read("gotchas/beta-major.yaml") +
+                 "references:\n"
+                 "  - {type: issue, repo: o/r, number: 1, date: 2026-01-05, as_of: 2026-03-01}\n"
+                 "  - {type: pr, repo: o/r, number: 2, date: 2025-12-30, as_of: 2026-04-02}\n"
+                 "  - {type: doc, url: 'https://example.com/x'}\n");
 }
 
 struct TempDb {
@@ -81,6 +89,7 @@ TEST_CASE("slim records drop their bodies and read them back whole", "[corpus][s
   CHECK(alpha->symptom.empty());
 
   // Read back from the files (the build's index was not committed while it linted).
+  int cited = 0;
   for (const auto& r : whole.corpus->records()) {
     INFO(r->id);
     const kb::Record* s = slim.corpus->find(r->id);
@@ -91,7 +100,21 @@ TEST_CASE("slim records drop their bodies and read them back whole", "[corpus][s
     CHECK(back->workaround == r->workaround);
     CHECK(back->description == r->description);
     CHECK(slim.corpus->source_text(*s) == r->source_text);
+    // References are dropped too; their dates, which lists and checks read, stay.
+    CHECK(s->references.empty());
+    CHECK(back->references.size() == r->references.size());
+    const kb::CitationDates a = kb::reference_dates(*s), b = kb::reference_dates(*r);
+    CHECK(a.newest_as_of == b.newest_as_of);
+    CHECK(a.newest_as_of_pos.line == b.newest_as_of_pos.line);
+    CHECK(a.earliest == b.earliest);
+    CHECK(a.latest == b.latest);
+    CHECK(kb::newest_date(*s) == kb::newest_date(*r));
+    if (!r->references.empty()) {
+      cited += 1;
+      CHECK_FALSE(b.latest.empty());
+    }
   }
+  CHECK(cited == 1);
   // The same diagnostics, positions included.
   CHECK(render(slim.diagnostics) == render(whole.diagnostics));
   const auto codes = [&] {
@@ -101,6 +124,15 @@ TEST_CASE("slim records drop their bodies and read them back whole", "[corpus][s
   }();
   CHECK(std::count(codes.begin(), codes.end(), "evidence.unreproduced-claim") == 1);
   CHECK(std::count(codes.begin(), codes.end(), "evidence.fixed-but-failing") == 1);
+  // Stale at the newest verification: the second citation's line.
+  const std::string stale = render(slim.diagnostics);
+  INFO(stale);
+  CHECK(stale.find("gotchas/beta-major.yaml:") != std::string::npos);
+  CHECK(stale.find("newest verification is 2026-04-02") != std::string::npos);
+  const kb::CitationDates beta_dates = kb::reference_dates(*beta);
+  CHECK(beta_dates.newest_as_of == "2026-04-02");
+  CHECK(beta_dates.earliest == "2025-12-30");
+  CHECK(beta_dates.latest == "2026-04-02");
 }
 
 TEST_CASE("whole records come back from the index, cached, and only in their version",

@@ -50,9 +50,10 @@ struct FileResult {
 FileResult load_record_text(const std::string& file, std::string_view bytes,
                             const LoadOptions& options = {});
 
-/// Drops from `r` what only its own answer shows: `source_text` and the Markdown bodies
-/// (symptom, root cause, workaround, notes, description, method, pass criterion, canary).
-/// A body that may hold a claim `kb lint` checks ("not reproduced") is kept.
+/// Drops from `r` what only its own answer shows: `source_text`, the Markdown bodies
+/// (symptom, root cause, workaround, notes, description, method, pass criterion, canary)
+/// and the references, whose dates it keeps (reference_dates()). A body that may hold a
+/// claim `kb lint` checks ("not reproduced") is kept.
 void slim_record(Record& r);
 
 /// Runs `options.on_loaded` on a file just loaded, then slims its record when

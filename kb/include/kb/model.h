@@ -152,6 +152,14 @@ struct Citation {
   Pos pos;
 };
 
+/// The dates a record's references hold: all that lists, checks and dates read of them.
+struct CitationDates {
+  Str newest_as_of;  ///< the newest valid `as_of`; "" when none is valid
+  Pos newest_as_of_pos;
+  Str earliest;  ///< the earliest valid `date` or `as_of`; "" when none is valid
+  Str latest;    ///< the latest valid `date` or `as_of`
+};
+
 /// The fix chain of a gotcha in one engine or fork: issues, pull requests, the first
 /// fixed version and what kind of fix it was.
 struct FixChain {
@@ -324,6 +332,9 @@ struct Record {
   Str title;
   Vec<std::string> aliases;  ///< former ids (gotchas, oracles) or other names (engines)
   Vec<Citation> references;
+  /// Set when a slim record dropped `references` (only its own answer shows them):
+  /// their dates, what the rest of a snapshot reads. Read both through reference_dates().
+  Boxed<CitationDates> kept_reference_dates;
   Vec<RepairEntry> repairs;
   Str notes;
 

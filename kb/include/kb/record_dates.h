@@ -20,6 +20,9 @@ struct RecordDates {
   bool own = false;  ///< false: the record has no date; both are the knowledge base's date
 };
 
+/// The dates of `r`'s references: from `references`, or those a slim record kept.
+CitationDates reference_dates(const Record& r);
+
 /// The newest valid date written in any record (or its evidence): what an undated record
 /// is dated by. "1970-01-01" for a knowledge base without dates.
 std::string knowledge_base_date(const Corpus& corpus);
