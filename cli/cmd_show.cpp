@@ -28,23 +28,24 @@ std::string plain_text(const Record& r) {
     if (!v.empty()) out += std::string("\n") + name + "\n" + v;
   };
   section("Title", r.title);
-  section("Name", r.name);
-  section("Repo", r.repo);
+  section("Name", r.engine->name);
+  section("Repo", r.engine->repo);
   section("Method", r.method);
   section("Pass criterion", r.pass_criterion);
-  section("Oracle", r.oracle.raw);
-  section("Date", r.date);
+  section("Oracle", r.result->oracle.raw);
+  section("Date", r.result->date);
   if (r.kind == Kind::result) {
-    std::string outcome =
-        std::to_string(r.passed) + " passed, " + std::to_string(r.failed) + " failed";
-    if (r.errors > 0)
-      outcome += ", " + std::to_string(r.errors) + (r.errors == 1 ? " error" : " errors");
-    if (r.skipped > 0) outcome += ", " + std::to_string(r.skipped) + " skipped";
-    if (r.incomplete) outcome += " (incomplete: the run was interrupted)";
+    std::string outcome = std::to_string(r.result->passed) + " passed, " +
+                          std::to_string(r.result->failed) + " failed";
+    if (r.result->errors > 0)
+      outcome +=
+          ", " + std::to_string(r.result->errors) + (r.result->errors == 1 ? " error" : " errors");
+    if (r.result->skipped > 0) outcome += ", " + std::to_string(r.result->skipped) + " skipped";
+    if (r.result->incomplete) outcome += " (incomplete: the run was interrupted)";
     section("Outcome", outcome);
-    section("Model", r.subject.model);
+    section("Model", r.result->subject.model);
     std::string failures;
-    for (const auto& f : r.failures) {
+    for (const auto& f : r.result->failures) {
       failures +=
           (failures.empty() ? "" : "\n") + std::string("prompt ") + std::to_string(f.prompt);
       if (f.trial > 0) failures += ", trial " + std::to_string(f.trial);

@@ -94,8 +94,8 @@ struct Answer {
 std::vector<EngineProbe> probe_specs(const Corpus& corpus) {
   std::vector<EngineProbe> out;
   for (const auto& r : corpus.records()) {
-    if (r->kind != Kind::engine || r->probe.empty()) continue;
-    out.push_back({r->id.substr(r->id.find('/') + 1), r->probe.to_vector()});
+    if (r->kind != Kind::engine || r->engine->probe.empty()) continue;
+    out.push_back({r->id.substr(r->id.find('/') + 1), r->engine->probe.to_vector()});
   }
   return out;
 }

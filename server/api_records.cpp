@@ -26,9 +26,9 @@ json list_item(const Snapshot& snap, Kind kind, const Record& r) {
     item["gotchas"] = n;
   }
   if (kind == Kind::result) {
-    item["date"] = r.date;
-    item["passed"] = r.passed;
-    item["failed"] = r.failed;
+    item["date"] = r.result->date;
+    item["passed"] = r.result->passed;
+    item["failed"] = r.result->failed;
   }
   return item;
 }

@@ -85,7 +85,7 @@ json key_values(const Corpus& corpus, const Vec<KeyValue>& list) {
   for (const auto& kv : list) {
     auto id = corpus.target(Kind::setting, kv.key.raw);
     const Record* rec = id ? corpus.find(*id) : nullptr;
-    m[rec ? rec->setting.key : kv.key.raw] = kv.value;
+    m[rec ? rec->setting->key : kv.key.raw] = kv.value;
   }
   return m;
 }
@@ -93,7 +93,7 @@ json key_values(const Corpus& corpus, const Vec<KeyValue>& list) {
 std::string setting_key(const Corpus& corpus, const RefValue& key) {
   auto id = corpus.target(Kind::setting, key.raw);
   const Record* rec = id ? corpus.find(*id) : nullptr;
-  return rec ? rec->setting.key : key.raw;
+  return rec ? rec->setting->key : key.raw;
 }
 
 json operand(const Corpus& corpus, const Operand& o) {
@@ -263,25 +263,25 @@ const std::vector<std::pair<std::string_view, Put>>& encoders() {
          }
          j["repairs"] = log;
        }},
-      TEXT("name", name), TEXT("repo", repo), TEXT("url", url), TEXT("description", description),
+      TEXT("name", engine->name), TEXT("repo", engine->repo), TEXT("url", engine->url), TEXT("description", description),
       {"relations", [](const Corpus& c, const Record& r, json& j) {
          json a = json::array();
-         for (const auto& rel : r.relations) a.push_back({{"type", rel.type}, {"engine", reference(c, rel.engine, Kind::engine)}});
+         for (const auto& rel : r.engine->relations) a.push_back({{"type", rel.type}, {"engine", reference(c, rel.engine, Kind::engine)}});
          j["relations"] = a;
        }},
       {"packages", [](const Corpus&, const Record& r, json& j) {
          json a = json::array();
-         for (const auto& p : r.packages) a.push_back({{"name", p.name}, {"ecosystem", p.ecosystem}});
+         for (const auto& p : r.engine->packages) a.push_back({{"name", p.name}, {"ecosystem", p.ecosystem}});
          j["packages"] = a;
        }},
       {"images", [](const Corpus& c, const Record& r, json& j) {
          json a = json::array();
-         for (const auto& i : r.images) a.push_back({{"image", i.image}, {"engines", refs(c, i.engines, Kind::engine)}});
+         for (const auto& i : r.engine->images) a.push_back({{"image", i.image}, {"engines", refs(c, i.engines, Kind::engine)}});
          j["images"] = a;
        }},
       {"entrypoints", [](const Corpus&, const Record& r, json& j) {
          json a = json::array();
-         for (const auto& e : r.entrypoints) {
+         for (const auto& e : r.engine->entrypoints) {
            json x = json::object();
            put_text(x, "command", e.command);
            put_text(x, "module", e.module);
@@ -292,7 +292,7 @@ const std::vector<std::pair<std::string_view, Put>>& encoders() {
        }},
       {"probe", [](const Corpus&, const Record& r, json& j) {
          json a = json::array();
-         for (const auto& p : r.probe) {
+         for (const auto& p : r.engine->probe) {
            json route = {{"path", p.path}};
            put_text(route, "version", p.version);
            if (!p.expect.empty()) route["expect"] = pairs(p.expect);
@@ -302,7 +302,7 @@ const std::vector<std::pair<std::string_view, Put>>& encoders() {
        }},
       {"releases", [](const Corpus& c, const Record& r, json& j) {
          json a = json::array();
-         for (const auto& rel : r.releases) {
+         for (const auto& rel : r.engine->releases) {
            json x = {{"version", rel.version}, {"bundles", refs(c, rel.bundles, Kind::engine)}};
            put_text(x, "date", rel.date);
            a.push_back(std::move(x));
@@ -313,28 +313,28 @@ const std::vector<std::pair<std::string_view, Put>>& encoders() {
       {"runner", [](const Corpus&, const Record& r, json& j) {
          if (r.runner) j["runner"] = {{"kind", r.runner->kind}, {"params", pairs(r.runner->params)}};
        }},
-      {"oracle", [](const Corpus& c, const Record& r, json& j) { j["oracle"] = reference(c, r.oracle, Kind::oracle); }},
-      TEXT("date", date),
+      {"oracle", [](const Corpus& c, const Record& r, json& j) { j["oracle"] = reference(c, r.result->oracle, Kind::oracle); }},
+      TEXT("date", result->date),
       {"subject", [](const Corpus& c, const Record& r, json& j) {
-         j["subject"] = {{"engines", refs(c, r.subject.engines, Kind::engine)},
-                         {"config", pairs(r.subject.config)}};
-         if (!r.subject.model.empty()) j["subject"]["model"] = r.subject.model;
+         j["subject"] = {{"engines", refs(c, r.result->subject.engines, Kind::engine)},
+                         {"config", pairs(r.result->subject.config)}};
+         if (!r.result->subject.model.empty()) j["subject"]["model"] = r.result->subject.model;
        }},
-      {"passed", [](const Corpus&, const Record& r, json& j) { j["passed"] = r.passed; }},
-      {"failed", [](const Corpus&, const Record& r, json& j) { j["failed"] = r.failed; }},
-      {"errors", [](const Corpus&, const Record& r, json& j) { if (r.errors) j["errors"] = r.errors; }},
-      {"skipped", [](const Corpus&, const Record& r, json& j) { if (r.skipped) j["skipped"] = r.skipped; }},
-      {"evidence_for", [](const Corpus& c, const Record& r, json& j) { j["evidence_for"] = refs(c, r.evidence_for, Kind::gotcha); }},
-      {"source", [](const Corpus&, const Record& r, json& j) { if (r.source) j["source"] = citation(*r.source); }},
-      {"failures", [](const Corpus&, const Record& r, json& j) { j["failures"] = failures(r.failures); }},
-      {"incomplete", [](const Corpus&, const Record& r, json& j) { j["incomplete"] = r.incomplete; }},
-      {"key", [](const Corpus&, const Record& r, json& j) { j["key"] = r.setting.key; }},
-      {"type", [](const Corpus&, const Record& r, json& j) { j["value_type"] = r.setting.type; }},
-      {"scope", [](const Corpus&, const Record& r, json& j) { j["scope"] = r.setting.scope; }},
-      {"synonyms", [](const Corpus&, const Record& r, json& j) { j["synonyms"] = r.setting.synonyms; }},
+      {"passed", [](const Corpus&, const Record& r, json& j) { j["passed"] = r.result->passed; }},
+      {"failed", [](const Corpus&, const Record& r, json& j) { j["failed"] = r.result->failed; }},
+      {"errors", [](const Corpus&, const Record& r, json& j) { if (r.result->errors) j["errors"] = r.result->errors; }},
+      {"skipped", [](const Corpus&, const Record& r, json& j) { if (r.result->skipped) j["skipped"] = r.result->skipped; }},
+      {"evidence_for", [](const Corpus& c, const Record& r, json& j) { j["evidence_for"] = refs(c, r.result->evidence_for, Kind::gotcha); }},
+      {"source", [](const Corpus&, const Record& r, json& j) { if (r.result->source) j["source"] = citation(*r.result->source); }},
+      {"failures", [](const Corpus&, const Record& r, json& j) { j["failures"] = failures(r.result->failures); }},
+      {"incomplete", [](const Corpus&, const Record& r, json& j) { j["incomplete"] = r.result->incomplete; }},
+      {"key", [](const Corpus&, const Record& r, json& j) { j["key"] = r.setting->key; }},
+      {"type", [](const Corpus&, const Record& r, json& j) { j["value_type"] = r.setting->type; }},
+      {"scope", [](const Corpus&, const Record& r, json& j) { j["scope"] = r.setting->scope; }},
+      {"synonyms", [](const Corpus&, const Record& r, json& j) { j["synonyms"] = r.setting->synonyms; }},
       {"values", [](const Corpus& c, const Record& r, json& j) {
          json a = json::array();
-         for (const auto& v : r.setting.values) {
+         for (const auto& v : r.setting->values) {
            json x = {{"value", v.value}, {"synonyms", v.synonyms}};
            put_text(x, "description", v.description);
            if (!v.engines.empty()) x["engines"] = refs(c, v.engines, Kind::engine);
@@ -345,7 +345,7 @@ const std::vector<std::pair<std::string_view, Put>>& encoders() {
        }},
       {"engines", [](const Corpus& c, const Record& r, json& j) {
          json a = json::array();
-         for (const auto& e : r.setting.engines) {
+         for (const auto& e : r.setting->engines) {
            json x = {{"engine", reference(c, e.engine, Kind::engine)},
                      {"flags", spellings(e.flags, "flag")},
                      {"env", spellings(e.env, "name")},

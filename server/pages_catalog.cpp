@@ -62,21 +62,21 @@ Data results_matrix(const View& v, const Record& oracle) {
     const Record* r = v.corpus.find(id);
     if (r == nullptr) continue;
     std::string row, column;
-    for (const auto& ref : r->subject.engines) {
+    for (const auto& ref : r->result->subject.engines) {
       const std::string target = target_id(v, ref, Kind::engine);
       const std::string name =
           target.empty() ? ref.raw.str() : engine_name(v, std::string(slug_of(target)));
       row += (row.empty() ? "" : " + ") + name;
       if (!ref.versions.empty()) column += (column.empty() ? "" : ", ") + name + " " + ref.versions;
     }
-    for (std::size_t i = 0; i < r->subject.config.size(); ++i) {
-      row +=
-          (i == 0 ? " · " : ", ") + r->subject.config[i].first + "=" + r->subject.config[i].second;
+    for (std::size_t i = 0; i < r->result->subject.config.size(); ++i) {
+      row += (i == 0 ? " · " : ", ") + r->result->subject.config[i].first + "=" +
+             r->result->subject.config[i].second;
     }
     if (column.empty()) column = "unversioned";
     Cell& c = cells[row][column];
-    c.passed += r->passed;
-    c.failed += r->failed;
+    c.passed += r->result->passed;
+    c.failed += r->result->failed;
     ++c.runs;
     columns.insert(column);
   }
@@ -114,7 +114,7 @@ List oracle_gotchas(const View& v, const Links& links, const Record& oracle) {
   for (const Record* r : v.referencing(oracle.id)) {
     if (r->kind == Kind::gotcha) ids.insert(r->id);
     if (r->kind != Kind::result) continue;
-    for (const auto& ref : r->evidence_for) {
+    for (const auto& ref : r->result->evidence_for) {
       const std::string id = target_id(v, ref, Kind::gotcha);
       if (!id.empty()) ids.insert(id);
     }
@@ -134,11 +134,11 @@ std::string render_engine(const Renderer::Impl& impl, const View& v, const Recor
   d.set("name", std::string(display_name(r)));
   d.set("id", r.id.str());
   put(d, "category", r.category);
-  if (!r.repo.empty()) {
-    d.set("repo", r.repo.str());
-    d.set("repo_href", "https://github.com/" + encode_uri_path(r.repo));
+  if (!r.engine->repo.empty()) {
+    d.set("repo", r.engine->repo.str());
+    d.set("repo_href", "https://github.com/" + encode_uri_path(r.engine->repo));
   }
-  if (is_web_url(r.url)) d.set("url", r.url.str());
+  if (is_web_url(r.engine->url)) d.set("url", r.engine->url.str());
   d.set("aliases", string_list(r.aliases));
   d.set("has_aliases", !r.aliases.empty());
   prose(d, "description", r.description);

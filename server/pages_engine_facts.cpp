@@ -36,14 +36,14 @@ Data engine_link(const Links& links, const Record& e) {
 
 List relations(const View& v, const Links& links, const Record& r) {
   List out;
-  for (const auto& rel : r.relations) {
+  for (const auto& rel : r.engine->relations) {
     Data d = engine_ref(v, links, rel.engine);
     d.set("relation", readable(rel.type));
     out.push_back(d);
   }
   for (const Record* other : v.referencing(r.id)) {
     if (other->kind != Kind::engine || other->id == r.id) continue;
-    for (const auto& rel : other->relations) {
+    for (const auto& rel : other->engine->relations) {
       if (target_id(v, rel.engine, Kind::engine) != r.id) continue;
       Data d = engine_link(links, *other);
       d.set("relation", inverse(rel.type));
@@ -55,7 +55,7 @@ List relations(const View& v, const Links& links, const Record& r) {
 
 List images(const View& v, const Links& links, const Record& r) {
   List out;
-  for (const auto& img : r.images) {
+  for (const auto& img : r.engine->images) {
     Data d;
     d.set("image", img.image.str());
     List engines;
@@ -69,7 +69,7 @@ List images(const View& v, const Links& links, const Record& r) {
 
 List entrypoints(const Record& r) {
   List out;
-  for (const auto& e : r.entrypoints) {
+  for (const auto& e : r.engine->entrypoints) {
     Data d;
     d.set("command", e.command.empty() ? "python -m " + e.module : e.command.str());
     if (e.role.empty()) {
@@ -84,7 +84,7 @@ List entrypoints(const Record& r) {
 
 List releases(const View& v, const Links& links, const Record& r) {
   List out;
-  for (const auto& rel : r.releases) {
+  for (const auto& rel : r.engine->releases) {
     Data d;
     d.set("version", rel.version.str());
     if (rel.date.empty()) {
@@ -108,7 +108,7 @@ List spelled_settings(const View& v, const Links& links, const Record& r) {
     if (s->kind != Kind::setting) continue;
     std::vector<std::string> names;
     bool spelled = false;
-    for (const auto& e : s->setting.engines) {
+    for (const auto& e : s->setting->engines) {
       if (target_id(v, e.engine, Kind::engine) != r.id) continue;
       spelled = true;
       for (const auto* list : {&e.flags, &e.env, &e.json, &e.keys}) {
@@ -120,7 +120,7 @@ List spelled_settings(const View& v, const Links& links, const Record& r) {
     }
     if (!spelled) continue;
     Data d;
-    d.set("key", s->setting.key.str());
+    d.set("key", s->setting->key.str());
     d.set("href", links.page(s->id));
     List spellings;
     for (const auto& n : names) spellings.push_back(Data("value", n));
@@ -140,7 +140,7 @@ void set_list(Data& d, const std::string& key, const List& list) {
 void engine_facts(const View& v, const Links& links, const Record& r, Data& d) {
   set_list(d, "relations", relations(v, links, r));
   List packages;
-  for (const auto& p : r.packages) {
+  for (const auto& p : r.engine->packages) {
     Data item;
     item.set("name", p.name.str());
     item.set("ecosystem", p.ecosystem.str());

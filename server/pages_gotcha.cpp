@@ -41,22 +41,24 @@ List evidence_rows(const View& v, const Links& links, const Groups& groups) {
       row.set("subject", g.subject);
       row.set("result", id);
       row.set("result_href", links.json(id));
-      row.set("passed", std::to_string(r->passed));
-      row.set("failed", std::to_string(r->failed));
-      row.set("outcome", r->failed > 0 ? "failed" : (r->passed > 0 ? "passed" : "none"));
-      row.set("date", r->date.str());
+      row.set("passed", std::to_string(r->result->passed));
+      row.set("failed", std::to_string(r->result->failed));
+      row.set("outcome",
+              r->result->failed > 0 ? "failed" : (r->result->passed > 0 ? "passed" : "none"));
+      row.set("date", r->result->date.str());
       // What `kb oracle run` measured: where the first divergence was, whether it finished.
       std::string detail;
-      if (!r->failures.empty()) {
-        const Failure& f = r->failures.front();
+      if (!r->result->failures.empty()) {
+        const Failure& f = r->result->failures.front();
         detail = "first divergence: prompt " + std::to_string(f.prompt) + ", " +
                  (f.compared == "text" ? "character " : "token ") + std::to_string(f.position);
       }
-      if (r->incomplete) detail += std::string(detail.empty() ? "" : "; ") + "interrupted run";
+      if (r->result->incomplete)
+        detail += std::string(detail.empty() ? "" : "; ") + "interrupted run";
       row.set("detail", detail);
       row.set("has_detail", !detail.empty());
       List sources;
-      if (r->source) sources.push_back(citation_item(*r->source));
+      if (r->result->source) sources.push_back(citation_item(*r->result->source));
       row.set("sources", sources);
       rows.push_back(row);
     }

@@ -109,7 +109,7 @@ std::string Renderer::home(const View& v) const {
     if (r->kind == Kind::setting) count_setting(r->id);
     for (const auto& kv : r->traits) count_setting(target_id(v, kv.key, Kind::setting));
     Data e;
-    e.set("name", r->kind == Kind::setting ? r->setting.key.str() : std::string(display_name(*r)));
+    e.set("name", r->kind == Kind::setting ? r->setting->key.str() : std::string(display_name(*r)));
     e.set("href", links.page(r->id));
     e.set("count", std::to_string(ids.size()));
     (r->kind == Kind::setting ? settings : models).push_back(e);

@@ -30,7 +30,7 @@ const Record* setting_of(const View& v, const RefValue& key) {
 
 std::string key_name(const View& v, const RefValue& key) {
   const Record* s = setting_of(v, key);
-  return s != nullptr ? s->setting.key : key.raw;
+  return s != nullptr ? s->setting->key : key.raw;
 }
 
 void key_part(const View& v, const Links& links, const RefValue& key, List& parts) {

@@ -60,7 +60,7 @@ List spelling_list(const Vec<Spelling>& list, bool json = false) {
 
 List engine_rows(const View& v, const Links& links, const Record& r) {
   List out;
-  for (const auto& e : r.setting.engines) {
+  for (const auto& e : r.setting->engines) {
     Data row;
     row.set("engine", engine_ref(v, links, e.engine));
     row.set("versions", e.versions.empty() ? std::string("all") : e.versions.str());
@@ -92,7 +92,7 @@ Data key_value_item(const View& v, const Links& links, const KeyValue& kv) {
   const std::string id = target_id(v, kv.key, Kind::setting);
   const Record* s = id.empty() ? nullptr : v.corpus.find(id);
   Data d;
-  d.set("key", (s != nullptr ? s->setting.key : kv.key.raw).str());
+  d.set("key", (s != nullptr ? s->setting->key : kv.key.raw).str());
   d.set("resolved", s != nullptr);
   d.set("href", s != nullptr ? links.page(id) : std::string());
   d.set("value", kv.value.str());
@@ -101,7 +101,7 @@ Data key_value_item(const View& v, const Links& links, const KeyValue& kv) {
 
 List value_rows(const View& v, const Links& links, const Record& r) {
   List out;
-  for (const auto& val : r.setting.values) {
+  for (const auto& val : r.setting->values) {
     Data row;
     row.set("value", val.value.str());
     row.set("anchor", "value-" + val.value);
@@ -211,7 +211,7 @@ std::string render_model(const Renderer::Impl& impl, const View& v, const Record
     auto mine = value_of.find(id);
     if (mine == value_of.end()) continue;
     const Record* s = v.corpus.find(id);
-    const std::string key = s != nullptr ? s->setting.key.str() : id;
+    const std::string key = s != nullptr ? s->setting->key.str() : id;
     for (const auto& [g, texts] : list) {
       if (notes.find(g->id) == notes.end()) gotchas.push_back(g);
       notes[g->id].push_back(join(texts, "; ") + " (this model: " + key + " = " + mine->second +

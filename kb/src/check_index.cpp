@@ -167,7 +167,7 @@ class Compiler {
   check::Test test(const RefValue& key) {
     check::Test t;
     t.setting = vocab_.setting(key.raw);
-    t.key = t.setting ? t.setting->setting.key : key.raw;
+    t.key = t.setting ? t.setting->setting->key : key.raw;
     if (t.setting) {
       for (const auto& id : vocab_.engines_with_default(*t.setting)) t.default_slots.push_back(slot(id));
     }

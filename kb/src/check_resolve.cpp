@@ -110,8 +110,8 @@ class Resolver {
     for (std::size_t i = 0; i < svc.config.size(); ++i) {
       const Setting s = svc.config[i];
       const Record* rec = s.setting.empty() ? nullptr : corpus_.find(s.setting);
-      if (!rec || rec->setting.type != "enum") continue;
-      for (const SettingValue& v : rec->setting.values) {
+      if (!rec || rec->setting->type != "enum") continue;
+      for (const SettingValue& v : rec->setting->values) {
         if (v.value != s.value) continue;
         for (const RefValue& e : v.engines) {
           auto id = corpus_.target(Kind::engine, e.raw);
@@ -140,7 +140,7 @@ class Resolver {
 
  private:
   std::string key_of(const std::string& setting_id) const {
-    if (const Record* r = corpus_.find(setting_id)) return r->setting.key;
+    if (const Record* r = corpus_.find(setting_id)) return r->setting->key;
     return slug(setting_id);
   }
 
@@ -154,10 +154,10 @@ class Resolver {
   void derive(Service& svc, const KeyValue& kv, const std::string& file, Pos pos, const std::string& via) {
     const Record* rec = vocab_.setting(kv.key.raw);
     if (!rec) return;
-    if (svc.find(rec->setting.key)) return;
+    if (svc.find(rec->setting->key)) return;
     auto value = normalize_value(rec->setting, kv.value).value;
     if (!value) return;
-    Setting s{rec->setting.key, *value, pos};
+    Setting s{rec->setting->key, *value, pos};
     s.file = file;
     s.via = via;
     s.raw_key = kv.key.raw;

@@ -31,11 +31,11 @@ struct Tally {
   std::int64_t skipped = 0;
 
   void add(const Record& r) {
-    dated.emplace_back(r.date, r.id);
-    passed += r.passed;
-    failed += r.failed;
-    errors += r.errors;
-    skipped += r.skipped;
+    dated.emplace_back(r.result->date, r.id);
+    passed += r.result->passed;
+    failed += r.result->failed;
+    errors += r.result->errors;
+    skipped += r.result->skipped;
   }
   bool all_passed() const { return passed > 0 && failed == 0 && errors == 0; }
 };
@@ -148,15 +148,16 @@ class Builder {
   }
 
   void add_result(const Record& r) {
-    std::string oracle = target(Kind::oracle, r.oracle.raw).value_or(r.oracle.raw);
+    std::string oracle = target(Kind::oracle, r.result->oracle.raw).value_or(r.result->oracle.raw);
     Pairs engines;
-    for (const auto& e : r.subject.engines) engines.emplace_back(engine_slug(e), e.versions);
+    for (const auto& e : r.result->subject.engines)
+      engines.emplace_back(engine_slug(e), e.versions);
     // Versioned engines first ("vllm 0.26.0 + lmcache"), then by name.
     std::sort(engines.begin(), engines.end(), [](const auto& a, const auto& b) {
       return std::make_tuple(a.second.empty(), a.first, a.second) <
              std::make_tuple(b.second.empty(), b.first, b.second);
     });
-    Pairs config(r.subject.config.begin(), r.subject.config.end());
+    Pairs config(r.result->subject.config.begin(), r.result->subject.config.end());
     std::sort(config.begin(), config.end());
     std::string key = oracle + '\x1f' + join_pairs(engines, "\x1e", "\x1d") + '\x1f' +
                       join_pairs(config, "\x1e", "\x1d");
@@ -171,10 +172,10 @@ class Builder {
     }
     const std::size_t gi = it->second;
     groups_[gi].all.add(r);
-    oracle_results_[oracle].emplace_back(r.date, r.id);
+    oracle_results_[oracle].emplace_back(r.result->date, r.id);
 
     std::unordered_set<std::string> seen;
-    for (const auto& ref : r.evidence_for) {
+    for (const auto& ref : r.result->evidence_for) {
       const auto& gotcha = target(Kind::gotcha, ref.raw);
       if (!gotcha || !seen.insert(*gotcha).second) continue;
       linked_[*gotcha][gi].add(r);

@@ -146,7 +146,7 @@ void check_unreproduced(const Corpus& corpus, const Record& g, const EvidenceSum
 // The version of `engine` a result ran, or "" when it does not name it.
 std::optional<std::string> subject_version(const Corpus& corpus, const Record& result,
                                            const std::string& engine) {
-  for (const auto& e : result.subject.engines) {
+  for (const auto& e : result.result->subject.engines) {
     if (corpus.target(Kind::engine, e.raw) == engine) return e.versions;
   }
   return std::nullopt;
@@ -161,7 +161,7 @@ bool older(const Record& a, const std::string& va, const Record& b, const std::s
     const int c = pa->compare(*pb);
     if (c != 0) return c < 0;
   }
-  return std::tie(a.date, a.id) < std::tie(b.date, b.id);
+  return std::tie(a.result->date, a.id) < std::tie(b.result->date, b.id);
 }
 
 void check_fixed(const Corpus& corpus, const Record& g, const EvidenceSummary& s,
@@ -207,7 +207,7 @@ void check_fixed(const Corpus& corpus, const Record& g, const EvidenceSummary& s
     }
     for (const auto& [oracle, pick] : newest) {
       const Record& r = *pick.first;
-      if (r.failed == 0) continue;
+      if (r.result->failed == 0) continue;
       const std::string& version = pick.second;
       bool inside = version.empty();
       bool ranged = false;
@@ -224,8 +224,8 @@ void check_fixed(const Corpus& corpus, const Record& g, const EvidenceSummary& s
                                    : "the newest result for " + engine +
                                          (version.empty() ? std::string() : " " + version);
       std::string message = "status is fixed but " + what + " on " + oracle + ", " + r.id + " (" +
-                            r.date + "), still fails: " + std::to_string(r.failed) + "/" +
-                            std::to_string(r.passed + r.failed) + " failed";
+                            r.result->date + "), still fails: " + std::to_string(r.result->failed) +
+                            "/" + std::to_string(r.result->passed + r.result->failed) + " failed";
       if (inside) {
         report(
             oracle, r,

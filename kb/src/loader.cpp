@@ -11,6 +11,14 @@
 namespace kb {
 namespace {
 
+/// A record reads the parts of its own namespace only: whatever reading touched of the
+/// others is dropped, so each other part costs one pointer.
+void drop_foreign_parts(Record& r) {
+  if (r.kind != Kind::engine) r.engine.reset();
+  if (r.kind != Kind::setting) r.setting.reset();
+  if (r.kind != Kind::result) r.result.reset();
+}
+
 constexpr std::string_view kBom = "\xEF\xBB\xBF";
 
 // "gotchas/foo.yaml" -> kind gotcha, id "gotchas/foo".
@@ -132,6 +140,7 @@ FileResult load_record_text(const std::string& file, std::string_view bytes,
   rec->source_text = std::string(bytes);
   rec->content_hash = text::fnv1a_hex(bytes);
   schema::read_record(root, *rec, diags);
+  drop_foreign_parts(*rec);
   for (auto& d : diags) d.record = id;
   // A file with errors is broken: its record is not used (a reload keeps the last
   // good version instead), so nothing downstream sees half-read data.
@@ -160,7 +169,8 @@ void slim_record(Record& r) {
   for (Str* body : {&r.source_text, &r.description, &r.method, &r.pass_criterion}) drop(*body);
   if (r.detection) drop(r.detection->canary);
   // What stays is held for the snapshot's life: no vector keeps the spare room it grew.
-  for (auto* refs : {&r.affects, &r.related, &r.oracles, &r.evidence_for}) refs->shrink_to_fit();
+  for (auto* refs : {&r.affects, &r.related, &r.oracles}) refs->shrink_to_fit();
+  if (r.result.has_value()) r.result->evidence_for.shrink_to_fit();
   // Lists, checks and dates read only the references' dates: those stay.
   if (!r.references.empty()) {
     r.kept_reference_dates = reference_dates(r);

@@ -118,27 +118,27 @@ std::vector<RefSlot> reference_slots(const Record& r) {
   if (r.detection) {
     for (const auto& v : r.detection->oracles) out.push_back({&v, Kind::oracle});
   }
-  for (const auto& rel : r.relations) out.push_back({&rel.engine, Kind::engine});
-  for (const auto& img : r.images) {
+  for (const auto& rel : r.engine->relations) out.push_back({&rel.engine, Kind::engine});
+  for (const auto& img : r.engine->images) {
     for (const auto& v : img.engines) out.push_back({&v, Kind::engine});
   }
-  for (const auto& rel : r.releases) {
+  for (const auto& rel : r.engine->releases) {
     for (const auto& v : rel.bundles) out.push_back({&v, Kind::engine});
   }
-  for (const auto& e : r.setting.engines) out.push_back({&e.engine, Kind::engine});
-  for (const auto& v : r.setting.values) {
+  for (const auto& e : r.setting->engines) out.push_back({&e.engine, Kind::engine});
+  for (const auto& v : r.setting->values) {
     for (const auto& e : v.engines) out.push_back({&e, Kind::engine});
     for (const auto& kv : v.implies) out.push_back({&kv.key, Kind::setting});
   }
   for (const auto& kv : r.traits) out.push_back({&kv.key, Kind::setting});
-  if (!r.oracle.raw.empty()) out.push_back({&r.oracle, Kind::oracle});
-  for (const auto& v : r.subject.engines) out.push_back({&v, Kind::engine});
-  for (const auto& v : r.evidence_for) out.push_back({&v, Kind::gotcha});
+  if (!r.result->oracle.raw.empty()) out.push_back({&r.result->oracle, Kind::oracle});
+  for (const auto& v : r.result->subject.engines) out.push_back({&v, Kind::engine});
+  for (const auto& v : r.result->evidence_for) out.push_back({&v, Kind::gotcha});
   return out;
 }
 
 std::string_view display_name(const Record& r) {
-  if (!r.name.empty()) return r.name;
+  if (!r.engine->name.empty()) return r.engine->name;
   if (!r.title.empty()) return r.title;
   return r.id;
 }

@@ -12,13 +12,13 @@ void each_date(const Record& r, const EvidenceIndex* evidence, Add&& add) {
   add(r.created);
   add(r.updated);
   add(r.as_of);
-  add(r.date);
+  add(r.result->date);
   if (r.kept_reference_dates || !r.references.empty()) {
     const CitationDates cited = reference_dates(r);
     add(cited.earliest);
     add(cited.latest);
   }
-  for (const auto& rel : r.releases) add(rel.date);
+  for (const auto& rel : r.engine->releases) add(rel.date);
   for (const auto& e : r.repairs) add(e.date);
   if (evidence && r.kind == Kind::gotcha) add(evidence->for_gotcha(r.id).newest_date);
 }
@@ -80,7 +80,7 @@ RecordDates record_dates(const Record& r, const EvidenceIndex& evidence,
   RecordDates out;
   out.own = true;
   out.modified = *std::max_element(dates.begin(), dates.end());
-  const std::string& own = r.kind == Kind::gotcha ? r.created : r.date;
+  const std::string& own = r.kind == Kind::gotcha ? r.created : r.result->date;
   out.published = date_to_days(own) ? own : *std::min_element(dates.begin(), dates.end());
   out.published = std::min(out.published, out.modified);
   return out;

@@ -70,7 +70,7 @@ class Linter {
     const std::string& why = normalized.error.message;
     std::string hint = "see " + rec.id;
     std::optional<std::string> guess;
-    if (rec.setting.type == "enum") guess = did_you_mean(raw, choices(rec.setting));
+    if (rec.setting->type == "enum") guess = did_you_mean(raw, choices(rec.setting));
     if (guess) hint = "did you mean '" + *guess + "'?";
     // In a predicate, say whether `kb repair --write` would fix it, as for a reference.
     if (code == std::string_view(diag_code("predicate.bad-value"))) {
@@ -90,9 +90,9 @@ class Linter {
     const Record* rec = setting_of(kv.key);
     if (!rec) return;  // the reference check reports it
     value(*rec, kv.value, kv.value_pos, kv.key.field, diag_code("setting.bad-value"));
-    if (scope && rec->setting.scope != scope) {
+    if (scope && rec->setting->scope != scope) {
       add(Severity::error, diag_code("setting.wrong-scope"), kv.key.pos,
-          kv.key.field + ": " + rec->setting.key + " is a " + rec->setting.scope + " setting",
+          kv.key.field + ": " + rec->setting->key + " is a " + rec->setting->scope + " setting",
           std::string("only settings of scope ") + scope + " belong here");
     }
   }
@@ -146,8 +146,8 @@ class Linter {
       const Record* rec = setting_of(o->key);
       if (rec && ordered_op && !ordered_type(rec->setting)) {
         add(Severity::error, diag_code("predicate.bad-operator"), o->pos,
-            "compare: " + p.compare->cmp + " compares numbers or versions; " + rec->setting.key + " is " +
-                rec->setting.type,
+            "compare: " + p.compare->cmp + " compares numbers or versions; " + rec->setting->key +
+                " is " + rec->setting->type,
             "use == or !=");
       }
     }
@@ -204,8 +204,8 @@ class Linter {
   }
 
   std::vector<std::string> names() const {
-    std::vector<std::string> out = r_.setting.synonyms.to_vector();
-    out.push_back(r_.setting.key);
+    std::vector<std::string> out = r_.setting->synonyms.to_vector();
+    out.push_back(r_.setting->key);
     return out;
   }
 

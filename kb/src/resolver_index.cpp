@@ -175,18 +175,18 @@ void NameIndex::add(const Record& r) {
   impl_->add(r.kind, r.id, r.id, MatchKind::id);
   const MatchKind alias_kind = r.kind == Kind::engine ? MatchKind::alias : MatchKind::former_id;
   for (const auto& a : r.aliases) impl_->add(r.kind, a, r.id, alias_kind);
-  if (!r.name.empty()) impl_->add(r.kind, r.name, r.id, MatchKind::name);
-  if (!r.repo.empty()) impl_->add(r.kind, r.repo, r.id, MatchKind::repo);
+  if (!r.engine->name.empty()) impl_->add(r.kind, r.engine->name, r.id, MatchKind::name);
+  if (!r.engine->repo.empty()) impl_->add(r.kind, r.engine->repo, r.id, MatchKind::repo);
   if (r.kind == Kind::setting) {
-    impl_->add(r.kind, r.setting.key, r.id, MatchKind::name);
-    for (const auto& s : r.setting.synonyms) impl_->add(r.kind, s, r.id, MatchKind::alias);
+    impl_->add(r.kind, r.setting->key, r.id, MatchKind::name);
+    for (const auto& s : r.setting->synonyms) impl_->add(r.kind, s, r.id, MatchKind::alias);
   }
 }
 
 bool same_names(const Record& a, const Record& b) {
-  return a.kind == b.kind && a.id == b.id && a.aliases == b.aliases && a.name == b.name &&
-         a.repo == b.repo && a.setting.key == b.setting.key &&
-         a.setting.synonyms == b.setting.synonyms;
+  return a.kind == b.kind && a.id == b.id && a.aliases == b.aliases &&
+         a.engine->name == b.engine->name && a.engine->repo == b.engine->repo &&
+         a.setting->key == b.setting->key && a.setting->synonyms == b.setting->synonyms;
 }
 
 void NameIndex::finish() {

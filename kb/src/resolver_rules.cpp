@@ -149,8 +149,8 @@ std::string repair_text_for(const Corpus& corpus, Kind target, std::string_view 
   // A setting is written as its key (`kv_transfer`), the way predicates and deployments
   // spell it, never as its record slug.
   if (target == Kind::setting) {
-    if (const Record* s = corpus.find(id); s != nullptr && !s->setting.key.empty()) {
-      return s->setting.key;
+    if (const Record* s = corpus.find(id); s != nullptr && !s->setting->key.empty()) {
+      return s->setting->key;
     }
   }
   // Otherwise the value keeps the form of the original: bare stays bare, `engines/x`

@@ -245,12 +245,12 @@ void subject(Record& r, const Node& v) {
   entries(v, [&](const std::string& k, const Node& val) {
     if (k == "engines") {
       for (std::size_t i = 0; i < val.items.size(); ++i) {
-        r.subject.engines.push_back(engine_ref(val.items[i], item_path("subject.engines", i), "version"));
+        r.result->subject.engines.push_back(engine_ref(val.items[i], item_path("subject.engines", i), "version"));
       }
     } else if (k == "config") {
-      r.subject.config = pairs(val);
+      r.result->subject.config = pairs(val);
     } else if (k == "model") {
-      r.subject.model = scalar(val);
+      r.result->subject.model = scalar(val);
     }
   });
 }
@@ -324,7 +324,7 @@ const std::vector<std::pair<std::string_view, Setter>>& own_setters(Kind k) {
        }},
       {"repairs", [](Record& r, const Node& v, const std::string&) { r.repairs = repairs(v); }}};
   static const std::vector<std::pair<std::string_view, Setter>> engine = {
-      TEXT("name", name), TEXT("repo", repo), TEXT("url", url), TEXT("description", description),
+      TEXT("name", engine->name), TEXT("repo", engine->repo), TEXT("url", engine->url), TEXT("description", description),
       TEXT("kind", category),
       {"relations", [](Record& r, const Node& v, const std::string& p) {
          for (std::size_t i = 0; i < v.items.size(); ++i) {
@@ -332,11 +332,11 @@ const std::vector<std::pair<std::string_view, Setter>>& own_setters(Kind k) {
            rel.pos = v.items[i].pos;
            if (const Node* t = v.items[i].find("type")) rel.type = scalar(*t);
            if (const Node* e = v.items[i].find("engine")) rel.engine = ref(*e, item_path(p, i) + ".engine");
-           r.relations.push_back(std::move(rel));
+           r.engine->relations.push_back(std::move(rel));
          }
        }},
       {"packages", [](Record& r, const Node& v, const std::string&) {
-         r.packages = objects<Package>(v, "name", [](Package& x, const std::string& k, const Node& val) {
+         r.engine->packages = objects<Package>(v, "name", [](Package& x, const std::string& k, const Node& val) {
            if (k == "name") x.name = scalar(val);
            else if (k == "ecosystem") x.ecosystem = scalar(val);
          });
@@ -349,18 +349,18 @@ const std::vector<std::pair<std::string_view, Setter>>& own_setters(Kind k) {
            if (item.is_scalar()) img.image = item.value;
            if (const Node* x = item.find("image")) img.image = scalar(*x);
            if (const Node* x = item.find("engines")) img.engines = refs(*x, item_path(p, i) + ".engines");
-           r.images.push_back(std::move(img));
+           r.engine->images.push_back(std::move(img));
          }
        }},
       {"entrypoints", [](Record& r, const Node& v, const std::string&) {
-         r.entrypoints = objects<Entrypoint>(v, "command", [](Entrypoint& x, const std::string& k, const Node& val) {
+         r.engine->entrypoints = objects<Entrypoint>(v, "command", [](Entrypoint& x, const std::string& k, const Node& val) {
            if (k == "command") x.command = scalar(val);
            else if (k == "module") x.module = scalar(val);
            else if (k == "role") x.role = scalar(val);
          });
        }},
       {"probe", [](Record& r, const Node& v, const std::string&) {
-         r.probe = objects<ProbeRoute>(v, "path", [](ProbeRoute& x, const std::string& k, const Node& val) {
+         r.engine->probe = objects<ProbeRoute>(v, "path", [](ProbeRoute& x, const std::string& k, const Node& val) {
            if (k == "path") x.path = scalar(val);
            else if (k == "version") x.version = scalar(val);
            else if (k == "expect") x.expect = pairs(val);
@@ -381,24 +381,24 @@ const std::vector<std::pair<std::string_view, Setter>>& own_setters(Kind k) {
                rel.bundles.push_back(std::move(b));
              }
            }
-           r.releases.push_back(std::move(rel));
+           r.engine->releases.push_back(std::move(rel));
          }
        }}};
   static const std::vector<std::pair<std::string_view, Setter>> oracle = {
       TEXT("method", method), TEXT("pass_criterion", pass_criterion),
       {"runner", [](Record& r, const Node& v, const std::string&) { r.runner = runner(v); }}};
   static const std::vector<std::pair<std::string_view, Setter>> result = {
-      {"oracle", [](Record& r, const Node& v, const std::string& p) { r.oracle = ref(v, p); }},
-      TEXT("date", date),
+      {"oracle", [](Record& r, const Node& v, const std::string& p) { r.result->oracle = ref(v, p); }},
+      TEXT("date", result->date),
       {"subject", [](Record& r, const Node& v, const std::string&) { subject(r, v); }},
-      {"passed", [](Record& r, const Node& v, const std::string&) { r.passed = integer(scalar(v)); }},
-      {"failed", [](Record& r, const Node& v, const std::string&) { r.failed = integer(scalar(v)); }},
-      {"errors", [](Record& r, const Node& v, const std::string&) { r.errors = integer(scalar(v)); }},
-      {"skipped", [](Record& r, const Node& v, const std::string&) { r.skipped = integer(scalar(v)); }},
-      {"evidence_for", [](Record& r, const Node& v, const std::string& p) { r.evidence_for = refs(v, p); }},
-      {"source", [](Record& r, const Node& v, const std::string&) { r.source = citation(v); }},
+      {"passed", [](Record& r, const Node& v, const std::string&) { r.result->passed = integer(scalar(v)); }},
+      {"failed", [](Record& r, const Node& v, const std::string&) { r.result->failed = integer(scalar(v)); }},
+      {"errors", [](Record& r, const Node& v, const std::string&) { r.result->errors = integer(scalar(v)); }},
+      {"skipped", [](Record& r, const Node& v, const std::string&) { r.result->skipped = integer(scalar(v)); }},
+      {"evidence_for", [](Record& r, const Node& v, const std::string& p) { r.result->evidence_for = refs(v, p); }},
+      {"source", [](Record& r, const Node& v, const std::string&) { r.result->source = citation(v); }},
       {"failures", [](Record& r, const Node& v, const std::string&) {
-         r.failures = objects<Failure>(v, "prompt", [](Failure& x, const std::string& k, const Node& val) {
+         r.result->failures = objects<Failure>(v, "prompt", [](Failure& x, const std::string& k, const Node& val) {
            if (k == "prompt") x.prompt = integer(scalar(val));
            else if (k == "position") x.position = integer(scalar(val));
            else if (k == "trial") x.trial = integer(scalar(val));
@@ -408,16 +408,16 @@ const std::vector<std::pair<std::string_view, Setter>>& own_setters(Kind k) {
            else if (k == "got") x.got = scalar(val);
          });
        }},
-      {"incomplete", [](Record& r, const Node& v, const std::string&) { r.incomplete = truth(v); }}};
+      {"incomplete", [](Record& r, const Node& v, const std::string&) { r.result->incomplete = truth(v); }}};
   static const std::vector<std::pair<std::string_view, Setter>> setting = {
-      TEXT("key", setting.key), TEXT("type", setting.type), TEXT("scope", setting.scope),
-      {"synonyms", [](Record& r, const Node& v, const std::string&) { r.setting.synonyms = strings(v); }},
+      TEXT("key", setting->key), TEXT("type", setting->type), TEXT("scope", setting->scope),
+      {"synonyms", [](Record& r, const Node& v, const std::string&) { r.setting->synonyms = strings(v); }},
       TEXT("description", description),
       {"values", [](Record& r, const Node& v, const std::string& p) {
-         for (std::size_t i = 0; i < v.items.size(); ++i) r.setting.values.push_back(setting_value(v.items[i], item_path(p, i)));
+         for (std::size_t i = 0; i < v.items.size(); ++i) r.setting->values.push_back(setting_value(v.items[i], item_path(p, i)));
        }},
       {"engines", [](Record& r, const Node& v, const std::string& p) {
-         for (std::size_t i = 0; i < v.items.size(); ++i) r.setting.engines.push_back(engine_spelling(v.items[i], item_path(p, i)));
+         for (std::size_t i = 0; i < v.items.size(); ++i) r.setting->engines.push_back(engine_spelling(v.items[i], item_path(p, i)));
        }}};
   static const std::vector<std::pair<std::string_view, Setter>> model = {
       {"match", [](Record& r, const Node& v, const std::string&) { r.match = strings(v); }},
@@ -450,13 +450,13 @@ void extract_record(const Node& root, Record& r) {
     }
     if (set) (*set)(r, v, k.value);
   }
-  if (r.kind == Kind::setting && r.setting.key.empty()) {
+  if (r.kind == Kind::setting && r.setting->key.empty()) {
     const std::string slug = r.id.substr(r.id.find('/') + 1);
     std::string key = slug;
     for (char& c : key) {
       if (c == '-') c = '_';
     }
-    r.setting.key = key;
+    r.setting->key = key;
   }
 }
 

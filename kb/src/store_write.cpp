@@ -16,12 +16,12 @@ namespace {
 
 std::string subject_text(const Record& r) {
   std::string s;
-  for (const auto& e : r.subject.engines) {
+  for (const auto& e : r.result->subject.engines) {
     if (!s.empty()) s += " + ";
     s += e.raw;
     if (!e.versions.empty()) s += " " + e.versions;
   }
-  for (const auto& [k, v] : r.subject.config) s += (s.empty() ? "" : ", ") + k + "=" + v;
+  for (const auto& [k, v] : r.result->subject.config) s += (s.empty() ? "" : ", ") + k + "=" + v;
   return s;
 }
 
@@ -108,15 +108,15 @@ struct StoreWriter {
         .bind(2, kind_name(r.kind))
         .bind(3, r.file)
         .bind(4, r.title)
-        .bind(5, r.name)
+        .bind(5, r.engine->name)
         .bind(6, to_string(r.severity))
         .bind(7, to_string(r.status))
         .bind(8, r.category)
         .bind(9, r.family)
         .bind(10, r.created)
         .bind(11, r.updated)
-        .bind(12, r.repo)
-        .bind(13, r.url)
+        .bind(12, r.engine->repo)
+        .bind(13, r.engine->url)
         .bind(14, r.content_hash)
         .bind(15, std::int64_t{stale ? 1 : 0})
         .bind(16, r.source_text)
@@ -138,7 +138,7 @@ struct StoreWriter {
           .run();
     };
     for (const auto& c : r.references) cite(c);
-    if (r.source) cite(*r.source);
+    if (r.result->source) cite(*r.result->source);
     for (const auto& e : r.repairs) {
       ins_rep.bind(1, r.id)
           .bind(2, e.date)
@@ -151,17 +151,18 @@ struct StoreWriter {
     }
     if (r.kind == Kind::result) {
       ins_res.bind(1, r.id)
-          .bind(2, r.oracle.raw)
-          .bind(3, r.date)
-          .bind(4, r.passed)
-          .bind(5, r.failed)
-          .bind(6, r.errors)
-          .bind(7, r.skipped)
+          .bind(2, r.result->oracle.raw)
+          .bind(3, r.result->date)
+          .bind(4, r.result->passed)
+          .bind(5, r.result->failed)
+          .bind(6, r.result->errors)
+          .bind(7, r.result->skipped)
           .bind(8, subject_text(r))
           .run();
     }
-    std::string other = r.name + "\n" + r.description + "\n" + r.method + "\n" + r.pass_criterion +
-                        "\n" + r.repo + "\n" + r.family + "\n" + r.category;
+    std::string other = r.engine->name + "\n" + r.description + "\n" + r.method + "\n" +
+                        r.pass_criterion + "\n" + r.engine->repo + "\n" + r.family + "\n" +
+                        r.category;
     for (const auto& a : r.aliases) other += "\n" + a;
     // Searching an engine's name finds the gotchas that affect it.
     for (const auto& a : r.affects) other += "\n" + a.raw;

@@ -162,7 +162,7 @@ std::shared_ptr<const Vocabulary> Vocabulary::build(const Corpus& corpus) {
   for (const auto& rec : corpus.records()) {
     if (rec->kind == Kind::model) v->models_.push_back(rec.get());
     if (rec->kind != Kind::setting) continue;
-    for (const auto& e : rec->setting.engines) {
+    for (const auto& e : rec->setting->engines) {
       auto add = [&](auto& map, const Vec<Spelling>& list, bool lower) {
         for (const auto& s : list) {
           std::string name = lower ? text::lower(s.name) : s.name.str();
@@ -187,7 +187,7 @@ DefaultValue Vocabulary::default_for(const Record& setting, const std::string& e
                                      const std::optional<Version>& version) const {
   DefaultValue out;
   std::vector<std::pair<std::string, const SettingDefault*>> possible;
-  for (const auto& e : setting.setting.engines) {
+  for (const auto& e : setting.setting->engines) {
     auto id = corpus_->target(Kind::engine, e.engine.raw);
     if (!id || *id != engine_id) continue;
     if (version && !text::trim(e.versions).empty()) {
@@ -224,7 +224,7 @@ DefaultValue Vocabulary::default_for(const Record& setting, const std::string& e
 
 std::vector<std::string> Vocabulary::engines_with_default(const Record& setting) const {
   std::vector<std::string> out;
-  for (const auto& e : setting.setting.engines) {
+  for (const auto& e : setting.setting->engines) {
     if (e.defaults.empty()) continue;
     if (auto id = corpus_->target(Kind::engine, e.engine.raw)) out.push_back(*id);
   }

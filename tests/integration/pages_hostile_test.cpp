@@ -136,8 +136,8 @@ TEST_CASE("URLs the schema would refuse are still never links", "[pages]") {
   engine->kind = kb::Kind::engine;
   engine->id = "engines/js";
   engine->file = "engines/js.yaml";
-  engine->name = "js";
-  engine->url = " javascript:alert('engine-url')";
+  engine->engine->name = "js";
+  engine->engine->url = " javascript:alert('engine-url')";
   auto gotcha = std::make_shared<kb::Record>();
   gotcha->id = "gotchas/js";
   gotcha->file = "gotchas/js.yaml";

@@ -185,7 +185,7 @@ TEST_CASE("building the index at 100k records keeps controls bounded", "[evidenc
     r->kind = kb::Kind::engine;
     r->id = "engines/e" + std::to_string(e);
     r->file = r->id + ".yaml";
-    r->name = "E" + std::to_string(e);
+    r->engine->name = "E" + std::to_string(e);
     add(r);
   }
   for (int o = 0; o < 20; ++o) {
@@ -209,14 +209,15 @@ TEST_CASE("building the index at 100k records keeps controls bounded", "[evidenc
     r->kind = kb::Kind::result;
     r->id = "results/r" + std::to_string(i);
     r->file = r->id + ".yaml";
-    r->oracle.raw = "o" + std::to_string(i % 20);
-    r->date = "2026-09-" + std::to_string(10 + i % 20);
+    r->result->oracle.raw = "o" + std::to_string(i % 20);
+    r->result->date = "2026-09-" + std::to_string(10 + i % 20);
     // 1000 subjects, 50 per oracle; a subject either always fails or always passes.
-    r->subject.engines.push_back(
+    r->result->subject.engines.push_back(
         {"e" + std::to_string(i % 50), "", {}, std::to_string(i % 1000), {}});
-    r->passed = i % 1000 % 3 == 0 ? 0 : 2;
-    r->failed = i % 1000 % 3 == 0 ? 1 : 0;
-    if (i % 2 == 0) r->evidence_for.push_back({"g" + std::to_string(i % 20000), "", {}, "", {}});
+    r->result->passed = i % 1000 % 3 == 0 ? 0 : 2;
+    r->result->failed = i % 1000 % 3 == 0 ? 1 : 0;
+    if (i % 2 == 0)
+      r->result->evidence_for.push_back({"g" + std::to_string(i % 20000), "", {}, "", {}});
     add(r);
   }
   auto corpus = Corpus::from_files("mem", std::move(files));

@@ -368,8 +368,8 @@ TEST_CASE("the result record of a run lints clean and round-trips through JUnit"
   auto loaded = kb::load_record_text(result.id + ".yaml", yaml);
   REQUIRE(loaded.record);
   CHECK(loaded.diagnostics.empty());
-  CHECK(loaded.record->failures.size() == 1);
-  CHECK(loaded.record->subject.model == "toy-model");
+  CHECK(loaded.record->result->failures.size() == 1);
+  CHECK(loaded.record->result->subject.model == "toy-model");
 
   const std::string xml = kb::oracle::junit_report({{&spec, &report, &result}});
   auto parsed = kb::parse_junit(xml, "run.xml");

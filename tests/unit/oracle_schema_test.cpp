@@ -143,10 +143,10 @@ TEST_CASE("an engine's probe routes load and are checked", "[oracle][schema]") {
                              "  - {path: /info, expect: {server.kind: e}}\n");
   INFO(dump(ok.diagnostics));
   REQUIRE(ok.record);
-  REQUIRE(ok.record->probe.size() == 2);
-  CHECK(ok.record->probe[0].path == "/version");
-  CHECK(ok.record->probe[0].version == "version");
-  CHECK(ok.record->probe[1].expect == std::vector<kb::ConfigEntry>{{"server.kind", "e"}});
+  REQUIRE(ok.record->engine->probe.size() == 2);
+  CHECK(ok.record->engine->probe[0].path == "/version");
+  CHECK(ok.record->engine->probe[0].version == "version");
+  CHECK(ok.record->engine->probe[1].expect == std::vector<kb::ConfigEntry>{{"server.kind", "e"}});
 
   auto bad = load_record_text("engines/e.yaml",
                               "name: E\nprobe:\n  - {path: version, version: version}\n"
@@ -173,10 +173,10 @@ TEST_CASE("a result's model, failures and incomplete flag load and are checked",
   INFO(dump(ok.diagnostics));
   REQUIRE(ok.record);
   CHECK(ok.diagnostics.empty());
-  CHECK(ok.record->subject.model == "toy-model");
-  CHECK(ok.record->incomplete);
-  REQUIRE(ok.record->failures.size() == 1);
-  const auto& f = ok.record->failures[0];
+  CHECK(ok.record->result->subject.model == "toy-model");
+  CHECK(ok.record->result->incomplete);
+  REQUIRE(ok.record->result->failures.size() == 1);
+  const auto& f = ok.record->result->failures[0];
   CHECK(f.prompt == 3);
   CHECK(f.trial == 1);
   CHECK(f.run == 2);

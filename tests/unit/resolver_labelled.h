@@ -68,8 +68,8 @@ inline Record make_record(const NameSpec& s) {
   r.kind = s.kind;
   r.id = s.id;
   r.aliases = s.aliases;
-  r.name = s.name;
-  r.repo = s.repo;
+  r.engine->name = s.name;
+  r.engine->repo = s.repo;
   return r;
 }
 

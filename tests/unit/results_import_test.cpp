@@ -330,9 +330,9 @@ TEST_CASE("the written record loads clean and changes the gotcha's state", "[res
   INFO(dump(loaded.diagnostics));
   CHECK(loaded.diagnostics.empty());
   REQUIRE(loaded.record);
-  CHECK(loaded.record->failed == 2);
-  CHECK(loaded.record->errors == 1);
-  CHECK(loaded.record->subject.config.size() == 2);
+  CHECK(loaded.record->result->failed == 2);
+  CHECK(loaded.record->result->errors == 1);
+  CHECK(loaded.record->result->subject.config.size() == 2);
 
   auto files = kTree;
   files["results/" + file + ".yaml"] = text;

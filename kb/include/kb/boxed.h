@@ -44,4 +44,44 @@ class Boxed {
   std::unique_ptr<T> p_;
 };
 
+/// A part of a record that only records of one namespace have (an engine's packages, a
+/// result's counts): one pointer in every other record instead of the part's whole size.
+/// Reads as an empty part when absent; writing through a non-const record makes it
+/// present. Copies are deep.
+template <class T>
+class Part {
+ public:
+  Part() = default;
+  Part(const Part& o) : p_(o.p_ ? std::make_unique<T>(*o.p_) : nullptr) {}
+  Part(Part&&) noexcept = default;
+  Part& operator=(const Part& o) {
+    if (this != &o) p_ = o.p_ ? std::make_unique<T>(*o.p_) : nullptr;
+    return *this;
+  }
+  Part& operator=(Part&&) noexcept = default;
+  ~Part() = default;
+
+  bool has_value() const { return p_ != nullptr; }
+  const T& operator*() const { return p_ ? *p_ : empty(); }
+  const T* operator->() const { return p_ ? p_.get() : &empty(); }
+  T& operator*() { return *get(); }
+  T* operator->() { return get(); }
+  /// Where a T is read, a part is one.
+  operator const T&() const { return **this; }
+  operator T&() { return *get(); }
+  /// Drops the part: it reads as empty again.
+  void reset() { p_.reset(); }
+
+ private:
+  T* get() {
+    if (!p_) p_ = std::make_unique<T>();
+    return p_.get();
+  }
+  static const T& empty() {
+    static const T none;
+    return none;
+  }
+  std::unique_ptr<T> p_;
+};
+
 }  // namespace kb

@@ -324,7 +324,37 @@ struct Failure {
   Pos pos;
 };
 
-/// One record, whatever its namespace; fields of other namespaces stay empty.
+/// What an engines record declares.
+struct EngineInfo {
+  Str name;
+  Str repo;
+  Str url;
+  Vec<EngineRelation> relations;
+  Vec<Package> packages;
+  Vec<Image> images;
+  Vec<Entrypoint> entrypoints;
+  Vec<ProbeRoute> probe;  ///< how `kb oracle run` and `kb check --endpoint` recognise its server
+  Vec<Release> releases;
+};
+
+/// What a results record reports.
+struct ResultInfo {
+  RefValue oracle;
+  Str date;
+  Subject subject;
+  std::int64_t passed = 0;
+  std::int64_t failed = 0;
+  std::int64_t errors = 0;
+  std::int64_t skipped = 0;
+  Vec<RefValue> evidence_for;
+  Boxed<Citation> source;
+  Vec<Failure> failures;
+  bool incomplete = false;  ///< the run was interrupted: the counts cover part of it
+};
+
+/// One record, whatever its namespace. Fields of other namespaces stay empty; the parts
+/// only one namespace has (engine, setting, result) are held apart and read as empty in
+/// every other record.
 struct Record {
   Kind kind = Kind::gotcha;
   Str id;    ///< "gotchas/foo"
@@ -359,20 +389,9 @@ struct Record {
   Boxed<Detection> detection;
   Vec<Impact> impact;
 
-  // engines
-  Str name;
-  Str repo;
-  Str url;
-  Str description;
-  Vec<EngineRelation> relations;
-  Vec<Package> packages;
-  Vec<Image> images;
-  Vec<Entrypoint> entrypoints;
-  Vec<ProbeRoute> probe;  ///< how `kb oracle run` and `kb check --endpoint` recognise its server
-  Vec<Release> releases;
-
-  // settings
-  SettingDef setting;
+  Str description;           ///< engines and settings
+  Part<EngineInfo> engine;   ///< engines
+  Part<SettingDef> setting;  ///< settings
 
   // models
   Vec<std::string> match;  ///< model id globs
@@ -383,18 +402,7 @@ struct Record {
   Str pass_criterion;
   Boxed<RunnerDecl> runner;
 
-  // results
-  RefValue oracle;
-  Str date;
-  Subject subject;
-  std::int64_t passed = 0;
-  std::int64_t failed = 0;
-  std::int64_t errors = 0;
-  std::int64_t skipped = 0;
-  Vec<RefValue> evidence_for;
-  Boxed<Citation> source;
-  Vec<Failure> failures;
-  bool incomplete = false;  ///< the run was interrupted: the counts cover part of it
+  Part<ResultInfo> result;  ///< results
 
   Str content_hash;  ///< FNV-1a 64 of the file bytes, hex
   Str source_text;   ///< the file's bytes exactly as read (a BOM kept), for in-place repair

@@ -155,8 +155,8 @@ std::string normalize_package(std::string_view name) {
 
 Catalog::Catalog(const Corpus& corpus) {
   for (const auto& r : corpus.records()) {
-    if (r->kind == Kind::engine &&
-        (!r->packages.empty() || !r->images.empty() || !r->entrypoints.empty())) {
+    if (r->kind == Kind::engine && (!r->engine->packages.empty() || !r->engine->images.empty() ||
+                                    !r->engine->entrypoints.empty())) {
       engines_.push_back(r.get());
     }
   }
@@ -168,7 +168,7 @@ std::vector<EngineHit> Catalog::image_engines(const ImageRef& ref) const {
   const Image* image = nullptr;
   std::size_t best_score = 0;
   for (const Record* e : engines_) {
-    for (const Image& im : e->images) {
+    for (const Image& im : e->engine->images) {
       auto rec = parse_image(im.image);
       if (!rec) continue;
       std::size_t s = image_score(ref, *rec);
@@ -185,7 +185,7 @@ std::vector<EngineHit> Catalog::image_engines(const ImageRef& ref) const {
   const std::string via = "image " + ref.text;
   out.push_back({best->id, version, via});
   const Release* release = nullptr;
-  for (const Release& rel : best->releases) {
+  for (const Release& rel : best->engine->releases) {
     if (!version.empty() && same_version(rel.version, version)) release = &rel;
   }
   for (const RefValue& shipped : image->engines) {
@@ -209,7 +209,7 @@ std::vector<EngineHit> Catalog::image_engines(const ImageRef& ref) const {
 const Record* Catalog::package(std::string_view name) const {
   const std::string key = normalize_package(name);
   for (const Record* e : engines_) {
-    for (const Package& p : e->packages) {
+    for (const Package& p : e->engine->packages) {
       if (p.ecosystem == "pypi" && normalize_package(p.name) == key) return e;
     }
   }
@@ -232,7 +232,7 @@ std::optional<EntryMatch> Catalog::entrypoint(const std::vector<std::string>& ar
     if (i + 1 < argv.size() && argv[i] == "-m") m = i + 1;
   }
   for (const Record* e : engines_) {
-    for (const Entrypoint& ep : e->entrypoints) {
+    for (const Entrypoint& ep : e->engine->entrypoints) {
       if (!ep.command.empty()) {
         auto words = split_words(ep.command);
         if (words.empty() || argv.size() < words.size()) continue;
@@ -251,7 +251,7 @@ bool Catalog::starts_entrypoint(std::string_view program) const {
   if (is_python(program)) return true;
   const std::string_view b = base_name(program);
   for (const Record* e : engines_) {
-    for (const Entrypoint& ep : e->entrypoints) {
+    for (const Entrypoint& ep : e->engine->entrypoints) {
       auto words = split_words(ep.command);
       if (!words.empty() && words[0] == b) return true;
     }

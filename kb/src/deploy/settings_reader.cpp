@@ -284,7 +284,7 @@ bool passes_engine_flags(const Vocabulary& vocab, const std::vector<Word>& args)
     if (const auto* json = vocab.json(name); json && !json->empty()) return true;
     if (const auto* refs = vocab.flag(name)) {
       for (const SpellingRef& r : *refs) {
-        if (r.setting->setting.key != "model") return true;
+        if (r.setting->setting->key != "model") return true;
       }
     }
   }
