@@ -1,8 +1,10 @@
 // Where a serving snapshot's memory goes, per component (bench/bench_memory.py reports
 // the whole; this splits it).
 //
-//     memory_breakdown --records DIR | --db FILE
+//     memory_breakdown --records DIR | --db FILE [--today YYYY-MM-DD]
 //
+// --today defaults to the benchmarks' 2026-10-04 (benchlib.TODAY); a later date makes the
+// generated corpus's verifications stale, and the diagnostics rows show what that costs.
 // Opens the knowledge base exactly as `kb serve` does (a LiveKb: slim load, evidence,
 // snapshot, check index, claim checks, malloc_trim), prints the heap in use and RSS, then
 // measures each component by building it again beside the live one and taking the
@@ -82,15 +84,17 @@ int main(int argc, char** argv) {
   sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 1);
   sqlite3_initialize();
   kb::LiveOptions o;
+  o.lint.today = "2026-10-04";
   for (int i = 1; i + 1 < argc; i += 2) {
     if (std::strcmp(argv[i], "--records") == 0) o.records = argv[i + 1];
     if (std::strcmp(argv[i], "--db") == 0) o.db = argv[i + 1];
+    if (std::strcmp(argv[i], "--today") == 0) o.lint.today = argv[i + 1];
   }
   if (o.records.empty() == o.db.empty()) {
-    std::fprintf(stderr, "usage: memory_breakdown --records DIR | --db FILE\n");
+    std::fprintf(stderr,
+                 "usage: memory_breakdown --records DIR | --db FILE [--today YYYY-MM-DD]\n");
     return 2;
   }
-  o.lint.today = "2026-10-04";
   const double rss0 = rss_mib();
   const std::size_t heap0 = in_use();
   kb::LiveKb live(o);

@@ -1,4 +1,7 @@
 #include <algorithm>
+#include <tuple>
+#include <utility>
+#include <vector>
 
 #include "evidence_internal.h"
 #include "kb/error.h"
@@ -40,26 +43,46 @@ Snapshot::Snapshot(Linted linted, std::shared_ptr<const Store> store, std::uint6
 std::shared_ptr<const RecordClaims> Snapshot::record_claims(const std::string& today,
                                                             int stale_after_days) const {
   const std::int64_t today_days = evidence_detail::claims_day(today);
-  auto out = std::make_shared<RecordClaims>();
-  out->today = today;
-  out->stale_after_days = stale_after_days;
   const auto& recs = corpus().records();
-  out->by_record.resize(recs.size());
   const RecordClaims* base = impl_->claims_base.get();
   const Corpus* base_corpus = impl_->claims_base_corpus.get();
   if (base && (base->today != today || base->stale_after_days != stale_after_days ||
                base_corpus->records().size() != recs.size()))
     base = nullptr;
-  for (std::size_t i = 0; i < recs.size(); ++i) {
-    const Record& r = *recs[i];
-    if (base && base_corpus->records()[i] == recs[i] &&
-        base_corpus->is_stale(r.id) == corpus().is_stale(r.id)) {
-      out->by_record[i] = base->by_record[i];
-      continue;
+  // The lint's diagnostics first, so that of two at one place the lint's comes first.
+  std::vector<std::pair<std::uint32_t, Diagnostic>> items;
+  for (const auto& d : linted_.diagnostics) items.emplace_back(RecordClaims::kLint, d);
+  // An unchanged record, stale as it was, has the claims it had.
+  std::vector<bool> reused(recs.size(), false);
+  if (base) {
+    for (std::size_t i = 0; i < recs.size(); ++i) {
+      reused[i] = base_corpus->records()[i] == recs[i] &&
+                  base_corpus->is_stale(recs[i]->id) == corpus().is_stale(recs[i]->id);
     }
-    auto mine = evidence().check_claims_of(corpus(), r, today, today_days, stale_after_days);
-    if (!mine.empty())
-      out->by_record[i] = std::make_shared<const std::vector<Diagnostic>>(std::move(mine));
+    for (std::size_t k = 0; k < base->all.size(); ++k) {
+      const std::uint32_t owner = base->owner[k];
+      if (owner != RecordClaims::kLint && reused[owner]) items.emplace_back(owner, base->all[k]);
+    }
+  }
+  for (std::size_t i = 0; i < recs.size(); ++i) {
+    if (reused[i]) continue;
+    for (auto& d :
+         evidence().check_claims_of(corpus(), *recs[i], today, today_days, stale_after_days))
+      items.emplace_back(static_cast<std::uint32_t>(i), std::move(d));
+  }
+  // sort_diagnostics' order, carrying each diagnostic's owner along.
+  std::stable_sort(items.begin(), items.end(), [](const auto& a, const auto& b) {
+    return std::tie(a.second.file, a.second.line, a.second.column, a.second.code) <
+           std::tie(b.second.file, b.second.line, b.second.column, b.second.code);
+  });
+  auto out = std::make_shared<RecordClaims>();
+  out->today = today;
+  out->stale_after_days = stale_after_days;
+  out->all.reserve(items.size());
+  out->owner.reserve(items.size());
+  for (auto& [owner, d] : items) {
+    out->owner.push_back(owner);
+    out->all.push_back(std::move(d));
   }
   return out;
 }
@@ -73,15 +96,9 @@ const std::vector<Diagnostic>& Snapshot::diagnostics() const {
     impl_->claims = record_claims(o.today.empty() ? today_date() : o.today, o.stale_after_days);
     impl_->claims_base.reset();
     impl_->claims_base_corpus.reset();
-    auto& all = impl_->all_diagnostics;
-    all = linted_.diagnostics;
-    for (const auto& mine : impl_->claims->by_record) {
-      if (mine) all.insert(all.end(), mine->begin(), mine->end());
-    }
-    sort_diagnostics(all);
     impl_->claims_ready.store(true, std::memory_order_release);
   });
-  return impl_->all_diagnostics;
+  return impl_->claims->all;
 }
 
 const CheckIndex& Snapshot::checks() const {

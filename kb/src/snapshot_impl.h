@@ -40,12 +40,18 @@ struct SortIndex {
 /// Target id -> indices of the records whose references name it, ascending (= by id).
 using ReferenceMap = std::unordered_map<std::string, std::vector<std::uint32_t>>;
 
-/// The deferred claim diagnostics of each record, and the date they were checked for.
+/// Every diagnostic of a snapshot, its lint's and the deferred claim checks', and the date
+/// the claims were checked for. Each claim is held once, here, with the record it belongs
+/// to: a later snapshot takes an unchanged record's claims from this list instead of
+/// checking them again (at 100k records, with many verifications stale, a second copy
+/// per record was ~20 MiB).
 struct RecordClaims {
+  /// `owner` of a diagnostic that is the lint's, not a claim check's.
+  static constexpr std::uint32_t kLint = UINT32_MAX;
   std::string today;
   int stale_after_days = 0;
-  /// By record index; null when the record has none.
-  std::vector<std::shared_ptr<const std::vector<Diagnostic>>> by_record;
+  std::vector<Diagnostic> all;       ///< sorted by file, line, column, code
+  std::vector<std::uint32_t> owner;  ///< by position in `all`: its record's index, or kLint
 };
 
 struct SnapshotData {
@@ -57,9 +63,8 @@ struct SnapshotData {
   std::int64_t loaded_ms = 0;
   std::string kb_date;  ///< knowledge_base_date() of the corpus, patched after small changes
 
-  std::once_flag claims_once;  ///< deferred claim checks, merged into all_diagnostics
-  std::vector<Diagnostic> all_diagnostics;
-  std::shared_ptr<const RecordClaims> claims;  ///< set with all_diagnostics
+  std::once_flag claims_once;                  ///< deferred claim checks, merged into `claims`
+  std::shared_ptr<const RecordClaims> claims;  ///< every diagnostic, once they are checked
   std::atomic<bool> claims_ready{false};
   /// The previous snapshot's claims and its corpus (kept alive for them), when they can
   /// stand for every record that did not change; dropped once `claims` is built.
