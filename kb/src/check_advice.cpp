@@ -3,10 +3,12 @@
 // 0.26.0 to 0.28.0 or later").
 
 #include <algorithm>
+#include <memory>
 
 #include "check_index_impl.h"
 #include "kb/corpus.h"
 #include "kb/version.h"
+#include "lru_cache.h"
 #include "text_util.h"
 
 namespace kb {
@@ -45,6 +47,36 @@ std::string advice_text(const FixAdvice& a) {
   return e + " " + a.fixed_in + " and later: " + what;
 }
 
+/// What a finding shows of its gotcha's Markdown bodies.
+struct BodyAdvice {
+  std::string symptom;              ///< first paragraph, plain
+  std::string workaround;           ///< first paragraph, plain
+  std::string workaround_markdown;  ///< whole, trimmed
+};
+
+// A slim corpus (`kb serve`) reads a gotcha's bodies back from the index and parses its
+// file again: ~60 us a finding, most of a check's time at 100k records, where one
+// deployment can hit a thousand gotchas, more than the whole-record cache keeps. What a
+// finding shows of them is a few hundred bytes: those are kept for the gotchas checks hit
+// most recently, keyed by id and content hash, so an unchanged record keeps its entry
+// across reloads.
+constexpr std::size_t kAdviceCached = 4096;
+
+std::shared_ptr<const BodyAdvice> body_advice(const Corpus& corpus, const Record& gotcha) {
+  static const LruCache<std::shared_ptr<const BodyAdvice>> cache(kAdviceCached);
+  std::string key = gotcha.id + '\n' + gotcha.content_hash;
+  if (auto hit = cache.get(key)) return *hit;
+  const auto whole = corpus.whole(gotcha);
+  auto made = std::make_shared<BodyAdvice>();
+  made->symptom = first_paragraph_plain(whole->symptom);
+  made->workaround = first_paragraph_plain(whole->workaround);
+  made->workaround_markdown = std::string(text::trim(whole->workaround));
+  // Only what was read back whole: a record that is its own whole version (a corpus
+  // loaded whole, or a slim one whose index no longer holds it) is not kept.
+  if (whole.get() == &gotcha) return made;
+  return cache.put(std::move(key), std::move(made));
+}
+
 }  // namespace
 
 std::string first_paragraph_plain(std::string_view markdown) {
@@ -81,10 +113,10 @@ std::string first_paragraph_plain(std::string_view markdown) {
 
 void advise(const Corpus& corpus, const Record& gotcha, const Service& hit, Finding& f) {
   {
-    const auto whole = corpus.whole(gotcha);
-    f.symptom = first_paragraph_plain(whole->symptom);
-    f.workaround = first_paragraph_plain(whole->workaround);
-    f.workaround_markdown = std::string(text::trim(whole->workaround));
+    const auto bodies = body_advice(corpus, gotcha);
+    f.symptom = bodies->symptom;
+    f.workaround = bodies->workaround;
+    f.workaround_markdown = bodies->workaround_markdown;
   }
   for (const Str* t : {&gotcha.family, &gotcha.category}) {
     if (!t->empty()) f.tags.push_back(t->str());

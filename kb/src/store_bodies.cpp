@@ -5,14 +5,12 @@
 // version here or, failing that, gets the slim record.
 
 #include <algorithm>
-#include <list>
-#include <mutex>
 #include <optional>
-#include <unordered_map>
 
 #include "kb/corpus.h"
 #include "kb/error.h"
 #include "kb/store.h"
+#include "lru_cache.h"
 
 namespace kb {
 namespace {
@@ -20,17 +18,11 @@ namespace {
 class StoreBodies final : public RecordBodies {
  public:
   StoreBodies(std::shared_ptr<const Store> store, std::size_t capacity)
-      : store_(std::move(store)), capacity_(capacity) {}
+      : store_(std::move(store)), cache_(capacity) {}
 
   std::shared_ptr<const Record> whole(const Record& slim) const override {
     std::string key = slim.id + '\n' + slim.content_hash;
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      if (auto it = by_key_.find(key); it != by_key_.end()) {
-        lru_.splice(lru_.begin(), lru_, it->second);
-        return it->second->second;
-      }
-    }
+    if (auto hit = cache_.get(key)) return *hit;
     if (!store_) return nullptr;
     std::optional<std::string> bytes;
     try {
@@ -41,24 +33,12 @@ class StoreBodies final : public RecordBodies {
     if (!bytes) return nullptr;
     FileResult f = load_record_text(slim.file, *bytes);
     if (!f.record || f.record->content_hash != slim.content_hash) return nullptr;
-    std::lock_guard<std::mutex> lock(mu_);
-    if (auto it = by_key_.find(key); it != by_key_.end()) return it->second->second;
-    lru_.emplace_front(key, f.record);
-    by_key_.emplace(std::move(key), lru_.begin());
-    if (lru_.size() > capacity_) {
-      by_key_.erase(lru_.back().first);
-      lru_.pop_back();
-    }
-    return f.record;
+    return cache_.put(std::move(key), f.record);
   }
 
  private:
-  using Entry = std::pair<std::string, std::shared_ptr<const Record>>;
   std::shared_ptr<const Store> store_;
-  std::size_t capacity_;
-  mutable std::mutex mu_;
-  mutable std::list<Entry> lru_;
-  mutable std::unordered_map<std::string, std::list<Entry>::iterator> by_key_;
+  LruCache<std::shared_ptr<const Record>> cache_;
 };
 
 }  // namespace

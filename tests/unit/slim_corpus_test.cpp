@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "kb/check.h"
 #include "kb/corpus.h"
 #include "kb/error.h"
 #include "kb/lint.h"
@@ -195,4 +196,44 @@ TEST_CASE("a build with errors leaves the index it would replace as it was", "[b
     CHECK(entry.path().filename().string().rfind(db.path.filename().string() + ".tmp-", 0) ==
           std::string::npos);
   }
+}
+
+TEST_CASE("a finding on a slim corpus says what the whole record says, again and after an edit",
+          "[check][slim]") {
+  kb::test::TempTree tree(kFixture);
+  const std::string yaml = "engines: [vllm, nixl, lmcache, mooncake, sglang]\n";
+  // Every finding with what it shows of its gotcha's bodies.
+  const auto advice = [&](const kb::Linted& l) {
+    auto index = kb::CheckIndex::build(*l.corpus, l.evidence);
+    std::vector<kb::Diagnostic> diags;
+    const kb::Deployment d = kb::parse_deployment(yaml, "deploy.yaml", diags);
+    REQUIRE(diags.empty());
+    std::string out;
+    for (const auto& f : index.run(d).findings)
+      out += f.id + " | " + f.symptom + " | " + f.workaround + " | " + f.workaround_markdown + "\n";
+    return out;
+  };
+  {
+    TempDb db;
+    const kb::Linted slim = kb::build_index_file(tree.dir, lint_options(), db.path);
+    const std::string whole = advice(kb::lint_tree(tree.dir, lint_options()));
+    INFO(whole);
+    CHECK(whole.find("gotchas/alpha-blocker | The alpha symptom: prefix cache hit diverges under "
+                     "load. | The alpha workaround. | The alpha workaround.") != std::string::npos);
+    CHECK(advice(slim) == whole);
+    CHECK(advice(slim) == whole);  // the second time from what the first kept
+  }
+  // A new version of the record is new text, not what was kept of the last one.
+  std::string alpha = tree.read("gotchas/alpha-blocker.yaml");
+  const std::string from = "The alpha workaround.";
+  alpha.replace(alpha.find(from), from.size(), "Pin the **prefix cache** off.\n\n  Then restart.");
+  tree.write("gotchas/alpha-blocker.yaml", alpha);
+  TempDb db;
+  const kb::Linted slim = kb::build_index_file(tree.dir, lint_options(), db.path);
+  const std::string edited = advice(slim);
+  INFO(edited);
+  CHECK(edited.find("gotchas/alpha-blocker | The alpha symptom: prefix cache hit diverges under "
+                    "load. | Pin the prefix cache off. | Pin the **prefix cache** off.\n\nThen "
+                    "restart.") != std::string::npos);
+  CHECK(edited == advice(kb::lint_tree(tree.dir, lint_options())));
 }
