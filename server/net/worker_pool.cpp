@@ -43,6 +43,7 @@ void WorkerPool::run() {
   const auto ready = [this] { return stopping_ || !jobs_.empty(); };
   for (;;) {
     std::function<void()> job;
+    bool idle_turn = false;
     {
       std::unique_lock<std::mutex> lock(mu_);
       // After work, with nothing running, wait only until the pool has been idle long
@@ -59,17 +60,18 @@ void WorkerPool::run() {
         // idle_after_ first runs on_idle_, once.
         if (!(worked_ && running_ == 0 && Clock::now() >= last_done_ + idle_after_)) continue;
         worked_ = false;
+        idle_turn = true;
       } else {
         job = std::move(jobs_.front());
         jobs_.pop_front();
         ++running_;
       }
     }
-    if (!job) {
+    if (idle_turn) {
       on_idle_();
       continue;
     }
-    job();
+    if (job) job();
     std::lock_guard<std::mutex> lock(mu_);
     --running_;
     worked_ = true;

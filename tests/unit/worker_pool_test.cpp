@@ -105,3 +105,19 @@ TEST_CASE("stopping a pool waiting to call the idle hook returns at once", "[net
   CHECK(std::chrono::steady_clock::now() - t0 < 5s);
   CHECK(idle.load() == 0);
 }
+
+TEST_CASE("an empty job is work done, not a call of the idle hook", "[net][workers]") {
+  std::atomic<int> idle{0};
+  std::atomic<int> ran{0};
+  WorkerPool pool(1, 20ms, [&] { ++idle; });
+  pool.submit({});
+  pool.submit([&] { ++ran; });
+  REQUIRE(eventually([&] { return idle.load() == 1; }));
+  CHECK(ran.load() == 1);
+  std::this_thread::sleep_for(80ms);
+  CHECK(idle.load() == 1);
+  // Nothing counts as still running: the next burst ends in the next call.
+  pool.submit([&] { ++ran; });
+  REQUIRE(eventually([&] { return idle.load() == 2; }));
+  CHECK(ran.load() == 2);
+}
