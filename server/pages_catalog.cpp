@@ -18,18 +18,6 @@ void prose(Data& d, const std::string& key, const std::string& markdown) {
   if (!markdown.empty()) d.set(key, render_markdown(markdown));
 }
 
-List string_list(const Vec<std::string>& values) {
-  List out;
-  for (const auto& v : values) out.push_back(Data("value", v));
-  return out;
-}
-
-List citations(const Record& r) {
-  List out;
-  for (const auto& c : r.references) out.push_back(citation_item(c));
-  return out;
-}
-
 // Gotchas naming the engine, grouped by family, silent first; each item's range is the
 // version range its `affects` entry gives.
 List engine_groups(const View& v, const Links& links, const Record& engine) {
@@ -139,11 +127,11 @@ std::string render_engine(const Renderer::Impl& impl, const View& v, const Recor
     d.set("repo_href", "https://github.com/" + encode_uri_path(r.engine->repo));
   }
   if (is_web_url(r.engine->url)) d.set("url", r.engine->url.str());
-  d.set("aliases", string_list(r.aliases));
+  d.set("aliases", value_list(r.aliases));
   d.set("has_aliases", !r.aliases.empty());
   prose(d, "description", r.description);
   prose(d, "notes", r.notes);
-  const List refs = citations(r);
+  const List refs = citation_list(r.references);
   d.set("references", refs);
   d.set("has_references", !refs.empty());
   const List groups = engine_groups(v, links, r);
@@ -172,7 +160,7 @@ std::string render_oracle(const Renderer::Impl& impl, const View& v, const Recor
   d.set("slug", r.id.substr(r.id.find('/') + 1));
   d.set("matrix", results_matrix(v, r));
   d.set("gotchas", item_list(oracle_gotchas(v, links, r)));
-  const List refs = citations(r);
+  const List refs = citation_list(r.references);
   d.set("references", refs);
   d.set("has_references", !refs.empty());
   record_files(d, links, r);

@@ -191,4 +191,16 @@ Data citation_item(const Citation& c) {
   return d;
 }
 
+List citation_list(const Vec<Citation>& list) {
+  List out;
+  for (const auto& c : list) out.push_back(citation_item(c));
+  return out;
+}
+
+List value_list(const Vec<std::string>& values) {
+  List out;
+  for (const auto& v : values) out.push_back(Data("value", v));
+  return out;
+}
+
 }  // namespace kb::pages

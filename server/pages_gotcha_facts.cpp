@@ -36,12 +36,6 @@ constexpr std::pair<std::string_view, std::string_view> kSignals[] = {
     {"startup", "clean startup"},
 };
 
-List citation_list(const Vec<Citation>& list) {
-  List out;
-  for (const auto& c : list) out.push_back(citation_item(c));
-  return out;
-}
-
 List fix_rows(const View& v, const Links& links, const Record& r) {
   List out;
   for (const auto& f : r.fixes) {

@@ -121,6 +121,12 @@ Data engine_ref(const View& v, const Links& links, const RefValue& ref);
 /// A citation as a list item: label ("vllm-project/vllm#40896"), http(s) link, state.
 Data citation_item(const Citation& c);
 
+/// Citations as list items (citation_item).
+List citation_list(const Vec<Citation>& list);
+
+/// Strings as list items {value}.
+List value_list(const Vec<std::string>& values);
+
 /// Whether the gotcha's `detection.silent` is true: every health signal says fine.
 bool is_silent(const Record& r);
 

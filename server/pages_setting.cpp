@@ -12,23 +12,11 @@ namespace kb::pages {
 
 namespace {
 
-List text_list(const Vec<std::string>& values) {
-  List out;
-  for (const auto& v : values) out.push_back(Data("value", v));
-  return out;
-}
-
-List citations(const Record& r) {
-  List out;
-  for (const auto& c : r.references) out.push_back(citation_item(c));
-  return out;
-}
-
 void common(Data& d, const Links& links, const Record& r) {
   d.set("title", std::string(display_name(r)));
   d.set("id", r.id.str());
   if (!r.notes.empty()) d.set("notes", render_markdown(r.notes));
-  const List refs = citations(r);
+  const List refs = citation_list(r.references);
   d.set("references", refs);
   d.set("has_references", !refs.empty());
   d.set("source_href", links.source(r.id));
@@ -105,7 +93,7 @@ List value_rows(const View& v, const Links& links, const Record& r) {
     Data row;
     row.set("value", val.value.str());
     row.set("anchor", "value-" + val.value);
-    row.set("synonyms", text_list(val.synonyms));
+    row.set("synonyms", value_list(val.synonyms));
     row.set("has_synonyms", !val.synonyms.empty());
     if (val.description.empty()) {
       row.set("description", false);
@@ -152,7 +140,7 @@ std::string render_setting(const Renderer::Impl& impl, const View& v, const Reco
   d.set("key", s.key.str());
   d.set("type", s.type.str());
   d.set("scope", s.scope.str());
-  d.set("synonyms", text_list(s.synonyms));
+  d.set("synonyms", value_list(s.synonyms));
   d.set("has_synonyms", !s.synonyms.empty());
   if (!r.description.empty()) d.set("description", render_markdown(r.description));
   const List values = value_rows(v, links, r);
@@ -194,7 +182,7 @@ std::string render_model(const Renderer::Impl& impl, const View& v, const Record
   const Links links(impl.style, depth_of(r.id));
   Data d = page_data(links, display_name(r));
   common(d, links, r);
-  d.set("match", text_list(r.match));
+  d.set("match", value_list(r.match));
   List traits;
   std::map<std::string, std::string> value_of;  // setting id -> this model's value
   for (const auto& kv : r.traits) {
