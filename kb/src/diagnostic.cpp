@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <tuple>
 
+#include "diagnostic_order.h"
+
 namespace kb {
 
 std::string_view to_string(Severity s) {
@@ -14,10 +16,12 @@ std::string_view to_string(Severity s) {
   return "error";
 }
 
+bool diagnostic_before(const Diagnostic& a, const Diagnostic& b) {
+  return std::tie(a.file, a.line, a.column, a.code) < std::tie(b.file, b.line, b.column, b.code);
+}
+
 void sort_diagnostics(std::vector<Diagnostic>& diags) {
-  std::stable_sort(diags.begin(), diags.end(), [](const Diagnostic& a, const Diagnostic& b) {
-    return std::tie(a.file, a.line, a.column, a.code) < std::tie(b.file, b.line, b.column, b.code);
-  });
+  std::stable_sort(diags.begin(), diags.end(), diagnostic_before);
 }
 
 std::size_t count_severity(const std::vector<Diagnostic>& diags, Severity s) {

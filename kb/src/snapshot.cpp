@@ -1,8 +1,8 @@
 #include <algorithm>
-#include <tuple>
 #include <utility>
 #include <vector>
 
+#include "diagnostic_order.h"
 #include "evidence_internal.h"
 #include "kb/error.h"
 #include "kb/snapshot.h"
@@ -72,8 +72,7 @@ std::shared_ptr<const RecordClaims> Snapshot::record_claims(const std::string& t
   }
   // sort_diagnostics' order, carrying each diagnostic's owner along.
   std::stable_sort(items.begin(), items.end(), [](const auto& a, const auto& b) {
-    return std::tie(a.second.file, a.second.line, a.second.column, a.second.code) <
-           std::tie(b.second.file, b.second.line, b.second.column, b.second.code);
+    return diagnostic_before(a.second, b.second);
   });
   auto out = std::make_shared<RecordClaims>();
   out->today = today;
