@@ -51,37 +51,24 @@ class Boxed {
 template <class T>
 class Part {
  public:
-  Part() = default;
-  Part(const Part& o) : p_(o.p_ ? std::make_unique<T>(*o.p_) : nullptr) {}
-  Part(Part&&) noexcept = default;
-  Part& operator=(const Part& o) {
-    if (this != &o) p_ = o.p_ ? std::make_unique<T>(*o.p_) : nullptr;
-    return *this;
-  }
-  Part& operator=(Part&&) noexcept = default;
-  ~Part() = default;
-
-  bool has_value() const { return p_ != nullptr; }
+  bool has_value() const { return p_.has_value(); }
   const T& operator*() const { return p_ ? *p_ : empty(); }
-  const T* operator->() const { return p_ ? p_.get() : &empty(); }
-  T& operator*() { return *get(); }
-  T* operator->() { return get(); }
+  const T* operator->() const { return &**this; }
+  T& operator*() { return get(); }
+  T* operator->() { return &get(); }
   /// Where a T is read, a part is one.
   operator const T&() const { return **this; }
-  operator T&() { return *get(); }
+  operator T&() { return get(); }
   /// Drops the part: it reads as empty again.
   void reset() { p_.reset(); }
 
  private:
-  T* get() {
-    if (!p_) p_ = std::make_unique<T>();
-    return p_.get();
-  }
+  T& get() { return p_ ? *p_ : p_.emplace(); }
   static const T& empty() {
     static const T none;
     return none;
   }
-  std::unique_ptr<T> p_;
+  Boxed<T> p_;  ///< copies deep, as Boxed does
 };
 
 }  // namespace kb
