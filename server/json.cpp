@@ -15,13 +15,26 @@ json diagnostic(const Diagnostic& d) {
   return j;
 }
 
-json lint_report(std::size_t records, const std::vector<Diagnostic>& diags) {
+namespace {
+
+template <class List>
+json lint_report_of(std::size_t records, const List& diags) {
   json list = json::array();
   for (const auto& d : diags) list.push_back(diagnostic(d));
   return {{"records", records},
           {"errors", count_severity(diags, Severity::error)},
           {"warnings", count_severity(diags, Severity::warning)},
           {"diagnostics", std::move(list)}};
+}
+
+}  // namespace
+
+json lint_report(std::size_t records, const std::vector<Diagnostic>& diags) {
+  return lint_report_of(records, diags);
+}
+
+json lint_report(std::size_t records, const DiagnosticList& diags) {
+  return lint_report_of(records, diags);
 }
 
 json reference(const Corpus& corpus, const RefValue& ref, Kind ns) {

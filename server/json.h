@@ -9,6 +9,7 @@
 
 #include "kb/corpus.h"
 #include "kb/diagnostic.h"
+#include "kb/diagnostic_list.h"
 #include "kb/evidence.h"
 #include "kb/model.h"
 
@@ -29,6 +30,7 @@ nlohmann::json diagnostic(const Diagnostic& d);
 
 /// The lint document: {"records","errors","warnings","diagnostics":[...]}.
 nlohmann::json lint_report(std::size_t records, const std::vector<Diagnostic>& diags);
+nlohmann::json lint_report(std::size_t records, const DiagnosticList& diags);
 
 /// A reference as written and as resolved: {"raw","id","versions","field"}.
 nlohmann::json reference(const Corpus& corpus, const RefValue& ref, Kind ns);

@@ -16,6 +16,7 @@
 
 #include "kb/corpus.h"
 #include "kb/diagnostic.h"
+#include "kb/diagnostic_list.h"
 #include "kb/evidence.h"
 #include "kb/lint.h"
 #include "kb/model.h"
@@ -44,7 +45,7 @@ enum class LinkStyle { live, static_site };
 struct View {
   const Corpus& corpus;
   const EvidenceIndex& evidence;
-  const std::vector<Diagnostic>& diagnostics;
+  const DiagnosticList& diagnostics;
   /// Records whose reference fields name `id` (resolved), sorted by id.
   std::function<std::vector<const Record*>(std::string_view id)> referencing;
   /// Full-text search with \x02/\x03-marked snippets; empty when there is none (static site).
@@ -63,8 +64,9 @@ class ReferenceMap {
   std::unordered_map<std::string, std::vector<const Record*>> by_target_;
 };
 
-/// A view over a linted tree; `refs` must outlive it. No full-text search.
-View make_view(const Linted& linted, const ReferenceMap& refs);
+/// A view over a linted tree showing `diags` (its diagnostics, packed); `refs` and `diags`
+/// must outlive it. No full-text search.
+View make_view(const Linted& linted, const ReferenceMap& refs, const DiagnosticList& diags);
 
 /// A view over a live snapshot, with its full-text search; `s` must outlive it.
 View make_view(const Snapshot& s);

@@ -19,10 +19,10 @@ std::vector<const Record*> ReferenceMap::referencing(std::string_view id) const 
   return it == by_target_.end() ? std::vector<const Record*>{} : it->second;
 }
 
-View make_view(const Linted& linted, const ReferenceMap& refs) {
+View make_view(const Linted& linted, const ReferenceMap& refs, const DiagnosticList& diags) {
   return View{*linted.corpus,
               linted.evidence,
-              linted.diagnostics,
+              diags,
               [&refs](std::string_view id) { return refs.referencing(id); },
               {}};
 }

@@ -185,7 +185,8 @@ std::vector<std::string> plan(const Linted& linted, const pages::Renderer& rende
 
 void write_all(const Linted& linted, const pages::Renderer& renderer, Writer& w) {
   const pages::ReferenceMap refs(*linted.corpus);
-  const pages::View v = pages::make_view(linted, refs);
+  const DiagnosticList diags(linted.diagnostics);
+  const pages::View v = pages::make_view(linted, refs, diags);
   std::vector<std::function<void()>> tasks = {
       [&] { w.write("index.html", renderer.home(v)); },
       [&] { w.write("search.html", renderer.search(v, {})); },

@@ -77,20 +77,27 @@ std::shared_ptr<const RecordClaims> Snapshot::record_claims(const std::string& t
   auto out = std::make_shared<RecordClaims>();
   out->today = today;
   out->stale_after_days = stale_after_days;
-  out->all.reserve(items.size());
   out->owner.reserve(items.size());
+  DiagnosticList::Builder all;
   for (auto& [owner, d] : items) {
     out->owner.push_back(owner);
-    out->all.push_back(std::move(d));
+    all.add(d);
   }
+  out->all = all.finish();
   return out;
 }
 
 Snapshot::~Snapshot() = default;
 
-const std::vector<Diagnostic>& Snapshot::diagnostics() const {
-  if (!options_.deferred_claims) return linted_.diagnostics;
+const DiagnosticList& Snapshot::diagnostics() const {
   std::call_once(impl_->claims_once, [this] {
+    if (!options_.deferred_claims) {
+      auto packed = std::make_shared<RecordClaims>();
+      packed->all = DiagnosticList(linted_.diagnostics);
+      packed->owner.assign(packed->all.size(), RecordClaims::kLint);
+      impl_->claims = std::move(packed);  // not claims_ready: there are no claims to reuse
+      return;
+    }
     const LintOptions& o = *options_.deferred_claims;
     impl_->claims = record_claims(o.today.empty() ? today_date() : o.today, o.stale_after_days);
     impl_->claims_base.reset();

@@ -50,7 +50,7 @@ struct RecordClaims {
   static constexpr std::uint32_t kLint = UINT32_MAX;
   std::string today;
   int stale_after_days = 0;
-  std::vector<Diagnostic> all;       ///< sorted by file, line, column, code
+  DiagnosticList all;                ///< sorted by file, line, column, code
   std::vector<std::uint32_t> owner;  ///< by position in `all`: its record's index, or kLint
 };
 

@@ -26,7 +26,8 @@ namespace kb::test {
 struct Tree {
   Linted linted;
   std::unique_ptr<pages::ReferenceMap> refs;
-  pages::View view() const { return pages::make_view(linted, *refs); }
+  std::unique_ptr<DiagnosticList> diags;
+  pages::View view() const { return pages::make_view(linted, *refs, *diags); }
 };
 
 inline Tree make_tree(const std::vector<std::pair<std::string, std::string>>& files) {
@@ -34,8 +35,9 @@ inline Tree make_tree(const std::vector<std::pair<std::string, std::string>>& fi
   for (const auto& [file, text] : files) loaded.push_back(load_record_text(file, text));
   LintOptions options;
   options.today = "2026-10-10";
-  Tree t{lint_corpus(Corpus::from_files("mem", std::move(loaded)), options), nullptr};
+  Tree t{lint_corpus(Corpus::from_files("mem", std::move(loaded)), options), nullptr, nullptr};
   t.refs = std::make_unique<pages::ReferenceMap>(*t.linted.corpus);
+  t.diags = std::make_unique<DiagnosticList>(t.linted.diagnostics);
   return t;
 }
 

@@ -164,7 +164,8 @@ TEST_CASE("URLs the schema would refuse are still never links", "[pages]") {
   const kb::Linted linted =
       kb::lint_corpus(kb::Corpus::from_files("mem", std::move(files)), options);
   const kb::pages::ReferenceMap refs(*linted.corpus);
-  const auto v = kb::pages::make_view(linted, refs);
+  const kb::DiagnosticList diags(linted.diagnostics);
+  const auto v = kb::pages::make_view(linted, refs, diags);
   const Renderer r(LinkStyle::live);
   const std::string page = *r.record(v, *linted.corpus->find("gotchas/js"));
   require_inert("/gotchas/js", page);

@@ -147,7 +147,8 @@ TEST_CASE("an index shares nothing stale: each reload in a chain answers like a 
 
 namespace {
 
-Lines render(const std::vector<kb::Diagnostic>& ds) {
+template <class List>
+Lines render(const List& ds) {
   Lines out;
   for (const auto& d : ds) {
     out.push_back(d.file + ":" + std::to_string(d.line) + ":" + std::to_string(d.column) + " " +

@@ -13,6 +13,7 @@
 
 #include "kb/corpus.h"
 #include "kb/diagnostic.h"
+#include "kb/diagnostic_list.h"
 #include "kb/evidence.h"
 #include "kb/lint.h"
 #include "kb/store.h"
@@ -93,7 +94,7 @@ class Snapshot {
   const std::shared_ptr<const Corpus>& corpus_ptr() const { return linted_.corpus; }
   const EvidenceIndex& evidence() const { return linted_.evidence; }
   /// Every diagnostic, as `kb lint` reports them (claim checks run on first use).
-  const std::vector<Diagnostic>& diagnostics() const;
+  const DiagnosticList& diagnostics() const;
   /// The compiled applicability of every gotcha, built on first use; from the previous
   /// snapshot's when that one was built, so it costs only the records that changed.
   const CheckIndex& checks() const;
