@@ -35,11 +35,15 @@ GotchaRow make_row(const Corpus& corpus, const EvidenceIndex& evidence, std::uin
   row.index = index;
   row.withdrawn = r.status == GotchaStatus::withdrawn;
   row.reproduced = evidence.for_gotcha(r.id).state;
+  std::vector<std::string> engines;
   for (const auto& a : r.affects) {
-    if (auto id = corpus.target(Kind::engine, a.raw)) row.engines.push_back(slug_of(*id));
+    if (auto id = corpus.target(Kind::engine, a.raw)) engines.push_back(slug_of(*id));
   }
-  std::sort(row.engines.begin(), row.engines.end());
-  row.engines.erase(std::unique(row.engines.begin(), row.engines.end()), row.engines.end());
+  std::sort(engines.begin(), engines.end());
+  engines.erase(std::unique(engines.begin(), engines.end()), engines.end());
+  std::string joined;
+  for (const auto& e : engines) joined.append(e).push_back('\n');
+  row.engines = joined;
   return row;
 }
 

@@ -149,10 +149,9 @@ struct Filters {
       return false;
     }
     if (engine.empty()) return true;
-    for (const auto& e : row.engines) {
-      if (any_of(engine, e)) return true;
-    }
-    return false;
+    bool found = false;
+    for_each_engine(row, [&](std::string_view e) { found = found || any_of(engine, e); });
+    return found;
   }
 };
 
@@ -240,7 +239,7 @@ GotchaPage Snapshot::gotchas(const GotchaQuery& q) const {
     const Record& r = *corpus().records()[row.index];
     if (!f.match(row, r)) continue;
     ++page.total;
-    for (const auto& e : row.engines) ++counts[0][e];
+    for_each_engine(row, [&](std::string_view e) { ++counts[0][std::string(e)]; });
     ++counts[1][std::string(to_string(r.severity))];
     ++counts[2][std::string(to_string(r.status))];
     if (!r.family.empty()) ++counts[3][r.family];
