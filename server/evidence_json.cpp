@@ -28,7 +28,7 @@ nlohmann::json evidence_group(const EvidenceGroup& g) {
   for (const auto& [key, value] : g.config) config[key] = value;
   return {{"oracle", g.oracle},
           {"subject", g.subject},
-          {"summary", g.summary},
+          {"summary", g.summary()},
           {"passed", g.passed},
           {"failed", g.failed},
           {"errors", g.errors},

@@ -104,7 +104,6 @@ EvidenceGroup make_group(const SubjectGroup& g, Tally t, std::size_t keep = SIZE
   const std::size_t first = t.dated.size() > keep ? t.dated.size() - keep : 0;
   for (std::size_t i = first; i < t.dated.size(); ++i) out.results.push_back(t.dated[i].second);
   if (!t.dated.empty()) out.newest_date = t.dated.back().first;
-  out.summary = g.label + ": " + tally_text(t.passed, t.failed, t.errors, t.skipped, runs);
   return out;
 }
 
@@ -295,6 +294,10 @@ class Builder {
 };
 
 }  // namespace
+
+std::string EvidenceGroup::summary() const {
+  return subject + ": " + tally_text(passed, failed, errors, skipped, runs);
+}
 
 std::string_view to_string(Reproduction r) {
   switch (r) {

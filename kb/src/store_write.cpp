@@ -288,7 +288,7 @@ void Store::finish_update(const Corpus* prev, const Corpus& next, const Evidence
             .bind(6, g.failed)
             .bind(7, g.runs)
             .bind(8, g.newest_date)
-            .bind(9, g.summary)
+            .bind(9, g.summary())
             .run();
       };
       for (const auto& g : ev.groups) group(g, "evidence");

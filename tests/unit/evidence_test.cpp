@@ -33,14 +33,14 @@ TEST_CASE("linked results are grouped by oracle and subject", "[evidence]") {
 
   REQUIRE(s.groups.size() == 3);
   CHECK(s.groups[0].oracle == "oracles/cold-vs-warm");
-  CHECK(s.groups[0].summary == "vllm: 1/1 failed in 1 run");
+  CHECK(s.groups[0].summary() == "vllm: 1/1 failed in 1 run");
   CHECK(s.groups[1].oracle == "oracles/monolithic-equivalence");
-  CHECK(s.groups[1].summary == "vllm 0.26.0 + lmcache: 6/6 failed in 2 runs");
+  CHECK(s.groups[1].summary() == "vllm 0.26.0 + lmcache: 6/6 failed in 2 runs");
   CHECK(s.groups[1].results == std::vector<std::string>{"results/a", "results/b"});
   CHECK(s.groups[1].newest_date == "2026-09-30");
   CHECK(s.groups[1].engines ==
         std::vector<std::pair<std::string, std::string>>{{"vllm", "0.26.0"}, {"lmcache", ""}});
-  CHECK(s.groups[2].summary == "vllm 0.27.1 + lmcache: 3/3 failed in 1 run");
+  CHECK(s.groups[2].summary() == "vllm 0.27.1 + lmcache: 3/3 failed in 1 run");
 
   REQUIRE(s.by_oracle.size() == 2);
   CHECK(s.by_oracle[1].oracle == "oracles/monolithic-equivalence");
@@ -49,8 +49,8 @@ TEST_CASE("linked results are grouped by oracle and subject", "[evidence]") {
   CHECK(s.by_oracle[1].runs == 3);
 
   REQUIRE(s.controls.size() == 2);
-  CHECK(s.controls[0].summary == "mooncake + vllm: 2/2 passed in 1 run");
-  CHECK(s.controls[1].summary == "nixl + vllm: 1/1 passed in 1 run");
+  CHECK(s.controls[0].summary() == "mooncake + vllm: 2/2 passed in 1 run");
+  CHECK(s.controls[1].summary() == "nixl + vllm: 1/1 passed in 1 run");
   CHECK(s.controls_omitted == 0);
 
   CHECK(kb::summary_line(s) ==
@@ -71,7 +71,7 @@ TEST_CASE("passing results alone are not a reproduction", "[evidence]") {
   CHECK(s.passed == 5);
   CHECK(s.runs == 2);
   REQUIRE(s.groups.size() == 1);
-  CHECK(s.groups[0].summary == "vllm: 5/5 passed in 2 runs");
+  CHECK(s.groups[0].summary() == "vllm: 5/5 passed in 2 runs");
   CHECK(kb::summary_line(s) == "not reproduced: 5/5 passed in 2 runs");
 }
 
@@ -137,7 +137,7 @@ TEST_CASE("config joins the subject label only where engines alone are ambiguous
   auto index = EvidenceIndex::build(*corpus);
   const auto& s = index.for_gotcha("gotchas/g");
   REQUIRE(s.groups.size() == 1);
-  CHECK(s.groups[0].summary == "vllm [kv_transfer=pd]: 2/2 failed in 1 run");
+  CHECK(s.groups[0].summary() == "vllm [kv_transfer=pd]: 2/2 failed in 1 run");
   REQUIRE(s.controls.size() == 2);
   CHECK(s.controls[0].subject == "[x=1]");
   CHECK(s.controls[1].subject == "vllm [kv_transfer=none]");
@@ -158,7 +158,7 @@ TEST_CASE("errors and skips are counted but neither pass nor fail", "[evidence]"
   CHECK(s.state == Reproduction::no_evidence);
   CHECK(s.errors == 2);
   REQUIRE(s.groups.size() == 1);
-  CHECK(s.groups[0].summary == "vllm: nothing passed or failed in 1 run, 2 errors, 1 skipped");
+  CHECK(s.groups[0].summary() == "vllm: nothing passed or failed in 1 run, 2 errors, 1 skipped");
   CHECK(kb::summary_line(s) == "no evidence: 1 linked run, none passed or failed");
 }
 
@@ -245,7 +245,7 @@ TEST_CASE("the shipped records reproduce the seeds' figures", "[evidence][record
 
   std::vector<std::string> summaries;
   for (const auto& g : seed0.groups) {
-    if (g.oracle == "oracles/monolithic-equivalence") summaries.push_back(g.summary);
+    if (g.oracle == "oracles/monolithic-equivalence") summaries.push_back(g.summary());
   }
   CHECK(summaries == std::vector<std::string>{"vllm 0.26.0 + lmcache: 6/6 failed in 2 runs",
                                               "vllm 0.27.1 + lmcache: 3/3 failed in 1 run"});

@@ -342,7 +342,7 @@ TEST_CASE("the written record loads clean and changes the gotcha's state", "[res
   const auto& s = index_after.for_gotcha("gotchas/pd");
   CHECK(s.state == kb::Reproduction::reproduced);
   REQUIRE(s.groups.size() == 1);
-  CHECK(s.groups[0].summary == "vllm 0.26.0 + lmcache: 2/4 failed in 1 run, 1 error, 1 skipped");
+  CHECK(s.groups[0].summary() == "vllm 0.26.0 + lmcache: 2/4 failed in 1 run, 1 error, 1 skipped");
 }
 
 TEST_CASE("notes that cannot be a literal block are quoted", "[results_import]") {

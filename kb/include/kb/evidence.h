@@ -36,7 +36,6 @@ struct EvidenceGroup {
   std::int64_t passed = 0;
   std::int64_t failed = 0;
   std::string newest_date;
-  std::string summary;  ///< the sentence above
   /// Engines as (engine slug, exact version or ""): versioned first, then by name.
   std::vector<std::pair<std::string, std::string>> engines;
   /// The subject's configuration, sorted by key.
@@ -46,6 +45,9 @@ struct EvidenceGroup {
   /// Result records in the group; `results` lists them all, except in controls, which
   /// keep only the newest kMaxControlResults ids.
   std::int64_t runs = 0;
+
+  /// The sentence above, made when asked for (held in every group, it was ~110 bytes each).
+  std::string summary() const;
 };
 
 /// Evidence groups held by shared pointer: a passing control is one object however many
