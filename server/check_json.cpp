@@ -177,7 +177,10 @@ json deployment_json(const CheckReport& report) {
 json explanation_json(const Explanation& e) {
   json services = json::array();
   for (const auto& s : e.services) {
-    services.push_back({{"service", s.service}, {"role", s.role}, {"clauses", clause_json(s.root)}});
+    json one = {{"role", s.role}, {"clauses", clause_json(s.root)}};
+    // A flat deployment's one service has no name: left out, as findings leave it out.
+    if (!s.service.empty()) one["service"] = s.service;
+    services.push_back(std::move(one));
   }
   return {{"id", e.id}, {"title", e.title}, {"result", e.result}, {"services", std::move(services)}};
 }

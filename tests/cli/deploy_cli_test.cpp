@@ -146,6 +146,15 @@ TEST_CASE("kb check --explain: each clause per service", "[cli][deploy]") {
   Run j = check(q(data("sglang-pd.sh")) + " --explain sglang-pd-kv-dtype-mismatch --format json");
   CHECK(j.code == 0);
   CHECK(parse(j)["result"] == "applies");
+  // Services have names; a flat deployment file's one service has none, left out.
+  CHECK(parse(j)["services"][0]["service"].is_string());
+  Run flat = check(q(fs::path(KB_TEST_DATA) / "deployments" / "lmcache-pd-vllm-0-26.yaml") +
+                   " --explain lmcache-pd-vllm-layout --format json --allow-unknown");
+  REQUIRE(flat.code == 0);
+  const json flat_services = parse(flat)["services"];
+  REQUIRE(flat_services.size() == 1);
+  CHECK_FALSE(flat_services[0].contains("service"));
+  CHECK(flat_services[0]["role"] == "both");
   Run missing = check(q(data("sglang-pd.sh")) + " --explain no-such-gotcha");
   CHECK(missing.code == 2);
 }
