@@ -17,7 +17,8 @@ std::string_view to_string(Severity s) {
 }
 
 bool diagnostic_before(const Diagnostic& a, const Diagnostic& b) {
-  return std::tie(a.file, a.line, a.column, a.code) < std::tie(b.file, b.line, b.column, b.code);
+  return diagnostic_sort_key(a.file, a.line, a.column, a.code) <
+         diagnostic_sort_key(b.file, b.line, b.column, b.code);
 }
 
 void sort_diagnostics(std::vector<Diagnostic>& diags) {

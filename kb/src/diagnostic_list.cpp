@@ -4,6 +4,7 @@
 #include <limits>
 #include <unordered_set>
 
+#include "diagnostic_order.h"
 #include "kb/error.h"
 
 namespace kb {
@@ -26,6 +27,22 @@ Diagnostic DiagnosticList::operator[](std::size_t i) const {
   d.hint = view(e.hint);
   d.record = view(e.record);
   return d;
+}
+
+bool DiagnosticList::before(std::size_t a, std::size_t b) const {
+  const Entry& x = entries_.at(a);
+  const Entry& y = entries_.at(b);
+  return diagnostic_sort_key(view(x.file), x.line, x.column, view(x.code)) <
+         diagnostic_sort_key(view(y.file), y.line, y.column, view(y.code));
+}
+
+void DiagnosticList::reorder(const std::vector<std::uint32_t>& order) {
+  if (order.size() != entries_.size())
+    throw Error(Errc::internal, "a diagnostic order of another length");
+  std::vector<Entry> out;
+  out.reserve(order.size());
+  for (std::uint32_t i : order) out.push_back(entries_.at(i));
+  entries_ = std::move(out);
 }
 
 std::vector<Diagnostic> DiagnosticList::to_vector() const {

@@ -2,6 +2,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -93,4 +95,30 @@ TEST_CASE("repeated text is held once", "[diagnostics][memory]") {
   // under half the text, and a fraction of 1000 Diagnostics (~176 bytes each before text).
   CHECK(list.heap_bytes() < unpacked_text / 2 + 1000 * 56);
   CHECK(list.heap_bytes() < 1000 * (sizeof(kb::Diagnostic) + 80));
+}
+
+TEST_CASE("a packed list sorts as sort_diagnostics does", "[diagnostics]") {
+  std::vector<kb::Diagnostic> in = {
+      diag(kb::Severity::warning, "b.code", "gotchas/b.yaml", 2, 1, "first b", "", ""),
+      diag(kb::Severity::error, "a.code", "gotchas/a.yaml", 10, 1, "a line 10", "", ""),
+      diag(kb::Severity::error, "a.code", "gotchas/a.yaml", 9, 4, "a line 9", "", ""),
+      diag(kb::Severity::note, "b.code", "gotchas/b.yaml", 2, 1, "second b, same place", "", ""),
+      diag(kb::Severity::error, "a.code", "gotchas/a.yaml", 9, 4, "a line 9 again", "", ""),
+      diag(kb::Severity::error, "0.code", "gotchas/a.yaml", 9, 4, "a line 9, lower code", "", ""),
+      diag(kb::Severity::error, "x", "", 0, 0, "no file", "", ""),
+  };
+  kb::DiagnosticList list(in);
+  std::vector<std::uint32_t> order(list.size());
+  for (std::uint32_t k = 0; k < order.size(); ++k) order[k] = k;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::uint32_t a, std::uint32_t b) { return list.before(a, b); });
+  list.reorder(order);
+  kb::sort_diagnostics(in);  // stable too: ties keep the order they came in
+  REQUIRE(list.size() == in.size());
+  for (std::size_t i = 0; i < in.size(); ++i) {
+    INFO(i);
+    CHECK(same(list[i], in[i]));
+  }
+  CHECK(list.count(kb::Severity::error) == 5);
+  CHECK_THROWS(list.reorder({0, 1}));
 }

@@ -32,6 +32,12 @@ class DiagnosticList {
   std::size_t count(Severity s) const { return counts_[static_cast<std::size_t>(s)]; }
   /// Bytes held on the heap by the list (its text and entries).
   std::size_t heap_bytes() const { return text_.capacity() + entries_.capacity() * sizeof(Entry); }
+  /// Whether the `a`th comes before the `b`th in sort_diagnostics()' order (file, line,
+  /// column, code), compared packed.
+  bool before(std::size_t a, std::size_t b) const;
+  /// Puts the list in `order`: the `k`th becomes what was the `order[k]`th. `order` must
+  /// be a permutation of 0 .. size() - 1.
+  void reorder(const std::vector<std::uint32_t>& order);
   /// All of them, unpacked.
   std::vector<Diagnostic> to_vector() const;
 
