@@ -44,8 +44,8 @@ struct SubjectGroup {
   std::string oracle;
   std::string engine_label;
   std::string label;  // engine_label, plus the config when another group shares it
-  Pairs engines;
-  Pairs config;
+  SharedPairs engines;  // shared by every EvidenceGroup made from this one
+  SharedPairs config;
   Tally all;
 };
 
@@ -165,8 +165,8 @@ class Builder {
     if (inserted) {
       SubjectGroup g;
       g.oracle = oracle;
-      g.engines = std::move(engines);
-      g.config = std::move(config);
+      g.engines = SharedPairs(std::move(engines));
+      g.config = SharedPairs(std::move(config));
       groups_.push_back(std::move(g));
     }
     const std::size_t gi = it->second;

@@ -27,6 +27,32 @@ enum class Reproduction {
 /// "reproduced", "not-reproduced", "no-evidence".
 std::string_view to_string(Reproduction r);
 
+/// (name, value) pairs held once for every group of one subject and shared by the
+/// evidence summaries of all gotchas its results are linked to (each held its own copy:
+/// ~300 bytes a group at 100k records). Reads like a `const std::vector` of the pairs.
+class SharedPairs {
+ public:
+  using Pairs = std::vector<std::pair<std::string, std::string>>;
+  SharedPairs() = default;
+  explicit SharedPairs(Pairs pairs)
+      : pairs_(pairs.empty() ? nullptr : std::make_shared<const Pairs>(std::move(pairs))) {}
+  const Pairs& get() const { return pairs_ ? *pairs_ : empty_pairs(); }
+  operator const Pairs&() const { return get(); }
+  Pairs::const_iterator begin() const { return get().begin(); }
+  Pairs::const_iterator end() const { return get().end(); }
+  std::size_t size() const { return get().size(); }
+  bool empty() const { return get().empty(); }
+  const Pairs::value_type& operator[](std::size_t i) const { return get()[i]; }
+  friend bool operator==(const SharedPairs& a, const Pairs& b) { return a.get() == b; }
+
+ private:
+  static const Pairs& empty_pairs() {
+    static const Pairs none;
+    return none;
+  }
+  std::shared_ptr<const Pairs> pairs_;
+};
+
 /// Results of one oracle on one subject (engines with versions + config), e.g.
 /// "vllm 0.26.0 + lmcache: 6/6 failed in 2 runs".
 struct EvidenceGroup {
@@ -37,9 +63,9 @@ struct EvidenceGroup {
   std::int64_t failed = 0;
   std::string newest_date;
   /// Engines as (engine slug, exact version or ""): versioned first, then by name.
-  std::vector<std::pair<std::string, std::string>> engines;
+  SharedPairs engines;
   /// The subject's configuration, sorted by key.
-  std::vector<std::pair<std::string, std::string>> config;
+  SharedPairs config;
   std::int64_t errors = 0;   ///< test cases that errored (neither passed nor failed)
   std::int64_t skipped = 0;  ///< test cases skipped
   /// Result records in the group; `results` lists them all, except in controls, which
