@@ -348,7 +348,9 @@ void check_batch(const Ctx& c) {
                          " engines, settings and services together; split it");
     }
   }
-  json results = json::array();
+  // Each answer is serialised once, here: its size counts against the budget, and the
+  // text goes into the response as it is (the whole answer was serialised again).
+  std::string results = "[";
   std::size_t bytes = 0;
   for (std::size_t i = 0; i < list->size(); ++i) {
     std::vector<Diagnostic>& diags = parse_diags[i];
@@ -378,12 +380,21 @@ void check_batch(const Ctx& c) {
       }
     }
     item["index"] = i;
-    bytes += item.dump().size();
-    results.push_back(std::move(item));
+    const std::string text = dump(item);
+    bytes += text.size();
+    if (i > 0) results += ',';
+    results += text;
   }
-  send_json(
-      c.res,
-      {{"snapshot", c.snap.etag()}, {"count", results.size()}, {"results", std::move(results)}});
+  results += ']';
+  // The envelope as send_json() writes it (keys sorted), its results spliced in.
+  const std::string envelope = dump(kb::json::versioned(
+      {{"snapshot", c.snap.etag()}, {"count", list->size()}, {"results", json::array()}}));
+  const std::string_view empty = "\"results\":[]";
+  const std::size_t at = envelope.find(empty);
+  if (at == std::string::npos) throw Error(Errc::internal, "batch envelope without its results");
+  send_body(c.res,
+            envelope.substr(0, at) + "\"results\":" + results + envelope.substr(at + empty.size()),
+            "application/json");
 }
 
 }  // namespace kb::http

@@ -298,6 +298,17 @@ TEST_CASE("POST /api/v1/check and /check/batch answer like kb check --format jso
   CHECK(b["results"][1]["findings"].empty());
   CHECK(b["results"][2]["error"]["code"] == "invalid-deployment");
   CHECK(b["results"][2]["index"] == 2);
+  // The envelope: the snapshot, the schema version, nothing else; and an empty batch.
+  CHECK(b.size() == 4);
+  CHECK(b["schema_version"] == body["schema_version"]);
+  CHECK(b["snapshot"].is_string());
+  CHECK(b["snapshot"] == body["snapshot"]);
+  auto none = post(s, "/api/v1/check/batch", "[]");
+  REQUIRE(none->status == 200);
+  CHECK(json::parse(none->body) == json{{"count", 0},
+                                        {"results", json::array()},
+                                        {"schema_version", body["schema_version"]},
+                                        {"snapshot", b["snapshot"]}});
 
   // The gate fails closed: what the knowledge base does not know is a 422, not 0 findings.
   auto unknown =
