@@ -6,12 +6,14 @@
 #include <algorithm>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <regex>
 
 #include "http_request.h"
 #include "http_status.h"
 #include "json.h"
 #include "kb/error.h"
+#include "route_pattern.h"
 
 namespace kb::http {
 namespace {
@@ -45,9 +47,16 @@ struct CompiledRoute {
   const Route* route;
   std::regex re;
   std::string prefix;  ///< literal_prefix() of the pattern: a cheap test before the regex
+  /// The pattern without std::regex, when it is in RoutePattern's subset (every pattern
+  /// of the table is: a test says so).
+  std::optional<RoutePattern> plain;
 
-  bool match(const std::string& path, std::smatch& m) const {
-    return path.compare(0, prefix.size(), prefix) == 0 && std::regex_match(path, m, re);
+  /// Captures go to `captures` when `plain` matched, else to `m`.
+  bool match(const std::string& path, std::vector<std::string_view>& captures,
+             std::smatch& m) const {
+    if (path.compare(0, prefix.size(), prefix) != 0) return false;
+    captures.clear();
+    return plain ? plain->match(path, &captures) : std::regex_match(path, m, re);
   }
 };
 
@@ -104,7 +113,8 @@ void internal_error(const Services& svc, const Request& req, Response& res, std:
   fail(res, Problem::internal, problem_code(Problem::internal), "internal error");
 }
 
-void serve(const Services& svc, const Route& route, const Request& req, Response& res) {
+void serve(const Services& svc, const Route& route, const Request& req, Response& res,
+           const std::vector<std::string_view>& captures) {
   const std::shared_ptr<const Snapshot> snap = svc.kb.current();
   const std::string etag = "\"" + snap->etag() + "\"";
   try {
@@ -115,7 +125,7 @@ void serve(const Services& svc, const Route& route, const Request& req, Response
       send_not_modified(res);
       return;
     }
-    route.handler(Ctx{req, res, *snap, svc, &route, snap});
+    route.handler(Ctx{req, res, *snap, svc, &route, snap, captures.empty() ? nullptr : &captures});
     if (route.cacheable && is_ok(res)) {
       res.set_header("ETag", etag);
       res.set_header("Cache-Control", kApiCacheControl);
@@ -139,6 +149,7 @@ void serve(const Services& svc, const Route& route, const Request& req, Response
 // and the route's peek in place of its handler. False, with `res` as it was, when only
 // serve() can answer. The snapshot is handed back in `snap`.
 bool serve_peek(const Services& svc, const Route& route, const Request& req, Response& res,
+                const std::vector<std::string_view>& captures,
                 std::shared_ptr<const Snapshot>& snap) {
   snap = svc.kb.current();
   const std::string etag = "\"" + snap->etag() + "\"";
@@ -155,7 +166,8 @@ bool serve_peek(const Services& svc, const Route& route, const Request& req, Res
     send_not_modified(res);
     return true;
   }
-  if (!route.peek(Ctx{req, res, *snap, svc, &route, snap})) return false;
+  if (!route.peek(Ctx{req, res, *snap, svc, &route, snap, captures.empty() ? nullptr : &captures}))
+    return false;
   if (route.cacheable) {
     res.set_header("ETag", etag);
     res.set_header("Cache-Control", kApiCacheControl);
@@ -224,9 +236,10 @@ struct Router::Impl {
       return kUnmatched;
     }
     const std::string_view method = req.method == "HEAD" ? "GET" : std::string_view(req.method);
+    std::vector<std::string_view> captures;
     for (const auto& r : routes) {
-      if (r.route->method == method && r.match(req.path, req.matches)) {
-        serve(svc, *r.route, req, res);
+      if (r.route->method == method && r.match(req.path, captures, req.matches)) {
+        serve(svc, *r.route, req, res, captures);
         return r.route->name;
       }
     }
@@ -256,7 +269,8 @@ Router::Router(const Services& services, OnResponse on_response)
     : impl_([&] {
         auto impl = std::make_unique<Impl>(services, std::move(on_response));
         for (const Route& r : route_table())
-          impl->routes.push_back({&r, std::regex(std::string(r.pattern)), literal_prefix(r.pattern)});
+          impl->routes.push_back({&r, std::regex(std::string(r.pattern)), literal_prefix(r.pattern),
+                                  RoutePattern::compile(r.pattern)});
         impl->patterns = collect_patterns();
         return impl;
       }()) {}
@@ -270,11 +284,13 @@ bool Router::answer_now(Request& req, Response& res) const {
     return false;
   const auto start = std::chrono::steady_clock::now();
   try {
+    std::vector<std::string_view> captures;
     for (const auto& r : impl_->routes) {
-      if (r.route->method != "GET" || !r.match(req.path, req.matches)) continue;
+      if (r.route->method != "GET" || !r.match(req.path, captures, req.matches)) continue;
       // The first route that matches is the one handle() would take.
       std::shared_ptr<const Snapshot> snap;
-      const bool answered = r.route->peek && serve_peek(impl_->svc, *r.route, req, res, snap);
+      const bool answered =
+          r.route->peek && serve_peek(impl_->svc, *r.route, req, res, captures, snap);
       if (snap && snap.use_count() == 1) {
         std::lock_guard<std::mutex> lock(impl_->released_mu);
         impl_->released.push_back(std::move(snap));

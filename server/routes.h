@@ -45,12 +45,16 @@ struct Ctx {
   const Route* route = nullptr;  ///< the row answering; null when a test calls a handler
   /// The snapshot, shared: a streamed answer holds it until its last byte is written.
   std::shared_ptr<const Snapshot> hold = {};
+  /// The pattern's captures when the router matched it without std::regex (the path,
+  /// then each group); null when `req.matches` holds them.
+  const std::vector<std::string_view>* captures = nullptr;
 
   /// The integer parameter `name` with the default and cap its route declares.
   std::size_t integer(std::string_view name) const;
 
   /// The n-th capture of the route's pattern.
   std::string match(std::size_t n) const {
+    if (captures) return n < captures->size() ? std::string((*captures)[n]) : std::string();
     return n < req.matches.size() ? req.matches[n].str() : std::string();
   }
 };
@@ -63,6 +67,10 @@ using Handler = void (*)(const Ctx&);
 using Peek = bool (*)(const Ctx&);
 
 /// One row of the route table.
+/// A list route also answers with a format suffix, Datasette-style: /api/v1/gotchas.csv.
+/// Its pattern ends with this; output_format() reads the suffix from the path.
+inline const std::string kFormatSuffix = "(?:\\.(json|csv|ndjson))?";
+
 struct Route {
   std::string_view method;  ///< "GET" (HEAD follows it) or "POST"
   std::string pattern;      ///< ECMAScript regex over the decoded path, matched whole
