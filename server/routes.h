@@ -66,11 +66,11 @@ using Handler = void (*)(const Ctx&);
 /// handler can. Must not block, build a body or throw.
 using Peek = bool (*)(const Ctx&);
 
-/// One row of the route table.
 /// A list route also answers with a format suffix, Datasette-style: /api/v1/gotchas.csv.
 /// Its pattern ends with this; output_format() reads the suffix from the path.
 inline const std::string kFormatSuffix = "(?:\\.(json|csv|ndjson))?";
 
+/// One row of the route table.
 struct Route {
   std::string_view method;  ///< "GET" (HEAD follows it) or "POST"
   std::string pattern;      ///< ECMAScript regex over the decoded path, matched whole
