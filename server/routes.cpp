@@ -34,7 +34,8 @@ const std::vector<std::string>& kind_words() {
   return words;
 }
 
-const std::string& kSuffix = kFormatSuffix;
+// A list route also answers with a format suffix, Datasette-style: /api/v1/gotchas.csv.
+const std::string kSuffix = "(?:\\.(json|csv|ndjson))?";
 
 std::vector<Param> with_format(std::vector<Param> params) {
   params.push_back({"format", ParamType::string,

@@ -52,6 +52,8 @@ struct Ctx {
   /// The integer parameter `name` with the default and cap its route declares.
   std::size_t integer(std::string_view name) const;
 
+  /// How many captures match() has: the whole path and each group of the pattern.
+  std::size_t match_count() const { return captures ? captures->size() : req.matches.size(); }
   /// The n-th capture of the route's pattern.
   std::string match(std::size_t n) const {
     if (captures) return n < captures->size() ? std::string((*captures)[n]) : std::string();
@@ -65,10 +67,6 @@ using Handler = void (*)(const Ctx&);
 /// the event-loop thread: true when it answered, false (having set nothing) when only the
 /// handler can. Must not block, build a body or throw.
 using Peek = bool (*)(const Ctx&);
-
-/// A list route also answers with a format suffix, Datasette-style: /api/v1/gotchas.csv.
-/// Its pattern ends with this; output_format() reads the suffix from the path.
-inline const std::string kFormatSuffix = "(?:\\.(json|csv|ndjson))?";
 
 /// One row of the route table.
 struct Route {

@@ -11,18 +11,8 @@ namespace kb::http {
 using nlohmann::json;
 
 Format output_format(const Ctx& c) {
-  // The route matched, so a list route's path ends with its suffix group's text, if any.
   std::string suffix;
-  const std::string_view pattern = c.route ? std::string_view(c.route->pattern) : "";
-  if (pattern.size() >= kFormatSuffix.size() &&
-      pattern.substr(pattern.size() - kFormatSuffix.size()) == kFormatSuffix) {
-    const std::string& path = c.req.path;
-    const auto dot = path.rfind('.');
-    if (dot != std::string::npos && path.find('/', dot) == std::string::npos) {
-      const std::string ext = path.substr(dot + 1);
-      if (ext == "json" || ext == "csv" || ext == "ndjson") suffix = ext;
-    }
-  }
+  if (c.route && c.match_count() > 1) suffix = c.match(c.match_count() - 1);
   const std::string asked = param(c.req, "format");
   if (!suffix.empty() && !asked.empty() && suffix != asked) {
     throw ApiError(Problem::bad_request, problem_code(Problem::bad_request),

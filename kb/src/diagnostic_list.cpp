@@ -45,13 +45,6 @@ void DiagnosticList::reorder(const std::vector<std::uint32_t>& order) {
   entries_ = std::move(out);
 }
 
-std::vector<Diagnostic> DiagnosticList::to_vector() const {
-  std::vector<Diagnostic> out;
-  out.reserve(size());
-  for (std::size_t i = 0; i < size(); ++i) out.push_back((*this)[i]);
-  return out;
-}
-
 // Every string is interned while the list is built: a stale-verification warning's hint
 // and code are the same for every record, and its message for every record verified on
 // the same day; a record's file and id repeat for each of its diagnostics. The set goes

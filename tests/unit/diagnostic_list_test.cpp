@@ -51,7 +51,7 @@ TEST_CASE("a packed diagnostic list gives back every field, in order", "[diagnos
   std::size_t n = 0;
   for (const auto& d : list) CHECK(same(d, in[n++]));
   CHECK(n == in.size());
-  const auto back = list.to_vector();
+  const std::vector<kb::Diagnostic> back(list.begin(), list.end());
   REQUIRE(back.size() == in.size());
   CHECK(same(back[2], in[2]));
   CHECK(back[2].message.size() == 3);

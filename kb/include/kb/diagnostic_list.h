@@ -38,8 +38,6 @@ class DiagnosticList {
   /// Puts the list in `order`: the `k`th becomes what was the `order[k]`th. `order` must
   /// be a permutation of 0 .. size() - 1.
   void reorder(const std::vector<std::uint32_t>& order);
-  /// All of them, unpacked.
-  std::vector<Diagnostic> to_vector() const;
 
   /// Iterates by value: `for (const auto& d : list)` binds each unpacked Diagnostic.
   class const_iterator {
