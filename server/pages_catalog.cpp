@@ -9,13 +9,13 @@ namespace kb::pages {
 namespace {
 
 void record_files(Data& d, const Links& links, const Record& r) {
-  d.set("source_href", links.source(r.id));
-  d.set("source_file", r.file.str());
-  d.set("json_href", links.json(r.id));
+  set(d, "source_href", links.source(r.id));
+  set(d, "source_file", r.file.str());
+  set(d, "json_href", links.json(r.id));
 }
 
 void prose(Data& d, const std::string& key, const std::string& markdown) {
-  if (!markdown.empty()) d.set(key, render_markdown(markdown));
+  if (!markdown.empty()) set(d, key, render_markdown(markdown));
 }
 
 // Gotchas naming the engine, grouped by family, silent first; each item's range is the
@@ -69,7 +69,7 @@ Data results_matrix(const View& v, const Record& oracle) {
     columns.insert(column);
   }
   List header, rows;
-  for (const auto& c : columns) header.push_back(Data("name", c));
+  for (const auto& c : columns) header.push_back(object_of("name", c));
   for (const auto& [subject, by_column] : cells) {
     List row_cells;
     for (const auto& column : columns) {
@@ -77,22 +77,22 @@ Data results_matrix(const View& v, const Record& oracle) {
       auto it = by_column.find(column);
       if (it != by_column.end()) {
         const Cell& c = it->second;
-        cell.set("passed", std::to_string(c.passed));
-        cell.set("failed", std::to_string(c.failed));
-        cell.set("runs", std::to_string(c.runs) + (c.runs == 1 ? " run" : " runs"));
-        cell.set("outcome", c.failed > 0 ? "failed" : (c.passed > 0 ? "passed" : "none"));
+        set(cell, "passed", std::to_string(c.passed));
+        set(cell, "failed", std::to_string(c.failed));
+        set(cell, "runs", std::to_string(c.runs) + (c.runs == 1 ? " run" : " runs"));
+        set(cell, "outcome", c.failed > 0 ? "failed" : (c.passed > 0 ? "passed" : "none"));
       }
-      row_cells.push_back(cell);
+      row_cells.push_back(std::move(cell));
     }
     Data row;
-    row.set("subject", subject);
-    row.set("cells", row_cells);
-    rows.push_back(row);
+    set(row, "subject", subject);
+    set(row, "cells", std::move(row_cells));
+    rows.push_back(std::move(row));
   }
   Data m;
-  m.set("columns", header);
-  m.set("rows", rows);
-  m.set("has_rows", !rows.empty());
+  set(m, "columns", std::move(header));
+  set(m, "has_rows", !rows.empty());
+  set(m, "rows", std::move(rows));
   return m;
 }
 
@@ -119,24 +119,24 @@ List oracle_gotchas(const View& v, const Links& links, const Record& oracle) {
 std::string render_engine(const Renderer::Impl& impl, const View& v, const Record& r) {
   const Links links(impl.style, depth_of(r.id));
   Data d = page_data(links, display_name(r));
-  d.set("name", std::string(display_name(r)));
-  d.set("id", r.id.str());
+  set(d, "name", std::string(display_name(r)));
+  set(d, "id", r.id.str());
   put(d, "category", r.category);
   if (!r.engine->repo.empty()) {
-    d.set("repo", r.engine->repo.str());
-    d.set("repo_href", "https://github.com/" + encode_uri_path(r.engine->repo));
+    set(d, "repo", r.engine->repo.str());
+    set(d, "repo_href", "https://github.com/" + encode_uri_path(r.engine->repo));
   }
-  if (is_web_url(r.engine->url)) d.set("url", r.engine->url.str());
-  d.set("aliases", value_list(r.aliases));
-  d.set("has_aliases", !r.aliases.empty());
+  if (is_web_url(r.engine->url)) set(d, "url", r.engine->url.str());
+  set(d, "aliases", value_list(r.aliases));
+  set(d, "has_aliases", !r.aliases.empty());
   prose(d, "description", r.description);
   prose(d, "notes", r.notes);
-  const List refs = citation_list(r.references);
-  d.set("references", refs);
-  d.set("has_references", !refs.empty());
-  const List groups = engine_groups(v, links, r);
-  d.set("groups", groups);
-  d.set("has_groups", !groups.empty());
+  List refs = citation_list(r.references);
+  set(d, "has_references", !refs.empty());
+  set(d, "references", std::move(refs));
+  List groups = engine_groups(v, links, r);
+  set(d, "has_groups", !groups.empty());
+  set(d, "groups", std::move(groups));
   engine_facts(v, links, r, d);
   record_files(d, links, r);
   return impl.templates.render("engine", d);
@@ -145,8 +145,8 @@ std::string render_engine(const Renderer::Impl& impl, const View& v, const Recor
 std::string render_oracle(const Renderer::Impl& impl, const View& v, const Record& r) {
   const Links links(impl.style, depth_of(r.id));
   Data d = page_data(links, display_name(r));
-  d.set("title", std::string(display_name(r)));
-  d.set("id", r.id.str());
+  set(d, "title", std::string(display_name(r)));
+  set(d, "id", r.id.str());
   prose(d, "method", r.method);
   prose(d, "pass_criterion", r.pass_criterion);
   prose(d, "notes", r.notes);
@@ -154,15 +154,15 @@ std::string render_oracle(const Renderer::Impl& impl, const View& v, const Recor
     std::string params;
     for (const auto& [k, val] : r.runner->params)
       params += (params.empty() ? "" : ", ") + k + ": " + val;
-    d.set("runner", r.runner->kind + (params.empty() ? "" : " (" + params + ")"));
+    set(d, "runner", r.runner->kind + (params.empty() ? "" : " (" + params + ")"));
   }
-  d.set("has_runner", r.runner.has_value());
-  d.set("slug", r.id.substr(r.id.find('/') + 1));
-  d.set("matrix", results_matrix(v, r));
-  d.set("gotchas", item_list(oracle_gotchas(v, links, r)));
-  const List refs = citation_list(r.references);
-  d.set("references", refs);
-  d.set("has_references", !refs.empty());
+  set(d, "has_runner", r.runner.has_value());
+  set(d, "slug", r.id.substr(r.id.find('/') + 1));
+  set(d, "matrix", results_matrix(v, r));
+  set(d, "gotchas", item_list(oracle_gotchas(v, links, r)));
+  List refs = citation_list(r.references);
+  set(d, "has_references", !refs.empty());
+  set(d, "references", std::move(refs));
   record_files(d, links, r);
   return impl.templates.render("oracle", d);
 }

@@ -41,10 +41,10 @@ List option_list(const std::vector<std::pair<std::string, std::string>>& values,
   List out;
   for (const auto& [value, label] : values) {
     Data o;
-    o.set("value", value);
-    o.set("label", label);
-    o.set("selected", value == chosen);
-    out.push_back(o);
+    set(o, "value", value);
+    set(o, "label", label);
+    set(o, "selected", value == chosen);
+    out.push_back(std::move(o));
   }
   return out;
 }
@@ -65,13 +65,13 @@ std::string role_of(const json& answer, const std::string& service) {
 Data finding_item(const Links& links, const json& answer, const json& f) {
   Data d;
   const std::string id = text_of(f, "id");
-  d.set("id", id);
-  d.set("href", links.page(id));
-  d.set("title", text_of(f, "title"));
-  d.set("severity", text_of(f, "severity"));
-  d.set("status", text_of(f, "status"));
-  d.set("evidence", text_of(f, "evidence"));
-  d.set("possible", f.value("possible", false));
+  set(d, "id", id);
+  set(d, "href", links.page(id));
+  set(d, "title", text_of(f, "title"));
+  set(d, "severity", text_of(f, "severity"));
+  set(d, "status", text_of(f, "status"));
+  set(d, "evidence", text_of(f, "evidence"));
+  set(d, "possible", f.value("possible", false));
   const std::string service = text_of(f, "service");
   put(d, "service", service);
   put(d, "role", role_of(answer, service));
@@ -81,20 +81,20 @@ Data finding_item(const Links& links, const json& answer, const json& f) {
       if (line.is_string()) why.emplace_back(line.get<std::string>());
     }
   }
-  d.set("has_why", !why.empty());
-  d.set("why", why);
+  set(d, "has_why", !why.empty());
+  set(d, "why", std::move(why));
   List locations;
   if (auto l = f.find("locations"); l != f.end() && l->is_array()) {
     for (const auto& loc : *l) {
       const std::string at = where(loc);
       if (at.empty()) continue;
       Data x;
-      x.set("where", at);
-      locations.push_back(x);
+      set(x, "where", at);
+      locations.push_back(std::move(x));
     }
   }
-  d.set("has_locations", !locations.empty());
-  d.set("locations", locations);
+  set(d, "has_locations", !locations.empty());
+  set(d, "locations", std::move(locations));
   put(d, "workaround", text_of(f, "workaround"));
   return d;
 }
@@ -107,36 +107,36 @@ void summary(const CheckForm& form, const CheckOutcome& o, Data& d) {
   List list;
   for (std::string_view s : kSeverities) {
     Data c;
-    c.set("severity", std::string(s));
-    c.set("count", std::to_string(int_of(counts, std::string(s).c_str())));
-    list.push_back(c);
+    set(c, "severity", std::string(s));
+    set(c, "count", std::to_string(int_of(counts, std::string(s).c_str())));
+    list.push_back(std::move(c));
   }
-  d.set("counts", list);
+  set(d, "counts", std::move(list));
   put(d, "ignored", int_of(counts, "ignored") > 0 ? std::to_string(int_of(counts, "ignored")) : "");
   const std::size_t found = answer.contains("findings") ? answer["findings"].size() : 0;
-  d.set("gate", "kb check --fail-on " + form.fail_on);
+  set(d, "gate", "kb check --fail-on " + form.fail_on);
   std::string verdict;
   if (o.fail_closed) {
     verdict = "would exit 2: the deployment cannot be checked whole (" + std::to_string(found) +
               (found == 1 ? " finding" : " findings") + " so far; there may be more).";
-    d.set("verdict_class", std::string("warn"));
+    set(d, "verdict_class", std::string("warn"));
   } else if (answer.value("fails", false)) {
     verdict = "would fail (exit 1): a finding is at or above " + form.fail_on + ".";
-    d.set("verdict_class", std::string("warn"));
+    set(d, "verdict_class", std::string("warn"));
   } else {
     verdict =
         "would pass (exit 0): " + (found == 0 ? std::string("no gotcha hits this deployment.")
                                               : "no finding is at or above " + form.fail_on + ".");
-    d.set("verdict_class", std::string("ok"));
+    set(d, "verdict_class", std::string("ok"));
   }
-  d.set("verdict", verdict);
-  d.set("has_summary", true);
+  set(d, "verdict", verdict);
+  set(d, "has_summary", true);
 }
 
 void result(const Links& links, const CheckForm& form, const CheckOutcome& o, Data& d) {
-  d.set("checked", true);
-  d.set("fail_closed", o.fail_closed);
-  d.set("form_error", !o.error_code.empty() && !o.fail_closed);
+  set(d, "checked", true);
+  set(d, "fail_closed", o.fail_closed);
+  set(d, "form_error", !o.error_code.empty() && !o.fail_closed);
   put(d, "error_code", o.error_code);
   put(d, "error_message", o.error_message);
   if (!o.answer || !o.answer->is_object()) return;
@@ -146,22 +146,22 @@ void result(const Links& links, const CheckForm& form, const CheckOutcome& o, Da
   if (auto f = answer.find("findings"); f != answer.end() && f->is_array()) {
     for (const auto& x : *f) findings.push_back(finding_item(links, answer, x));
   }
-  d.set("has_findings", !findings.empty());
-  d.set("findings", findings);
+  set(d, "has_findings", !findings.empty());
+  set(d, "findings", std::move(findings));
   List diags;
   if (auto list = answer.find("diagnostics"); list != answer.end() && list->is_array()) {
     for (const auto& x : *list) {
       Data row;
-      row.set("severity", text_of(x, "severity"));
-      row.set("code", text_of(x, "code"));
+      set(row, "severity", text_of(x, "severity"));
+      set(row, "code", text_of(x, "code"));
       put(row, "where", where(x));
-      row.set("message", text_of(x, "message"));
+      set(row, "message", text_of(x, "message"));
       put(row, "hint", text_of(x, "hint"));
-      diags.push_back(row);
+      diags.push_back(std::move(row));
     }
   }
-  d.set("has_diagnostics", !diags.empty());
-  d.set("diagnostics", diags);
+  set(d, "has_diagnostics", !diags.empty());
+  set(d, "diagnostics", std::move(diags));
 }
 
 }  // namespace
@@ -173,22 +173,22 @@ std::string Renderer::check(const View& v, const CheckForm& form,
   // The static page is check/index.html, one directory down.
   const Links links(impl_->style, live ? 0 : 1);
   Data d = page_data(links, "Am I affected?");
-  d.set("live", live);
+  set(d, "live", live);
   std::vector<std::pair<std::string, std::string>> kinds = {{"", "detect from content"}};
   List names;
   for (const auto& k : input_kinds()) {
     kinds.emplace_back(k, k);
     names.emplace_back(k);
   }
-  d.set("kind_options", option_list(kinds, form.kind));
-  d.set("kinds", names);
+  set(d, "kind_options", option_list(kinds, form.kind));
+  set(d, "kinds", std::move(names));
   std::vector<std::pair<std::string, std::string>> severities;
   for (std::string_view s : kSeverities) severities.emplace_back(s, s);
-  d.set("fail_on_options", option_list(severities, form.fail_on));
-  d.set("deployment", form.deployment);
-  d.set("ignore", form.ignore);
-  d.set("allow_unknown", form.allow_unknown);
-  d.set("allow_invalid_records", form.allow_invalid_records);
+  set(d, "fail_on_options", option_list(severities, form.fail_on));
+  set(d, "deployment", form.deployment);
+  set(d, "ignore", form.ignore);
+  set(d, "allow_unknown", form.allow_unknown);
+  set(d, "allow_invalid_records", form.allow_invalid_records);
   if (outcome) result(links, form, *outcome, d);
   return impl_->templates.render("check", d);
 }

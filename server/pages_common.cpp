@@ -76,29 +76,66 @@ std::string Links::feed() const {
   return root_ + "feed.xml";
 }
 
-void put(Data& d, const std::string& key, const std::string& value) {
-  if (!value.empty()) d.set(key, value);
+void set(Data& d, const std::string& key, Data&& value) {
+  if (d.is_object()) d[key] = std::move(value);
 }
 
-Data item_list(const List& items) {
+void set(Data& d, const std::string& key, List&& items) {
+  set(d, key, list_data(std::move(items)));
+}
+
+void set(Data& d, const std::string& key, const std::string& value) {
+  set(d, key, Data(value));
+}
+
+void set(Data& d, const std::string& key, const char* value) {
+  set(d, key, Data(value));
+}
+
+void set(Data& d, const std::string& key, bool value) {
+  set(d, key, Data(value));
+}
+
+Data list_data(List&& items) {
+  Data d(Data::type::list);
+  // list_value() is the list d owns (not a const object): swapping it in is a move.
+  const_cast<List&>(d.list_value()).swap(items);
+  return d;
+}
+
+Data object_of(const std::string& key, Data&& value) {
   Data d;
-  d.set("items", items);
-  d.set("has_items", !items.empty());
+  set(d, key, std::move(value));
+  return d;
+}
+
+Data object_of(const std::string& key, List&& items) {
+  return object_of(key, list_data(std::move(items)));
+}
+
+void put(Data& d, const std::string& key, const std::string& value) {
+  if (!value.empty()) set(d, key, value);
+}
+
+Data item_list(List items) {
+  Data d;
+  set(d, "has_items", !items.empty());
+  set(d, "items", std::move(items));
   return d;
 }
 
 Data page_data(const Links& links, std::string_view title, std::string_view query) {
   Data d;
-  d.set("title", std::string(title));
-  d.set("root", links.root());
-  d.set("home_href", links.home());
-  d.set("search_href", links.search());
-  d.set("search_q", std::string(query));
-  d.set("diagnostics_href", links.diagnostics());
-  d.set("check_href", links.check());
-  d.set("css_href", links.asset("kb.css"));
-  d.set("icon_href", links.asset("favicon.svg"));
-  d.set("feed_href", links.feed());
+  set(d, "title", std::string(title));
+  set(d, "root", links.root());
+  set(d, "home_href", links.home());
+  set(d, "search_href", links.search());
+  set(d, "search_q", std::string(query));
+  set(d, "diagnostics_href", links.diagnostics());
+  set(d, "check_href", links.check());
+  set(d, "css_href", links.asset("kb.css"));
+  set(d, "icon_href", links.asset("favicon.svg"));
+  set(d, "feed_href", links.feed());
   return d;
 }
 
@@ -114,16 +151,16 @@ std::string_view slug_of(std::string_view id) {
 Data gotcha_item(const View& v, const Links& links, const Record& r) {
   const EvidenceSummary& e = v.evidence.for_gotcha(r.id);
   Data d;
-  d.set("id", r.id.str());
-  d.set("title", std::string(display_name(r)));
-  d.set("href", links.page(r.id));
-  d.set("severity", std::string(to_string(r.severity)));
-  d.set("status", std::string(to_string(r.status)));
-  d.set("reproduction", std::string(to_string(e.state)));
-  d.set("silent", is_silent(r));
-  d.set("evidence", summary_line(e));
+  set(d, "id", r.id.str());
+  set(d, "title", std::string(display_name(r)));
+  set(d, "href", links.page(r.id));
+  set(d, "severity", std::string(to_string(r.severity)));
+  set(d, "status", std::string(to_string(r.status)));
+  set(d, "reproduction", std::string(to_string(e.state)));
+  set(d, "silent", is_silent(r));
+  set(d, "evidence", summary_line(e));
   put(d, "verified", verified_as_of(v, r));
-  d.set("stale", v.corpus.is_stale(r.id));
+  set(d, "stale", v.corpus.is_stale(r.id));
   return d;
 }
 
@@ -155,9 +192,9 @@ Data engine_ref(const View& v, const Links& links, const RefValue& ref) {
   Data d;
   const std::string id = target_id(v, ref, Kind::engine);
   const Record* target = id.empty() ? nullptr : v.corpus.find(id);
-  d.set("name", target != nullptr ? std::string(display_name(*target)) : ref.raw.str());
-  d.set("resolved", target != nullptr);
-  d.set("href", target != nullptr ? links.page(id) : std::string());
+  set(d, "name", target != nullptr ? std::string(display_name(*target)) : ref.raw.str());
+  set(d, "resolved", target != nullptr);
+  set(d, "href", target != nullptr ? links.page(id) : std::string());
   put(d, "versions", ref.versions);
   return d;
 }
@@ -173,19 +210,19 @@ Data citation_item(const Citation& c) {
   const std::string url = json::citation_url(c);
   if (label.empty()) label = url.empty() ? c.type.str() : url;
   Data d;
-  d.set("label", label);
-  d.set("type", c.type.str());
-  d.set("linked", is_web_url(url));
-  if (is_web_url(url)) d.set("href", url);
+  set(d, "label", label);
+  set(d, "type", c.type.str());
+  set(d, "linked", is_web_url(url));
+  if (is_web_url(url)) set(d, "href", url);
   // Absent fields are false, not missing: a citation inside another item (a fix chain's
   // pull requests) must not show its container's note or state.
   for (const auto& [key, value] : {std::pair<const char*, const Str*>{"state", &c.state},
                                    {"as_of", &c.as_of},
                                    {"note", &c.note}}) {
     if (value->empty()) {
-      d.set(key, false);
+      set(d, key, false);
     } else {
-      d.set(key, value->str());
+      set(d, key, value->str());
     }
   }
   return d;
@@ -199,7 +236,7 @@ List citation_list(const Vec<Citation>& list) {
 
 List value_list(const Vec<std::string>& values) {
   List out;
-  for (const auto& v : values) out.push_back(Data("value", v));
+  for (const auto& v : values) out.push_back(object_of("value", v));
   return out;
 }
 

@@ -28,9 +28,9 @@ std::string readable(const std::string& type) {
 
 Data engine_link(const Links& links, const Record& e) {
   Data d;
-  d.set("name", std::string(display_name(e)));
-  d.set("href", links.page(e.id));
-  d.set("resolved", true);
+  set(d, "name", std::string(display_name(e)));
+  set(d, "href", links.page(e.id));
+  set(d, "resolved", true);
   return d;
 }
 
@@ -38,16 +38,16 @@ List relations(const View& v, const Links& links, const Record& r) {
   List out;
   for (const auto& rel : r.engine->relations) {
     Data d = engine_ref(v, links, rel.engine);
-    d.set("relation", readable(rel.type));
-    out.push_back(d);
+    set(d, "relation", readable(rel.type));
+    out.push_back(std::move(d));
   }
   for (const Record* other : v.referencing(r.id)) {
     if (other->kind != Kind::engine || other->id == r.id) continue;
     for (const auto& rel : other->engine->relations) {
       if (target_id(v, rel.engine, Kind::engine) != r.id) continue;
       Data d = engine_link(links, *other);
-      d.set("relation", inverse(rel.type));
-      out.push_back(d);
+      set(d, "relation", inverse(rel.type));
+      out.push_back(std::move(d));
     }
   }
   return out;
@@ -57,12 +57,12 @@ List images(const View& v, const Links& links, const Record& r) {
   List out;
   for (const auto& img : r.engine->images) {
     Data d;
-    d.set("image", img.image.str());
+    set(d, "image", img.image.str());
     List engines;
     for (const auto& ref : img.engines) engines.push_back(engine_ref(v, links, ref));
-    d.set("engines", engines);
-    d.set("has_engines", !engines.empty());
-    out.push_back(d);
+    set(d, "has_engines", !engines.empty());
+    set(d, "engines", std::move(engines));
+    out.push_back(std::move(d));
   }
   return out;
 }
@@ -71,13 +71,13 @@ List entrypoints(const Record& r) {
   List out;
   for (const auto& e : r.engine->entrypoints) {
     Data d;
-    d.set("command", e.command.empty() ? "python -m " + e.module : e.command.str());
+    set(d, "command", e.command.empty() ? "python -m " + e.module : e.command.str());
     if (e.role.empty()) {
-      d.set("role", false);
+      set(d, "role", false);
     } else {
-      d.set("role", e.role.str());
+      set(d, "role", e.role.str());
     }
-    out.push_back(d);
+    out.push_back(std::move(d));
   }
   return out;
 }
@@ -86,17 +86,17 @@ List releases(const View& v, const Links& links, const Record& r) {
   List out;
   for (const auto& rel : r.engine->releases) {
     Data d;
-    d.set("version", rel.version.str());
+    set(d, "version", rel.version.str());
     if (rel.date.empty()) {
-      d.set("date", false);
+      set(d, "date", false);
     } else {
-      d.set("date", rel.date.str());
+      set(d, "date", rel.date.str());
     }
     List bundles;
     for (const auto& ref : rel.bundles) bundles.push_back(engine_ref(v, links, ref));
-    d.set("bundles", bundles);
-    d.set("has_bundles", !bundles.empty());
-    out.push_back(d);
+    set(d, "has_bundles", !bundles.empty());
+    set(d, "bundles", std::move(bundles));
+    out.push_back(std::move(d));
   }
   return out;
 }
@@ -120,19 +120,19 @@ List spelled_settings(const View& v, const Links& links, const Record& r) {
     }
     if (!spelled) continue;
     Data d;
-    d.set("key", s->setting->key.str());
-    d.set("href", links.page(s->id));
+    set(d, "key", s->setting->key.str());
+    set(d, "href", links.page(s->id));
     List spellings;
-    for (const auto& n : names) spellings.push_back(Data("value", n));
-    d.set("spellings", spellings);
-    out.push_back(d);
+    for (const auto& n : names) spellings.push_back(object_of("value", n));
+    set(d, "spellings", std::move(spellings));
+    out.push_back(std::move(d));
   }
   return out;
 }
 
-void set_list(Data& d, const std::string& key, const List& list) {
-  d.set(key, list);
-  d.set("has_" + key, !list.empty());
+void set_list(Data& d, const std::string& key, List list) {
+  set(d, "has_" + key, !list.empty());
+  set(d, key, std::move(list));
 }
 
 }  // namespace
@@ -142,11 +142,11 @@ void engine_facts(const View& v, const Links& links, const Record& r, Data& d) {
   List packages;
   for (const auto& p : r.engine->packages) {
     Data item;
-    item.set("name", p.name.str());
-    item.set("ecosystem", p.ecosystem.str());
-    packages.push_back(item);
+    set(item, "name", p.name.str());
+    set(item, "ecosystem", p.ecosystem.str());
+    packages.push_back(std::move(item));
   }
-  set_list(d, "packages", packages);
+  set_list(d, "packages", std::move(packages));
   set_list(d, "images", images(v, links, r));
   set_list(d, "entrypoints", entrypoints(r));
   set_list(d, "releases", releases(v, links, r));

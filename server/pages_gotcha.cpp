@@ -17,10 +17,10 @@ List markdown_sections(const Record& r) {
   for (std::size_t i = 0; i < std::size(fields); ++i) {
     if (fields[i].second->empty()) continue;
     Data s;
-    s.set("heading", fields[i].first);
-    s.set("anchor", anchors[i]);
-    s.set("html", render_markdown(*fields[i].second));
-    out.push_back(s);
+    set(s, "heading", fields[i].first);
+    set(s, "anchor", anchors[i]);
+    set(s, "html", render_markdown(*fields[i].second));
+    out.push_back(std::move(s));
   }
   return out;
 }
@@ -36,16 +36,16 @@ List evidence_rows(const View& v, const Links& links, const Groups& groups) {
       const Record* r = v.corpus.find(id);
       if (r == nullptr) continue;
       Data row;
-      row.set("oracle", oracle != nullptr ? std::string(display_name(*oracle)) : g.oracle);
-      row.set("oracle_href", links.page(g.oracle));
-      row.set("subject", g.subject);
-      row.set("result", id);
-      row.set("result_href", links.json(id));
-      row.set("passed", std::to_string(r->result->passed));
-      row.set("failed", std::to_string(r->result->failed));
-      row.set("outcome",
-              r->result->failed > 0 ? "failed" : (r->result->passed > 0 ? "passed" : "none"));
-      row.set("date", r->result->date.str());
+      set(row, "oracle", oracle != nullptr ? std::string(display_name(*oracle)) : g.oracle);
+      set(row, "oracle_href", links.page(g.oracle));
+      set(row, "subject", g.subject);
+      set(row, "result", id);
+      set(row, "result_href", links.json(id));
+      set(row, "passed", std::to_string(r->result->passed));
+      set(row, "failed", std::to_string(r->result->failed));
+      set(row, "outcome",
+          r->result->failed > 0 ? "failed" : (r->result->passed > 0 ? "passed" : "none"));
+      set(row, "date", r->result->date.str());
       // What `kb oracle run` measured: where the first divergence was, whether it finished.
       std::string detail;
       if (!r->result->failures.empty()) {
@@ -55,12 +55,12 @@ List evidence_rows(const View& v, const Links& links, const Groups& groups) {
       }
       if (r->result->incomplete)
         detail += std::string(detail.empty() ? "" : "; ") + "interrupted run";
-      row.set("detail", detail);
-      row.set("has_detail", !detail.empty());
+      set(row, "detail", detail);
+      set(row, "has_detail", !detail.empty());
       List sources;
       if (r->result->source) sources.push_back(citation_item(*r->result->source));
-      row.set("sources", sources);
-      rows.push_back(row);
+      set(row, "sources", std::move(sources));
+      rows.push_back(std::move(row));
     }
   }
   return rows;
@@ -85,10 +85,11 @@ List related_items(const View& v, const Links& links, const Record& r) {
     const Record* g = v.corpus.find(id);
     if (g == nullptr) continue;
     Data d = gotcha_item(v, links, *g);
-    d.set("direction", dir.first && dir.second ? "both ways"
-                       : dir.first             ? "listed here"
-                                               : "lists this one");
-    out.push_back(d);
+    set(d, "direction",
+        dir.first && dir.second ? "both ways"
+        : dir.first             ? "listed here"
+                                : "lists this one");
+    out.push_back(std::move(d));
   }
   return out;
 }
@@ -97,13 +98,13 @@ List repair_items(const Record& r) {
   List out;
   for (const auto& e : r.repairs) {
     Data d;
-    d.set("date", e.date.str());
-    d.set("field", e.field.str());
-    d.set("from", e.from.str());
-    d.set("to", e.to.str());
-    d.set("reason", e.reason.str());
-    if (e.confidence > 0) d.set("confidence", std::to_string(e.confidence).substr(0, 4));
-    out.push_back(d);
+    set(d, "date", e.date.str());
+    set(d, "field", e.field.str());
+    set(d, "from", e.from.str());
+    set(d, "to", e.to.str());
+    set(d, "reason", e.reason.str());
+    if (e.confidence > 0) set(d, "confidence", std::to_string(e.confidence).substr(0, 4));
+    out.push_back(std::move(d));
   }
   return out;
 }
@@ -114,10 +115,10 @@ List oracle_items(const View& v, const Links& links, const Record& r) {
     const std::string id = target_id(v, ref, Kind::oracle);
     const Record* o = id.empty() ? nullptr : v.corpus.find(id);
     Data d;
-    d.set("name", o != nullptr ? std::string(display_name(*o)) : ref.raw.str());
-    d.set("resolved", o != nullptr);
-    d.set("href", o != nullptr ? links.page(id) : std::string());
-    out.push_back(d);
+    set(d, "name", o != nullptr ? std::string(display_name(*o)) : ref.raw.str());
+    set(d, "resolved", o != nullptr);
+    set(d, "href", o != nullptr ? links.page(id) : std::string());
+    out.push_back(std::move(d));
   }
   return out;
 }
@@ -128,38 +129,38 @@ std::string render_gotcha(const Renderer::Impl& impl, const View& v, const Recor
   const Links links(impl.style, depth_of(r.id));
   const EvidenceSummary& e = v.evidence.for_gotcha(r.id);
   Data d = page_data(links, display_name(r));
-  d.set("gotcha", gotcha_item(v, links, r));
+  set(d, "gotcha", gotcha_item(v, links, r));
   put(d, "category", r.category);
   put(d, "family", r.family);
   List affects;
   for (const auto& ref : r.affects) affects.push_back(engine_ref(v, links, ref));
-  d.set("affects", affects);
-  d.set("has_affects", !r.affects.empty());
-  if (r.applies_when) d.set("applies_when", predicate_clauses(v, links, *r.applies_when));
-  d.set("has_applies_when", r.applies_when.has_value());
+  set(d, "affects", std::move(affects));
+  set(d, "has_affects", !r.affects.empty());
+  if (r.applies_when) set(d, "applies_when", predicate_clauses(v, links, *r.applies_when));
+  set(d, "has_applies_when", r.applies_when.has_value());
   gotcha_facts(v, links, r, d);
-  d.set("sections", markdown_sections(r));
+  set(d, "sections", markdown_sections(r));
   const List rows = evidence_rows(v, links, e.groups);
   const List controls = evidence_rows(v, links, e.controls);
-  d.set("evidence_rows_data", Data("rows", rows));
-  d.set("has_evidence", !rows.empty());
-  d.set("control_rows_data", Data("rows", controls));
-  d.set("has_controls", !controls.empty());
-  if (e.controls_omitted > 0) d.set("controls_omitted", std::to_string(e.controls_omitted));
+  set(d, "evidence_rows_data", object_of("rows", rows));
+  set(d, "has_evidence", !rows.empty());
+  set(d, "control_rows_data", object_of("rows", controls));
+  set(d, "has_controls", !controls.empty());
+  if (e.controls_omitted > 0) set(d, "controls_omitted", std::to_string(e.controls_omitted));
   const List related = related_items(v, links, r);
-  d.set("related", item_list(related));
-  const List oracles = oracle_items(v, links, r);
-  d.set("oracles", oracles);
-  d.set("has_oracles", !oracles.empty());
+  set(d, "related", item_list(std::move(related)));
+  List oracles = oracle_items(v, links, r);
+  set(d, "has_oracles", !oracles.empty());
+  set(d, "oracles", std::move(oracles));
   List refs;
   for (const auto& c : r.references) refs.push_back(citation_item(c));
-  d.set("references", refs);
-  d.set("has_references", !r.references.empty());
-  d.set("repairs", repair_items(r));
-  d.set("has_repairs", !r.repairs.empty());
-  d.set("source_href", links.source(r.id));
-  d.set("source_file", r.file.str());
-  d.set("json_href", links.json(r.id));
+  set(d, "references", std::move(refs));
+  set(d, "has_references", !r.references.empty());
+  set(d, "repairs", repair_items(r));
+  set(d, "has_repairs", !r.repairs.empty());
+  set(d, "source_href", links.source(r.id));
+  set(d, "source_file", r.file.str());
+  set(d, "json_href", links.json(r.id));
   put(d, "created", r.created);
   put(d, "updated", r.updated);
   return impl.templates.render("gotcha", d);

@@ -45,25 +45,25 @@ List fix_rows(const View& v, const Links& links, const Record& r) {
       if (known.value == value) res = known;
     }
     Data row;
-    row.set("engine", engine_ref(v, links, f.engine));
-    row.set("issues", citation_list(f.issues));
-    row.set("has_issues", !f.issues.empty());
-    row.set("prs", citation_list(f.prs));
-    row.set("has_prs", !f.prs.empty());
+    set(row, "engine", engine_ref(v, links, f.engine));
+    set(row, "issues", citation_list(f.issues));
+    set(row, "has_issues", !f.issues.empty());
+    set(row, "prs", citation_list(f.prs));
+    set(row, "has_prs", !f.prs.empty());
     put(row, "fixed_in", f.fixed_in);
-    row.set("resolution", std::string(res.value));
-    row.set("resolution_label", std::string(res.label));
-    row.set("is_fixed", res.fixed);
+    set(row, "resolution", std::string(res.value));
+    set(row, "resolution_label", std::string(res.label));
+    set(row, "is_fixed", res.fixed);
     put(row, "fix_note", f.note);
-    out.push_back(row);
+    out.push_back(std::move(row));
   }
   return out;
 }
 
 Data detection_data(const View& v, const Links& links, const Detection& det) {
   Data d;
-  d.set("silent", det.silent.value_or(false));
-  d.set("not_silent", det.silent.has_value() && !*det.silent);
+  set(d, "silent", det.silent.value_or(false));
+  set(d, "not_silent", det.silent.has_value() && !*det.silent);
   List signals;
   for (const auto& s : det.lying_signals) {
     std::string label = s;
@@ -71,25 +71,25 @@ Data detection_data(const View& v, const Links& links, const Detection& det) {
       if (value == s) label = text;
     }
     Data item;
-    item.set("value", s);
-    item.set("label", label);
-    signals.push_back(item);
+    set(item, "value", s);
+    set(item, "label", label);
+    signals.push_back(std::move(item));
   }
-  d.set("signals", signals);
-  d.set("has_signals", !signals.empty());
+  set(d, "has_signals", !signals.empty());
+  set(d, "signals", std::move(signals));
   List oracles;
   for (const auto& ref : det.oracles) {
     const std::string id = target_id(v, ref, Kind::oracle);
     const Record* o = id.empty() ? nullptr : v.corpus.find(id);
     Data item;
-    item.set("name", o != nullptr ? std::string(display_name(*o)) : ref.raw.str());
-    item.set("resolved", o != nullptr);
-    item.set("href", o != nullptr ? links.page(id) : std::string());
-    oracles.push_back(item);
+    set(item, "name", o != nullptr ? std::string(display_name(*o)) : ref.raw.str());
+    set(item, "resolved", o != nullptr);
+    set(item, "href", o != nullptr ? links.page(id) : std::string());
+    oracles.push_back(std::move(item));
   }
-  d.set("oracles", oracles);
-  d.set("has_oracles", !oracles.empty());
-  if (!det.canary.empty()) d.set("canary", render_markdown(det.canary));
+  set(d, "has_oracles", !oracles.empty());
+  set(d, "oracles", std::move(oracles));
+  if (!det.canary.empty()) set(d, "canary", render_markdown(det.canary));
   return d;
 }
 
@@ -97,10 +97,10 @@ List impact_rows(const Record& r) {
   List out;
   for (const auto& i : r.impact) {
     Data row;
-    row.set("metric", i.metric.str());
+    set(row, "metric", i.metric.str());
     put(row, "change", i.change);
     put(row, "note", i.note);
-    out.push_back(row);
+    out.push_back(std::move(row));
   }
   return out;
 }
@@ -108,31 +108,31 @@ List impact_rows(const Record& r) {
 }  // namespace
 
 void gotcha_facts(const View& v, const Links& links, const Record& r, Data& d) {
-  const List fixes = fix_rows(v, links, r);
-  d.set("fixes", fixes);
-  d.set("has_fixes", !fixes.empty());
-  if (r.detection) d.set("detection", detection_data(v, links, *r.detection));
-  const List impact = impact_rows(r);
-  d.set("impact", impact);
-  d.set("has_impact", !impact.empty());
+  List fixes = fix_rows(v, links, r);
+  set(d, "has_fixes", !fixes.empty());
+  set(d, "fixes", std::move(fixes));
+  if (r.detection) set(d, "detection", detection_data(v, links, *r.detection));
+  List impact = impact_rows(r);
+  set(d, "has_impact", !impact.empty());
+  set(d, "impact", std::move(impact));
   put(d, "as_of", r.as_of);
   if (!r.confidence.empty()) {
     std::string label = r.confidence;
     for (char& c : label) c = c == '-' ? ' ' : c;
-    d.set("confidence", r.confidence.str());
-    d.set("confidence_label", label);
+    set(d, "confidence", r.confidence.str());
+    set(d, "confidence_label", label);
   }
   List tags;
   for (const auto& t : r.tags) {
     SearchParams p;
     p.q = t;
     Data item;
-    item.set("value", t);
-    item.set("href", links.search(p));
-    tags.push_back(item);
+    set(item, "value", t);
+    set(item, "href", links.search(p));
+    tags.push_back(std::move(item));
   }
-  d.set("tags", tags);
-  d.set("has_tags", !tags.empty());
+  set(d, "has_tags", !tags.empty());
+  set(d, "tags", std::move(tags));
 }
 
 }  // namespace kb::pages

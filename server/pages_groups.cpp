@@ -44,23 +44,23 @@ Data gotcha_group(const View& v, const Links& links, const std::string& name,
   for (const Record* g : gotchas) {
     Data item = gotcha_item(v, links, *g);
     if (range_of) put(item, "range", range_of(*g));
-    items.push_back(item);
+    items.push_back(std::move(item));
     silent += is_silent(*g);
     blockers += g->severity == GotchaSeverity::blocker;
   }
-  Data d = item_list(items);
-  d.set("name", name);
-  d.set("anchor", anchor);
+  Data d = item_list(std::move(items));
+  set(d, "name", name);
+  set(d, "anchor", anchor);
   // Absent values are false, so that a section never finds its container's value.
   auto set_or_false = [&d](const char* key, const std::string& value, bool present) {
     if (present) {
-      d.set(key, value);
+      set(d, key, value);
     } else {
-      d.set(key, false);
+      set(d, key, false);
     }
   };
   set_or_false("href", href, !href.empty());
-  d.set("count", std::to_string(gotchas.size()));
+  set(d, "count", std::to_string(gotchas.size()));
   set_or_false("silent_count", std::to_string(silent), silent > 0);
   set_or_false("blocker_count", std::to_string(blockers), blockers > 0);
   return d;

@@ -25,10 +25,10 @@ List counts(const Links& links, const std::vector<const Record*>& gotchas,
     SearchParams p;
     p.*param = std::string(value);
     Data d;
-    d.set("name", std::string(value));
-    d.set("count", std::to_string(n));
-    d.set("href", links.search(p));
-    out.push_back(d);
+    set(d, "name", std::string(value));
+    set(d, "count", std::to_string(n));
+    set(d, "href", links.search(p));
+    out.push_back(std::move(d));
   }
   return out;
 }
@@ -63,20 +63,23 @@ std::string Renderer::home(const View& v) const {
   const Links links(impl_->style, 0);
   Data d = page_data(links, "Home");
   std::vector<const Record*> gotchas = gotchas_by_severity(v);
-  d.set("gotcha_count", std::to_string(gotchas.size()));
-  d.set("record_count", std::to_string(v.corpus.records().size()));
-  d.set("severity_counts",
-        counts(links, gotchas, kSeverities,
-               [](const Record& r) { return to_string(r.severity); }, &SearchParams::severity));
-  d.set("status_counts",
-        counts(links, gotchas, kStatuses, [](const Record& r) { return to_string(r.status); },
-               &SearchParams::status));
+  set(d, "gotcha_count", std::to_string(gotchas.size()));
+  set(d, "record_count", std::to_string(v.corpus.records().size()));
+  set(d, "severity_counts",
+      counts(
+          links, gotchas, kSeverities, [](const Record& r) { return to_string(r.severity); },
+          &SearchParams::severity));
+  set(d, "status_counts",
+      counts(
+          links, gotchas, kStatuses, [](const Record& r) { return to_string(r.status); },
+          &SearchParams::status));
   // Records without `created` count as new on the last day they are known to have changed.
-  d.set("newest", item_list(newest_by(v, links, gotchas, [&](const Record& r) {
-          return r.created.empty() ? changed_on(v, r) : r.created.str();
-        })));
-  d.set("verified", item_list(newest_by(v, links, gotchas,
-                                        [&](const Record& r) { return verified_as_of(v, r); })));
+  set(d, "newest", item_list(newest_by(v, links, gotchas, [&](const Record& r) {
+        return r.created.empty() ? changed_on(v, r) : r.created.str();
+      })));
+  set(d, "verified", item_list(newest_by(v, links, gotchas, [&](const Record& r) {
+        return verified_as_of(v, r);
+      })));
   List engines, oracles;
   for (const auto& r : v.corpus.records()) {
     if (r->kind != Kind::engine && r->kind != Kind::oracle) continue;
@@ -84,17 +87,18 @@ std::string Renderer::home(const View& v) const {
     const auto n = std::count_if(refs.begin(), refs.end(),
                                  [](const Record* x) { return x->kind == Kind::gotcha; });
     Data e;
-    e.set("name", std::string(display_name(*r)));
-    e.set("href", links.page(r->id));
-    e.set("count", std::to_string(n));
-    (r->kind == Kind::engine ? engines : oracles).push_back(e);
+    set(e, "name", std::string(display_name(*r)));
+    set(e, "href", links.page(r->id));
+    set(e, "count", std::to_string(n));
+    (r->kind == Kind::engine ? engines : oracles).push_back(std::move(e));
   }
-  d.set("engines", engines);
-  d.set("oracles", oracles);
-  d.set("silent_count", std::to_string(std::count_if(
-                            gotchas.begin(), gotchas.end(), [](const Record* g) { return is_silent(*g); })));
-  d.set("by_family", Data("groups", groups_by_family(v, links, gotchas)));
-  d.set("by_engine", Data("groups", groups_by_engine(v, links, gotchas)));
+  set(d, "engines", std::move(engines));
+  set(d, "oracles", std::move(oracles));
+  set(d, "silent_count",
+      std::to_string(std::count_if(gotchas.begin(), gotchas.end(),
+                                   [](const Record* g) { return is_silent(*g); })));
+  set(d, "by_family", object_of("groups", groups_by_family(v, links, gotchas)));
+  set(d, "by_engine", object_of("groups", groups_by_engine(v, links, gotchas)));
   // The vocabulary, each entry with how many gotchas test it.
   const auto tested = gotchas_by_setting(v);
   List settings, models;
@@ -109,18 +113,19 @@ std::string Renderer::home(const View& v) const {
     if (r->kind == Kind::setting) count_setting(r->id);
     for (const auto& kv : r->traits) count_setting(target_id(v, kv.key, Kind::setting));
     Data e;
-    e.set("name", r->kind == Kind::setting ? r->setting->key.str() : std::string(display_name(*r)));
-    e.set("href", links.page(r->id));
-    e.set("count", std::to_string(ids.size()));
-    (r->kind == Kind::setting ? settings : models).push_back(e);
+    set(e, "name",
+        r->kind == Kind::setting ? r->setting->key.str() : std::string(display_name(*r)));
+    set(e, "href", links.page(r->id));
+    set(e, "count", std::to_string(ids.size()));
+    (r->kind == Kind::setting ? settings : models).push_back(std::move(e));
   }
-  d.set("settings", settings);
-  d.set("models", models);
+  set(d, "settings", std::move(settings));
+  set(d, "models", std::move(models));
   const auto errors = count_severity(v.diagnostics, Severity::error);
   const auto warnings = count_severity(v.diagnostics, Severity::warning);
-  d.set("errors", std::to_string(errors));
-  d.set("warnings", std::to_string(warnings));
-  d.set("has_problems", errors + warnings > 0);
+  set(d, "errors", std::to_string(errors));
+  set(d, "warnings", std::to_string(warnings));
+  set(d, "has_problems", errors + warnings > 0);
   return impl_->templates.render("home", d);
 }
 
@@ -130,28 +135,28 @@ std::string Renderer::diagnostics(const View& v) const {
   List rows;
   for (const auto& diag : v.diagnostics) {
     Data row;
-    row.set("severity", std::string(to_string(diag.severity)));
-    row.set("code", diag.code);
+    set(row, "severity", std::string(to_string(diag.severity)));
+    set(row, "code", diag.code);
     std::string where = diag.file;
     // Appended in two steps: GCC 12 warns (-Wrestrict) on the inlined `":" + std::string`.
     if (diag.line > 0) where.append(":").append(std::to_string(diag.line));
     if (diag.line > 0 && diag.column > 0) where.append(":").append(std::to_string(diag.column));
-    row.set("where", where);
-    row.set("message", diag.message);
+    set(row, "where", where);
+    set(row, "message", diag.message);
     put(row, "hint", diag.hint);
     const Record* r = diag.record.empty() ? nullptr : v.corpus.find(diag.record);
     if (r != nullptr) {
-      row.set("record", r->id.str());
-      row.set("record_href", links.page(r->id));
+      set(row, "record", r->id.str());
+      set(row, "record_href", links.page(r->id));
     }
-    rows.push_back(row);
+    rows.push_back(std::move(row));
   }
-  d.set("rows", rows);
-  d.set("has_rows", !rows.empty());
-  d.set("records", std::to_string(v.corpus.records().size()));
-  d.set("errors", std::to_string(count_severity(v.diagnostics, Severity::error)));
-  d.set("warnings", std::to_string(count_severity(v.diagnostics, Severity::warning)));
-  d.set("notes", std::to_string(count_severity(v.diagnostics, Severity::note)));
+  set(d, "has_rows", !rows.empty());
+  set(d, "rows", std::move(rows));
+  set(d, "records", std::to_string(v.corpus.records().size()));
+  set(d, "errors", std::to_string(count_severity(v.diagnostics, Severity::error)));
+  set(d, "warnings", std::to_string(count_severity(v.diagnostics, Severity::warning)));
+  set(d, "notes", std::to_string(count_severity(v.diagnostics, Severity::note)));
   return impl_->templates.render("diagnostics", d);
 }
 
@@ -172,22 +177,22 @@ std::string Renderer::feed(const View& v) const {
   List list;
   for (const auto& [day, g] : entries) {
     Data e;
-    e.set("title", std::string(display_name(*g)));
-    e.set("atom_id", "tag:kb.invalid,2026:" + encode_uri_component(g->id));
-    e.set("updated", day + "T00:00:00Z");
-    e.set("published", published[g] + "T00:00:00Z");
-    e.set("href", links.page(g->id));
-    e.set("severity", std::string(to_string(g->severity)));
-    e.set("status", std::string(to_string(g->status)));
-    e.set("content", render_markdown(v.corpus.whole(*g)->symptom));
-    list.push_back(e);
+    set(e, "title", std::string(display_name(*g)));
+    set(e, "atom_id", "tag:kb.invalid,2026:" + encode_uri_component(g->id));
+    set(e, "updated", day + "T00:00:00Z");
+    set(e, "published", published[g] + "T00:00:00Z");
+    set(e, "href", links.page(g->id));
+    set(e, "severity", std::string(to_string(g->severity)));
+    set(e, "status", std::string(to_string(g->status)));
+    set(e, "content", render_markdown(v.corpus.whole(*g)->symptom));
+    list.push_back(std::move(e));
   }
   Data d;
-  d.set("entries", list);
-  d.set("updated",
-        (entries.empty() ? std::string("1970-01-01") : entries.front().first) + "T00:00:00Z");
-  d.set("home_href", links.home());
-  d.set("feed_href", links.feed());
+  set(d, "entries", std::move(list));
+  set(d, "updated",
+      (entries.empty() ? std::string("1970-01-01") : entries.front().first) + "T00:00:00Z");
+  set(d, "home_href", links.home());
+  set(d, "feed_href", links.feed());
   return impl_->templates.render("feed", d);
 }
 

@@ -21,6 +21,25 @@ namespace kb::pages {
 using Data = kainjow::mustache::data;
 using List = kainjow::mustache::list;
 
+// kainjow's data copies whatever it is given: set() copies the whole subtree, and a List
+// becomes data only by a copy. Pages are trees hundreds of nodes deep in places, built
+// bottom-up, so each level copied everything below it again. These move instead; an
+// lvalue must be moved in (or copied on purpose, `Data(x)`), so no copy is silent.
+
+/// `d.key = value` for an object `d` (anything else is left as it is, as set() does).
+void set(Data& d, const std::string& key, Data&& value);
+void set(Data& d, const std::string& key, List&& items);
+void set(Data& d, const std::string& key, const std::string& value);
+void set(Data& d, const std::string& key, const char* value);
+void set(Data& d, const std::string& key, bool value);
+void set(Data& d, const std::string& key, const Data& value) = delete;
+void set(Data& d, const std::string& key, const List& items) = delete;
+/// A list value, taking `items` without copying them.
+Data list_data(List&& items);
+/// An object of one member.
+Data object_of(const std::string& key, Data&& value);
+Data object_of(const std::string& key, List&& items);
+
 /// Relative links from a page `depth` directories below the site root.
 class Links {
  public:
@@ -94,7 +113,7 @@ struct Renderer::Impl {
 void put(Data& d, const std::string& key, const std::string& value);
 
 /// {"items": items, "has_items": !empty}: what the gotcha_list partial renders.
-Data item_list(const List& items);
+Data item_list(List items);
 
 /// The data every page's head and foot partials use: title, links, search box.
 Data page_data(const Links& links, std::string_view title, std::string_view query = {});

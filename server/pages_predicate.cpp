@@ -13,13 +13,13 @@ namespace {
 // One piece of a clause line: plain text, a value in code, or a link.
 Data part(std::string text, std::string href = {}, bool code = false) {
   Data d;
-  d.set("text", std::move(text));
+  set(d, "text", std::move(text));
   if (href.empty()) {
-    d.set("href", false);
+    set(d, "href", false);
   } else {
-    d.set("href", href);
+    set(d, "href", href);
   }
-  d.set("code", code);
+  set(d, "code", code);
   return d;
 }
 
@@ -75,8 +75,8 @@ void operand_parts(const View& v, const Links& links, const Operand& o, List& pa
 
 Data line(int depth, List parts) {
   Data d;
-  d.set("depth", std::to_string(depth));
-  d.set("parts", std::move(parts));
+  set(d, "depth", std::to_string(depth));
+  set(d, "parts", std::move(parts));
   return d;
 }
 

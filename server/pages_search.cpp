@@ -49,15 +49,15 @@ List options(const std::vector<std::pair<std::string, std::string>>& values,
   List out;
   for (const auto& [value, label] : values) {
     Data o;
-    o.set("value", value);
+    set(o, "value", value);
     std::string text = label;
     if (counts != nullptr) {
       auto it = counts->find(value);
       text += " (" + std::to_string(it == counts->end() ? 0 : it->second) + ")";
     }
-    o.set("label", text);
-    o.set("selected", value == selected);
-    out.push_back(o);
+    set(o, "label", text);
+    set(o, "selected", value == selected);
+    out.push_back(std::move(o));
   }
   return out;
 }
@@ -71,11 +71,11 @@ std::vector<std::pair<std::string, std::string>> named(
 
 Data result_item(const View& v, const Links& links, const Record& r, const std::string& snippet) {
   Data d = r.kind == Kind::gotcha ? gotcha_item(v, links, r) : Data();
-  d.set("is_gotcha", r.kind == Kind::gotcha);
-  d.set("kind", std::string(kind_name(r.kind)));
-  d.set("id", r.id.str());
-  d.set("title", std::string(display_name(r)));
-  d.set("href", links.page(r.id));
+  set(d, "is_gotcha", r.kind == Kind::gotcha);
+  set(d, "kind", std::string(kind_name(r.kind)));
+  set(d, "id", r.id.str());
+  set(d, "title", std::string(display_name(r)));
+  set(d, "href", links.page(r.id));
   put(d, "snippet", snippet_html(snippet));
   return d;
 }
@@ -119,22 +119,22 @@ std::string Renderer::search(const View& v, const SearchParams& p) const {
   const bool counting = !client_side && (!p.q.empty() || filter.active());
   const std::string engine_value =
       filter.engine_id.empty() ? p.engine : std::string(slug_of(filter.engine_id));
-  d.set("engine_options", options(engines, engine_value, counting ? &by_engine : nullptr));
-  d.set("severity_options",
-        options(named(kSeverities), p.severity, counting ? &by_severity : nullptr));
-  d.set("status_options", options(named(kStatuses), p.status, counting ? &by_status : nullptr));
-  d.set("client_side", client_side);
-  d.set("asked", !client_side && (!p.q.empty() || filter.active()));
-  d.set("results", results);
-  d.set("has_results", !results.empty());
-  d.set("matched", std::to_string(matched));
-  d.set("truncated", matched > kMaxShown);
-  d.set("shown", std::to_string(std::min(matched, kMaxShown)));
+  set(d, "engine_options", options(engines, engine_value, counting ? &by_engine : nullptr));
+  set(d, "severity_options",
+      options(named(kSeverities), p.severity, counting ? &by_severity : nullptr));
+  set(d, "status_options", options(named(kStatuses), p.status, counting ? &by_status : nullptr));
+  set(d, "client_side", client_side);
+  set(d, "asked", !client_side && (!p.q.empty() || filter.active()));
+  set(d, "has_results", !results.empty());
+  set(d, "results", std::move(results));
+  set(d, "matched", std::to_string(matched));
+  set(d, "truncated", matched > kMaxShown);
+  set(d, "shown", std::to_string(std::min(matched, kMaxShown)));
   if (client_side) {
     List scripts;
-    scripts.push_back(Data("src", links.root() + "search-index.js"));
-    scripts.push_back(Data("src", links.asset("search.js")));
-    d.set("scripts", scripts);
+    scripts.push_back(object_of("src", links.root() + "search-index.js"));
+    scripts.push_back(object_of("src", links.asset("search.js")));
+    set(d, "scripts", std::move(scripts));
   }
   return impl_->templates.render("search", d);
 }
@@ -174,16 +174,16 @@ std::string Renderer::not_found(const View& v, std::string_view path) const {
     const Record* r = v.corpus.find(c.id);
     if (r == nullptr) continue;
     Data item;
-    item.set("name", std::string(display_name(*r)));
-    item.set("id", r->id.str());
-    item.set("href", links.page(r->id));
-    candidates.push_back(item);
+    set(item, "name", std::string(display_name(*r)));
+    set(item, "id", r->id.str());
+    set(item, "href", links.page(r->id));
+    candidates.push_back(std::move(item));
   }
   Data d = page_data(links, "Not found");
   put(d, "path", echoed(path));
-  d.set("candidates", candidates);
-  d.set("has_candidates", !candidates.empty());
-  if (!candidates.empty()) d.set("best", candidates.front());
+  set(d, "has_candidates", !candidates.empty());
+  if (!candidates.empty()) set(d, "best", Data(candidates.front()));
+  set(d, "candidates", std::move(candidates));
   return impl_->templates.render("not_found", d);
 }
 

@@ -13,15 +13,15 @@ namespace kb::pages {
 namespace {
 
 void common(Data& d, const Links& links, const Record& r) {
-  d.set("title", std::string(display_name(r)));
-  d.set("id", r.id.str());
-  if (!r.notes.empty()) d.set("notes", render_markdown(r.notes));
-  const List refs = citation_list(r.references);
-  d.set("references", refs);
-  d.set("has_references", !refs.empty());
-  d.set("source_href", links.source(r.id));
-  d.set("source_file", r.file.str());
-  d.set("json_href", links.json(r.id));
+  set(d, "title", std::string(display_name(r)));
+  set(d, "id", r.id.str());
+  if (!r.notes.empty()) set(d, "notes", render_markdown(r.notes));
+  List refs = citation_list(r.references);
+  set(d, "has_references", !refs.empty());
+  set(d, "references", std::move(refs));
+  set(d, "source_href", links.source(r.id));
+  set(d, "source_file", r.file.str());
+  set(d, "json_href", links.json(r.id));
 }
 
 // A spelling as one line: the name, a fixed value or a JSON field, an inversion.
@@ -31,11 +31,11 @@ Data spelling_item(const Spelling& s, bool json) {
   if (s.has_value) detail += std::string(detail.empty() ? "" : ", ") + "means " + s.value;
   if (s.invert) detail += std::string(detail.empty() ? "" : ", ") + "inverted";
   Data d;
-  d.set("name", s.name.str());
+  set(d, "name", s.name.str());
   if (detail.empty()) {
-    d.set("detail", false);
+    set(d, "detail", false);
   } else {
-    d.set("detail", detail);
+    set(d, "detail", detail);
   }
   return d;
 }
@@ -50,28 +50,28 @@ List engine_rows(const View& v, const Links& links, const Record& r) {
   List out;
   for (const auto& e : r.setting->engines) {
     Data row;
-    row.set("engine", engine_ref(v, links, e.engine));
-    row.set("versions", e.versions.empty() ? std::string("all") : e.versions.str());
-    const std::pair<const char*, List> kinds[] = {{"flags", spelling_list(e.flags)},
-                                                  {"env", spelling_list(e.env)},
-                                                  {"json", spelling_list(e.json, true)},
-                                                  {"keys", spelling_list(e.keys)}};
-    for (const auto& [name, list] : kinds) {
-      row.set(name, list);
-      row.set(std::string("has_") + name, !list.empty());
+    set(row, "engine", engine_ref(v, links, e.engine));
+    set(row, "versions", e.versions.empty() ? std::string("all") : e.versions.str());
+    std::pair<const char*, List> kinds[] = {{"flags", spelling_list(e.flags)},
+                                            {"env", spelling_list(e.env)},
+                                            {"json", spelling_list(e.json, true)},
+                                            {"keys", spelling_list(e.keys)}};
+    for (auto& [name, list] : kinds) {
+      set(row, std::string("has_") + name, !list.empty());
+      set(row, name, std::move(list));
     }
     List defaults;
     for (const auto& def : e.defaults) {
       // The first entry whose range holds wins, so one without a range covers the rest.
       const char* rest = defaults.empty() ? "all versions" : "other versions";
       Data item;
-      item.set("value", def.value.str());
-      item.set("versions", def.versions.empty() ? std::string(rest) : def.versions.str());
-      defaults.push_back(item);
+      set(item, "value", def.value.str());
+      set(item, "versions", def.versions.empty() ? std::string(rest) : def.versions.str());
+      defaults.push_back(std::move(item));
     }
-    row.set("defaults", defaults);
-    row.set("has_defaults", !defaults.empty());
-    out.push_back(row);
+    set(row, "has_defaults", !defaults.empty());
+    set(row, "defaults", std::move(defaults));
+    out.push_back(std::move(row));
   }
   return out;
 }
@@ -80,10 +80,10 @@ Data key_value_item(const View& v, const Links& links, const KeyValue& kv) {
   const std::string id = target_id(v, kv.key, Kind::setting);
   const Record* s = id.empty() ? nullptr : v.corpus.find(id);
   Data d;
-  d.set("key", (s != nullptr ? s->setting->key : kv.key.raw).str());
-  d.set("resolved", s != nullptr);
-  d.set("href", s != nullptr ? links.page(id) : std::string());
-  d.set("value", kv.value.str());
+  set(d, "key", (s != nullptr ? s->setting->key : kv.key.raw).str());
+  set(d, "resolved", s != nullptr);
+  set(d, "href", s != nullptr ? links.page(id) : std::string());
+  set(d, "value", kv.value.str());
   return d;
 }
 
@@ -91,23 +91,23 @@ List value_rows(const View& v, const Links& links, const Record& r) {
   List out;
   for (const auto& val : r.setting->values) {
     Data row;
-    row.set("value", val.value.str());
-    row.set("anchor", "value-" + val.value);
-    row.set("synonyms", value_list(val.synonyms));
-    row.set("has_synonyms", !val.synonyms.empty());
+    set(row, "value", val.value.str());
+    set(row, "anchor", "value-" + val.value);
+    set(row, "synonyms", value_list(val.synonyms));
+    set(row, "has_synonyms", !val.synonyms.empty());
     if (val.description.empty()) {
-      row.set("description", false);
+      set(row, "description", false);
     } else {
-      row.set("description", val.description.str());
+      set(row, "description", val.description.str());
     }
     List engines, implies;
     for (const auto& ref : val.engines) engines.push_back(engine_ref(v, links, ref));
     for (const auto& kv : val.implies) implies.push_back(key_value_item(v, links, kv));
-    row.set("engines", engines);
-    row.set("has_engines", !engines.empty());
-    row.set("implies", implies);
-    row.set("has_implies", !implies.empty());
-    out.push_back(row);
+    set(row, "has_engines", !engines.empty());
+    set(row, "engines", std::move(engines));
+    set(row, "has_implies", !implies.empty());
+    set(row, "implies", std::move(implies));
+    out.push_back(std::move(row));
   }
   return out;
 }
@@ -137,18 +137,18 @@ std::string render_setting(const Renderer::Impl& impl, const View& v, const Reco
   Data d = page_data(links, display_name(r));
   common(d, links, r);
   const SettingDef& s = r.setting;
-  d.set("key", s.key.str());
-  d.set("type", s.type.str());
-  d.set("scope", s.scope.str());
-  d.set("synonyms", value_list(s.synonyms));
-  d.set("has_synonyms", !s.synonyms.empty());
-  if (!r.description.empty()) d.set("description", render_markdown(r.description));
-  const List values = value_rows(v, links, r);
-  d.set("values", values);
-  d.set("has_values", !values.empty());
-  const List engines = engine_rows(v, links, r);
-  d.set("engines", engines);
-  d.set("has_engines", !engines.empty());
+  set(d, "key", s.key.str());
+  set(d, "type", s.type.str());
+  set(d, "scope", s.scope.str());
+  set(d, "synonyms", value_list(s.synonyms));
+  set(d, "has_synonyms", !s.synonyms.empty());
+  if (!r.description.empty()) set(d, "description", render_markdown(r.description));
+  List values = value_rows(v, links, r);
+  set(d, "has_values", !values.empty());
+  set(d, "values", std::move(values));
+  List engines = engine_rows(v, links, r);
+  set(d, "has_engines", !engines.empty());
+  set(d, "engines", std::move(engines));
   // Models whose traits set it.
   List models;
   for (const auto& m : v.corpus.records()) {
@@ -156,14 +156,14 @@ std::string render_setting(const Renderer::Impl& impl, const View& v, const Reco
     for (const auto& kv : m->traits) {
       if (target_id(v, kv.key, Kind::setting) != r.id) continue;
       Data item;
-      item.set("name", std::string(display_name(*m)));
-      item.set("href", links.page(m->id));
-      item.set("value", kv.value.str());
-      models.push_back(item);
+      set(item, "name", std::string(display_name(*m)));
+      set(item, "href", links.page(m->id));
+      set(item, "value", kv.value.str());
+      models.push_back(std::move(item));
     }
   }
-  d.set("models", models);
-  d.set("has_models", !models.empty());
+  set(d, "has_models", !models.empty());
+  set(d, "models", std::move(models));
   const auto tested = gotchas_by_setting(v);
   std::vector<const Record*> gotchas;
   std::map<std::string, std::string> tests;
@@ -173,8 +173,9 @@ std::string render_setting(const Renderer::Impl& impl, const View& v, const Reco
       tests[g->id] = join(texts, "; ");
     }
   }
-  d.set("gotchas", gotcha_group(v, links, "", "gotchas", {}, gotchas,
-                                [&](const Record& g) { return tests[g.id]; }));
+  set(d, "gotchas", gotcha_group(v, links, "", "gotchas", {}, gotchas, [&](const Record& g) {
+        return tests[g.id];
+      }));
   return impl.templates.render("setting", d);
 }
 
@@ -182,7 +183,7 @@ std::string render_model(const Renderer::Impl& impl, const View& v, const Record
   const Links links(impl.style, depth_of(r.id));
   Data d = page_data(links, display_name(r));
   common(d, links, r);
-  d.set("match", value_list(r.match));
+  set(d, "match", value_list(r.match));
   List traits;
   std::map<std::string, std::string> value_of;  // setting id -> this model's value
   for (const auto& kv : r.traits) {
@@ -190,8 +191,8 @@ std::string render_model(const Renderer::Impl& impl, const View& v, const Record
     const std::string id = target_id(v, kv.key, Kind::setting);
     if (!id.empty()) value_of[id] = kv.value;
   }
-  d.set("traits", traits);
-  d.set("has_traits", !traits.empty());
+  set(d, "has_traits", !traits.empty());
+  set(d, "traits", std::move(traits));
   // Gotchas testing any of its traits, each with the tests and this model's values.
   std::map<std::string, std::vector<std::string>> notes;
   std::vector<const Record*> gotchas;
@@ -206,8 +207,9 @@ std::string render_model(const Renderer::Impl& impl, const View& v, const Record
                              ")");
     }
   }
-  d.set("gotchas", gotcha_group(v, links, "", "gotchas", {}, gotchas,
-                                [&](const Record& g) { return join(notes[g.id], "; "); }));
+  set(d, "gotchas", gotcha_group(v, links, "", "gotchas", {}, gotchas, [&](const Record& g) {
+        return join(notes[g.id], "; ");
+      }));
   return impl.templates.render("model", d);
 }
 
