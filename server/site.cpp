@@ -89,17 +89,21 @@ std::string search_index_js(const pages::View& v) {
 
 // Writes files below `root` from many threads at once, each to a hidden name beside its
 // place (`.index.html.kb-new-<suffix>`), never to the place itself: SiteDir::commit
-// moves them there once every file is written.
+// moves them there once every file is written. In a new directory (`direct`), which
+// SiteDir::commit moves into place whole, each file is written at its own name.
 class Writer {
  public:
-  Writer(fs::path root, std::string suffix) : root_(std::move(root)), suffix_(std::move(suffix)) {}
+  Writer(fs::path root, std::string suffix, bool direct)
+      : root_(std::move(root)), suffix_(std::move(suffix)), direct_(direct) {}
   Writer(const Writer&) = delete;
   Writer& operator=(const Writer&) = delete;
   ~Writer() { discard(); }
 
   void write(const std::string& relative, const std::string& bytes) {
     const fs::path place = root_ / relative;
-    fs::path tmp = place.parent_path() / ("." + place.filename().string() + ".kb-new-" + suffix_);
+    fs::path tmp =
+        direct_ ? place
+                : place.parent_path() / ("." + place.filename().string() + ".kb-new-" + suffix_);
     const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
     if (fd < 0) throw Error(Errc::io, "cannot write " + tmp.string() + ": " + std::strerror(errno));
     {
@@ -136,6 +140,7 @@ class Writer {
  private:
   fs::path root_;
   std::string suffix_;
+  bool direct_;
   std::mutex mu_;
   std::vector<std::pair<std::string, fs::path>> staged_;
   std::atomic<std::size_t> pages_{0};
@@ -226,18 +231,26 @@ SiteReport write_site(const Linted& linted, const SiteOptions& options) {
   const pages::Renderer renderer(pages::LinkStyle::static_site, options.web_dir);
   const std::vector<std::string> planned = plan(linted, renderer);
   site.check(planned, options.force);
-  site.make_dirs(planned);
-  Writer w(site.dir(), random_suffix());
+  const std::string suffix = random_suffix();
+  try {
+    site.make_dirs(planned, suffix);
+  } catch (...) {
+    site.undo_dirs();
+    throw;
+  }
+  Writer w(site.root(), suffix, site.fresh());
+  std::size_t files = 0;
   try {
     write_all(linted, renderer, w);
+    const auto staged = w.take();
+    files = staged.size() + 1;  // + the manifest
+    site.commit(staged);
   } catch (...) {
     w.discard();
     site.undo_dirs();
     throw;
   }
-  const auto staged = w.take();
-  site.commit(staged);
-  return {w.pages(), staged.size() + 1};  // + the manifest
+  return {w.pages(), files};
 }
 
 }  // namespace kb::site

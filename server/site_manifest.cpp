@@ -108,17 +108,22 @@ void SiteDir::check(const std::vector<std::string>& planned, bool force) const {
                                           (foreign.size() == 1 ? "it)" : "them)"));
 }
 
-void SiteDir::make_dirs(const std::vector<std::string>& planned) {
+void SiteDir::make_dirs(const std::vector<std::string>& planned, const std::string& suffix) {
   std::error_code ec;
-  if (!fs::exists(dir_, ec)) {
-    fs::create_directories(dir_, ec);
-    if (ec) throw Error(Errc::io, "cannot create " + dir_.string() + ": " + ec.message());
+  if (kind_at(dir_) == 0) {
+    const fs::path parent = dir_.parent_path();
+    fs::create_directories(parent, ec);
+    if (ec) throw Error(Errc::io, "cannot create " + parent.string() + ": " + ec.message());
+    const fs::path fresh = parent / ("." + dir_.filename().string() + ".kb-new-" + suffix);
+    if (::mkdir(fresh.c_str(), 0755) != 0)
+      throw Error(Errc::io, "cannot create " + fresh.string() + ": " + std::strerror(errno));
+    fresh_ = fresh;
   }
   std::set<std::string> seen;
   for (const auto& rel : planned) {
     for (const auto& parent : parents(rel)) {
       if (!seen.insert(parent).second) continue;
-      const fs::path p = dir_ / parent;
+      const fs::path p = root() / parent;
       if (::mkdir(p.c_str(), 0755) == 0) {
         created_.push_back(parent);
         dirs_.insert(parent);
@@ -130,6 +135,15 @@ void SiteDir::make_dirs(const std::vector<std::string>& planned) {
 }
 
 void SiteDir::undo_dirs() {
+  if (fresh()) {
+    // Made by this run under a name of its own: nothing in it is anyone else's.
+    std::error_code ec;
+    fs::remove_all(fresh_, ec);
+    for (const auto& rel : created_) dirs_.erase(rel);
+    created_.clear();
+    fresh_.clear();
+    return;
+  }
   for (auto it = created_.rbegin(); it != created_.rend(); ++it) {
     if (::rmdir((dir_ / *it).c_str()) == 0) dirs_.erase(*it);
   }
@@ -152,12 +166,25 @@ void SiteDir::write_manifest(const std::set<std::string>& files) const {
                      "else in this directory alone.\n";
   for (const auto& d : dirs_) text += d + "/\n";
   for (const auto& f : files) text += f + "\n";
-  write_atomic(dir_ / kSiteMarker, text, IfExists::replace);
+  write_atomic(root() / kSiteMarker, text, IfExists::replace);
 }
 
 void SiteDir::commit(const std::vector<std::pair<std::string, fs::path>>& staged) {
   std::set<std::string> now;
   for (const auto& [rel, tmp] : staged) now.insert(rel);
+  if (fresh()) {
+    files_ = std::move(now);
+    write_manifest(files_);
+    if (::rename(fresh_.c_str(), dir_.c_str()) != 0) {
+      const std::string why = std::strerror(errno);
+      std::error_code ec;
+      fs::remove_all(fresh_, ec);
+      fresh_.clear();
+      throw Error(Errc::io, "cannot move the new site into place at " + dir_.string() + ": " + why);
+    }
+    fresh_.clear();
+    return;
+  }
   std::set<std::string> either = files_;
   either.insert(now.begin(), now.end());
   write_manifest(either);

@@ -322,3 +322,34 @@ TEST_CASE("a failed template leaves the old site in place", "[pages]") {
   CHECK(siblings == 2);  // the site and the web dir; the half-written one is gone
   fs::remove_all(out.parent_path());
 }
+
+TEST_CASE("a new site directory appears whole, or not at all", "[pages][site]") {
+  const fs::path out = temp_dir("fresh") / "site";
+  fs::create_directories(out.parent_path());
+  const auto siblings = [&] {
+    std::set<std::string> names;
+    for (const auto& e : fs::directory_iterator(out.parent_path()))
+      names.insert(e.path().filename().string());
+    return names;
+  };
+  // A failed build into a directory that did not exist leaves nothing behind.
+  const fs::path web = out.parent_path().parent_path() / "web-fresh";
+  fs::create_directories(web / "templates");
+  { std::ofstream(web / "templates" / "oracle.mustache") << "{{#unclosed}}"; }
+  CHECK_THROWS_AS(kb::site::write_site(tree().linted, {out, web}), kb::Error);
+  CHECK_FALSE(fs::exists(out));
+  CHECK(siblings().empty());
+  // Built in a hidden directory beside it and renamed into place: only the site is left.
+  const auto report = kb::site::write_site(tree().linted, {out, {}});
+  CHECK(siblings() == std::set<std::string>{"site"});
+  CHECK(fs::exists(out / "oracles/monolithic-equivalence.html"));
+  CHECK(files_under(out).size() == report.files);
+  const std::string manifest = kb::test::read_text(out / ".kb-site");
+  CHECK(manifest.find("\noracles/monolithic-equivalence.html\n") != std::string::npos);
+  CHECK(manifest.find("\noracles/\n") != std::string::npos);
+  // The next build replaces it in place, as any existing site.
+  const auto again = kb::site::write_site(tree().linted, {out, {}});
+  CHECK(again.files == report.files);
+  CHECK(siblings() == std::set<std::string>{"site"});
+  fs::remove_all(out.parent_path().parent_path());
+}
