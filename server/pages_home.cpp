@@ -100,7 +100,7 @@ std::string Renderer::home(const View& v) const {
   set(d, "by_family", object_of("groups", groups_by_family(v, links, gotchas)));
   set(d, "by_engine", object_of("groups", groups_by_engine(v, links, gotchas)));
   // The vocabulary, each entry with how many gotchas test it.
-  const auto tested = gotchas_by_setting(v);
+  const SettingUses& tested = gotchas_by_setting(v);
   List settings, models;
   for (const auto& r : v.corpus.records()) {
     if (r->kind != Kind::setting && r->kind != Kind::model) continue;

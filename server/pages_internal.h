@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -182,8 +183,18 @@ using SettingTests = std::map<std::string, std::vector<std::string>>;
 void tested_settings(const View& v, const Predicate& p, SettingTests& out);
 
 /// Setting id -> the gotchas whose `applies_when` tests it, each with its tests as text.
-std::map<std::string, std::vector<std::pair<const Record*, std::vector<std::string>>>>
-gotchas_by_setting(const View& v);
+using SettingUses =
+    std::map<std::string, std::vector<std::pair<const Record*, std::vector<std::string>>>>;
+
+/// Computed on first use by any page of a view, then shared: every setting and model page
+/// and the home page read the whole corpus's settings uses.
+struct ViewCache {
+  std::once_flag setting_uses_once;
+  SettingUses setting_uses;
+};
+
+/// gotchas_by_setting's answer, from the view's cache.
+const SettingUses& gotchas_by_setting(const View& v);
 
 /// The page kinds, one per file.
 std::string render_gotcha(const Renderer::Impl& impl, const View& v, const Record& r);

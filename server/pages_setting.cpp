@@ -120,9 +120,10 @@ std::string join(const std::vector<std::string>& parts, const char* sep) {
 
 }  // namespace
 
-std::map<std::string, std::vector<std::pair<const Record*, std::vector<std::string>>>>
-gotchas_by_setting(const View& v) {
-  std::map<std::string, std::vector<std::pair<const Record*, std::vector<std::string>>>> out;
+namespace {
+
+SettingUses setting_uses(const View& v) {
+  SettingUses out;
   for (const auto& r : v.corpus.records()) {
     if (r->kind != Kind::gotcha || !r->applies_when) continue;
     SettingTests tests;
@@ -130,6 +131,14 @@ gotchas_by_setting(const View& v) {
     for (auto& [id, texts] : tests) out[id].emplace_back(r.get(), std::move(texts));
   }
   return out;
+}
+
+}  // namespace
+
+const SettingUses& gotchas_by_setting(const View& v) {
+  ViewCache& c = *v.cache;
+  std::call_once(c.setting_uses_once, [&] { c.setting_uses = setting_uses(v); });
+  return c.setting_uses;
 }
 
 std::string render_setting(const Renderer::Impl& impl, const View& v, const Record& r) {
@@ -164,7 +173,7 @@ std::string render_setting(const Renderer::Impl& impl, const View& v, const Reco
   }
   set(d, "has_models", !models.empty());
   set(d, "models", std::move(models));
-  const auto tested = gotchas_by_setting(v);
+  const SettingUses& tested = gotchas_by_setting(v);
   std::vector<const Record*> gotchas;
   std::map<std::string, std::string> tests;
   if (auto it = tested.find(r.id); it != tested.end()) {

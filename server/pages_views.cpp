@@ -1,4 +1,4 @@
-#include "pages.h"
+#include "pages_internal.h"
 
 namespace kb::pages {
 
@@ -24,7 +24,8 @@ View make_view(const Linted& linted, const ReferenceMap& refs, const DiagnosticL
               linted.evidence,
               diags,
               [&refs](std::string_view id) { return refs.referencing(id); },
-              {}};
+              {},
+              std::make_shared<ViewCache>()};
 }
 
 }  // namespace kb::pages
