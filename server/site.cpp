@@ -19,10 +19,11 @@
 #include <vector>
 
 #include "json.h"
-#include "schema_json.h"
+#include "json_dump.h"
 #include "kb/error.h"
 #include "openapi.h"
 #include "pages_internal.h"
+#include "schema_json.h"
 
 namespace kb::site {
 
@@ -215,7 +216,10 @@ void write_all(const Linted& linted, const pages::Renderer& renderer, Writer& w)
   }
   for (const auto& r : linted.corpus->records()) {
     tasks.emplace_back([&w, &renderer, &v, &linted, &r = *r] {
-      w.write(r.id + ".json", json::versioned(json::record(*linted.corpus, r, linted.evidence)).dump(2) + "\n");
+      std::string record_json =
+          json::dump_pretty(json::versioned(json::record(*linted.corpus, r, linted.evidence)));
+      record_json += '\n';
+      w.write(r.id + ".json", record_json);
       w.write(r.id + ".yaml", linted.corpus->source_text(r));
       if (auto html = renderer.record(v, *linted.corpus->whole(r))) w.write(r.id + ".html", *html);
     });
