@@ -58,6 +58,12 @@ std::string filter_links(const std::string& html) {
   std::size_t drop_closing = 0;
   std::size_t i = 0;
   while (i < html.size()) {
+    // Text up to the next tag or dropped control is copied as it is.
+    std::size_t plain = i;
+    while (plain < html.size() && html[plain] != '<' && !is_dropped_control(html[plain])) ++plain;
+    out.append(html, i, plain - i);
+    i = plain;
+    if (i == html.size()) break;
     const std::string_view rest(html.data() + i, html.size() - i);
     const bool link = rest.substr(0, kLink.size()) == kLink;
     const bool image = !link && rest.substr(0, kImage.size()) == kImage;
@@ -159,27 +165,34 @@ std::string render_markdown(std::string_view markdown) {
 std::string escape_html(std::string_view text) {
   std::string out;
   out.reserve(text.size());
-  for (char c : text) {
+  std::size_t run = 0;  // start of the text not yet copied
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    std::string_view entity;
     switch (c) {
       case '&':
-        out += "&amp;";
+        entity = "&amp;";
         break;
       case '<':
-        out += "&lt;";
+        entity = "&lt;";
         break;
       case '>':
-        out += "&gt;";
+        entity = "&gt;";
         break;
       case '"':
-        out += "&quot;";
+        entity = "&quot;";
         break;
       case '\'':
-        out += "&#39;";
+        entity = "&#39;";
         break;
       default:
-        if (!is_dropped_control(c)) out += c;
+        if (!is_dropped_control(c)) continue;  // copied with its run
     }
+    out.append(text.data() + run, i - run);
+    out.append(entity);
+    run = i + 1;
   }
+  out.append(text.data() + run, text.size() - run);
   return out;
 }
 
