@@ -165,7 +165,10 @@ std::shared_ptr<const Templates::Parsed> Templates::parsed(std::string_view name
 
 std::string Templates::render(std::string_view name, const Data& data) const {
   const auto parsed_template = parsed(name);
-  std::string out = parsed_template->tmpl.render(data);
+  // Straight into one string: render(data) goes through an ostringstream and copies the
+  // page out of it at the end.
+  std::string out;
+  parsed_template->tmpl.render(data, [&out](const std::string& text) { out += text; });
   if (!parsed_template->tmpl.is_valid()) {
     throw Error(Errc::internal, std::string(kTemplateDir) + "/" + std::string(name) +
                                     std::string(kExtension) + ": " +
