@@ -77,30 +77,27 @@ std::string Links::feed() const {
 }
 
 void set(Data& d, const std::string& key, Data&& value) {
-  if (d.is_object()) d[key] = std::move(value);
+  d.set(key, std::move(value));
 }
 
 void set(Data& d, const std::string& key, List&& items) {
-  set(d, key, list_data(std::move(items)));
+  d.set(key, Data(std::move(items)));
 }
 
 void set(Data& d, const std::string& key, const std::string& value) {
-  set(d, key, Data(value));
+  d.set(key, Data(value));
 }
 
 void set(Data& d, const std::string& key, const char* value) {
-  set(d, key, Data(value));
+  d.set(key, Data(value));
 }
 
 void set(Data& d, const std::string& key, bool value) {
-  set(d, key, Data(value));
+  d.set(key, Data(value));
 }
 
 Data list_data(List&& items) {
-  Data d(Data::type::list);
-  // list_value() is the list d owns (not a const object): swapping it in is a move.
-  const_cast<List&>(d.list_value()).swap(items);
-  return d;
+  return Data(std::move(items));
 }
 
 Data object_of(const std::string& key, Data&& value) {

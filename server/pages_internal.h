@@ -4,8 +4,6 @@
 // view data several pages show. Every string that reaches a template through `{{ }}`
 // is escaped there; only render_markdown() and snippet_html() output goes through `{{{ }}}`.
 
-#include <kainjow/mustache.hpp>
-
 #include <filesystem>
 #include <map>
 #include <memory>
@@ -15,17 +13,13 @@
 #include <string_view>
 #include <vector>
 
+#include "mustache.h"
 #include "pages.h"
 
 namespace kb::pages {
 
-using Data = kainjow::mustache::data;
-using List = kainjow::mustache::list;
-
-// kainjow's data copies whatever it is given: set() copies the whole subtree, and a List
-// becomes data only by a copy. Pages are trees hundreds of nodes deep in places, built
-// bottom-up, so each level copied everything below it again. These move instead; an
-// lvalue must be moved in (or copied on purpose, `Data(x)`), so no copy is silent.
+// Pages build their data bottom-up and move each part into place; an lvalue must be moved
+// in (or copied on purpose, `Data(x)`), so no copy of a subtree is silent.
 
 /// `d.key = value` for an object `d` (anything else is left as it is, as set() does).
 void set(Data& d, const std::string& key, Data&& value);
@@ -110,7 +104,7 @@ struct Renderer::Impl {
 };
 
 /// Sets `key` only when `value` is not empty, so `{{#key}}` sections skip empty values
-/// (kainjow treats an empty string as true).
+/// (an empty string is true to a section, as in kainjow's Mustache).
 void put(Data& d, const std::string& key, const std::string& value);
 
 /// {"items": items, "has_items": !empty}: what the gotcha_list partial renders.

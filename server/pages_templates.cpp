@@ -25,12 +25,12 @@ using text::trim;
 
 using PartialTexts = std::map<std::string, std::string, std::less<>>;
 
-// `text` with every `{{>name}}` replaced by the text of the partial, recursively. kainjow
-// parses a partial afresh at every use, once per list item inside a section; spliced in,
-// it is parsed once with its template. The output is the same: kainjow renders a partial
-// in its caller's context and line buffer, as if its text stood in place of the tag.
-// A partial no file defines renders nothing, as before. Tags are found the way kainjow's
-// parser finds them; set-delimiter tags would change that, so they are refused.
+// `text` with every `{{>name}}` replaced by the text of the partial, recursively, so a
+// template is parsed once with its partials. The output is what kainjow's mustache.hpp
+// (which parsed a partial afresh at every use) rendered: it rendered a partial in its
+// caller's context and line buffer, as if its text stood in place of the tag. A partial
+// no file defines renders nothing. Tags are found the way the parser (mustache.cpp) finds
+// them; set-delimiter tags would change that, so they are refused.
 void expand(std::string_view text, const PartialTexts& partials, int depth,
             const std::string& where, std::set<std::string, std::less<>>& used, std::string& out) {
   if (depth > kMaxPartialDepth) throw Error(Errc::internal, where + ": partials nest too deep");
@@ -41,7 +41,7 @@ void expand(std::string_view text, const PartialTexts& partials, int depth,
     const std::string_view close = triple ? "}}}" : "}}";
     const std::size_t contents = open + (triple ? 3 : 2);
     const std::size_t end = text.find(close, contents);
-    if (end == std::string_view::npos) break;  // kainjow reports the unclosed tag
+    if (end == std::string_view::npos) break;  // the parser reports the unclosed tag
     const std::size_t after = end + close.size();
     const std::string_view tag = trim(text.substr(contents, end - contents));
     if (!triple && !tag.empty() && tag.front() == '=') {
@@ -66,22 +66,20 @@ void expand(std::string_view text, const PartialTexts& partials, int depth,
   out.append(text.substr(done));
 }
 
-kainjow::mustache::mustache parse(const std::string& text, const std::string& where) {
-  kainjow::mustache::mustache tmpl(text);
-  if (!tmpl.is_valid()) throw Error(Errc::internal, where + ": " + tmpl.error_message());
-  tmpl.set_custom_escape([](const std::string& s) { return escape_html(s); });
-  return tmpl;
+Template parse(const std::string& text, const std::string& where) {
+  try {
+    return Template(text);
+  } catch (const std::invalid_argument& e) {
+    throw Error(Errc::internal, where + ": " + e.what());
+  }
 }
 
 }  // namespace
 
-// A template with its partials spliced in, parsed once. kainjow's render() is not const,
-// but it only writes the object's error message, on a partial or lambda that fails: there
-// are no partial tags left after expand() and pages pass no lambdas, so many threads may
-// render one Parsed at once.
+// A template with its partials spliced in, parsed once; many threads may render it at once.
 struct Templates::Parsed {
   std::string source;  // the expanded text, to notice edits under the web directory
-  mutable kainjow::mustache::mustache tmpl;
+  Template tmpl;
 };
 
 struct Templates::Cache {
@@ -151,7 +149,7 @@ std::shared_ptr<const Templates::Parsed> Templates::parsed(std::string_view name
     auto it = cache_->by_name.find(name);
     if (it != cache_->by_name.end() && it->second->source == source) return it->second;
   }
-  // A partial must parse on its own, as kainjow parsed it before splicing: a tag or
+  // A partial must parse on its own, as it did before splicing: a tag or
   // section it leaves open must not be closed by its caller's text.
   for (const auto& partial : used) {
     parse(partials.find(partial)->second,
@@ -164,17 +162,7 @@ std::shared_ptr<const Templates::Parsed> Templates::parsed(std::string_view name
 }
 
 std::string Templates::render(std::string_view name, const Data& data) const {
-  const auto parsed_template = parsed(name);
-  // Straight into one string: render(data) goes through an ostringstream and copies the
-  // page out of it at the end.
-  std::string out;
-  parsed_template->tmpl.render(data, [&out](const std::string& text) { out += text; });
-  if (!parsed_template->tmpl.is_valid()) {
-    throw Error(Errc::internal, std::string(kTemplateDir) + "/" + std::string(name) +
-                                    std::string(kExtension) + ": " +
-                                    parsed_template->tmpl.error_message());
-  }
-  return out;
+  return parsed(name)->tmpl.render(data);
 }
 
 }  // namespace kb::pages

@@ -7,7 +7,9 @@
 
 #include <thread>
 
+#include "kainjow_data.h"
 #include "kb/error.h"
+#include "markdown.h"
 #include "pages_fixture.h"
 #include "pages_internal.h"
 
@@ -34,13 +36,15 @@ void put_file(const fs::path& dir, const std::string& name, const std::string& t
 // kainjow at each use.
 std::string kainjow_render(const std::string& text,
                            const std::vector<std::pair<std::string, std::string>>& partials,
-                           Data data) {
+                           const Data& data) {
+  kainjow::mustache::data k = kb::test::to_kainjow(data);
   for (const auto& [name, body] : partials) {
-    data.set(name, kainjow::mustache::partial([body = body] { return body; }));
+    k.set(name, kainjow::mustache::partial([body = body] { return body; }));
   }
   kainjow::mustache::mustache tmpl(text);
   REQUIRE(tmpl.is_valid());
-  return tmpl.render(data);
+  tmpl.set_custom_escape([](const std::string& s) { return kb::pages::escape_html(s); });
+  return tmpl.render(k);
 }
 
 Data item(const std::string& name, bool flag) {
@@ -73,11 +77,10 @@ TEST_CASE("spliced partials render the bytes kainjow renders when it resolves th
   data.set("title", "a < b");
   data.set("name", "top");
   data.set("raw", "<i>x</i>");
-  List items{item("one", true), item("two & three", false)};
-  data.set("items", items);
+  data.set("items", List{item("one", true), item("two & three", false)});
   Data nested;
   nested.set("items", List{});
-  data.set("nested", nested);
+  data.set("nested", std::move(nested));
 
   const Templates templates(dir);
   const std::string expected = kainjow_render(page, partials, data);
