@@ -10,11 +10,12 @@ Target: kb site per page at most 0.8x hugo's (ratio <= 0.8), both into an empty 
 
 Every run writes into a directory of its own that does not exist yet, and nothing is
 removed until the last run is timed. The root filesystem here is ext4 without a journal,
-which passes over inodes freed in the last 60 s (360 s while their inode table block is
-dirty) each time it allocates one: with the previous run's 30,000 files removed just
-before, each file created scanned past them (`recently_deleted` in a profile, 40 % of
-kb's system time). That cost belongs to the removal, not to the tool that runs next, so
-the script also waits QUIET seconds (default 70) after clearing earlier runs' output.
+which passes over inodes freed in the last 60 s, or 360 s once their inode table block
+is dirty again (as creating files makes it), each time it allocates one: with the
+previous run's 30,000 files removed just before, each file created scanned past them
+(`recently_deleted` in a profile, 40 % of kb's system time). That cost belongs to the
+removal, not to the tool that runs next, so the script also waits QUIET seconds
+(default 370) after clearing earlier runs' output.
 """
 import os
 import shutil
@@ -29,7 +30,7 @@ def pages(d):
 
 
 RUNS_DIR = os.path.join(b.WORK, "site-runs")
-QUIET = int(os.environ.get("QUIET", "70"))
+QUIET = int(os.environ.get("QUIET", "370"))
 
 
 def clear_runs():
