@@ -100,10 +100,17 @@ std::string format_score(double score) {
 std::string_view trim_view(std::string_view raw) { return text::trim(raw); }
 
 std::optional<Kind> namespace_prefix(std::string_view raw) {
-  const std::string value = lower(trim_view(raw));
+  // Asked of every reference a page or a check resolves: compared in place, not lowered
+  // into a copy first.
+  const std::string_view value = trim_view(raw);
   for (Kind k : kKinds) {
-    const std::string prefix = std::string(kind_namespace(k)) + "/";
-    if (starts_with(value, prefix)) return k;
+    const std::string_view ns = kind_namespace(k);
+    if (value.size() <= ns.size() || value[ns.size()] != '/') continue;
+    bool same = true;
+    for (std::size_t i = 0; same && i < ns.size(); ++i) {
+      same = std::tolower(static_cast<unsigned char>(value[i])) == ns[i];
+    }
+    if (same) return k;
   }
   return std::nullopt;
 }
