@@ -29,9 +29,23 @@ std::size_t sequence_length(const unsigned char* p, std::size_t n) {
   return 0;
 }
 
-// nlohmann's escaping with ensure_ascii off: the two-character escapes it knows, \u00xx
-// (lower-case hex) for the other control characters, everything else as it is.
-void put_string(std::string_view s, std::string& out) {
+void put_u(std::string& out, unsigned codepoint) {
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "\\u%04x", codepoint);
+  out += buf;
+}
+
+// The code point of the well-formed sequence of `len` bytes at `p`.
+unsigned decode(const unsigned char* p, std::size_t len) {
+  unsigned cp = len == 2 ? p[0] & 0x1Fu : len == 3 ? p[0] & 0x0Fu : p[0] & 0x07u;
+  for (std::size_t k = 1; k < len; ++k) cp = (cp << 6) | (p[k] & 0x3Fu);
+  return cp;
+}
+
+// nlohmann's escaping: the two-character escapes it knows, \u00xx (lower-case hex) for
+// the other control characters; with `ascii`, DEL and every code point past it as \uxxxx
+// (a surrogate pair past U+FFFF), else everything else as it is.
+void put_string(std::string_view s, std::string& out, bool ascii = false) {
   out += '"';
   const auto* p = reinterpret_cast<const unsigned char*>(s.data());
   const std::size_t n = s.size();
@@ -42,10 +56,21 @@ void put_string(std::string_view s, std::string& out) {
     if (c >= 0x80) {
       const std::size_t len = sequence_length(p + i, n - i);
       if (len == 0) throw NotUtf8{};
+      if (ascii) {
+        out.append(s.data() + run, i - run);
+        const unsigned cp = decode(p + i, len);
+        if (cp <= 0xFFFF) {
+          put_u(out, cp);
+        } else {
+          put_u(out, 0xD7C0 + (cp >> 10));
+          put_u(out, 0xDC00 + (cp & 0x3FF));
+        }
+        run = i + len;
+      }
       i += len;
       continue;
     }
-    if (c >= 0x20 && c != '"' && c != '\\') {
+    if (c >= 0x20 && c != '"' && c != '\\' && !(ascii && c == 0x7F)) {
       ++i;
       continue;
     }
@@ -72,11 +97,8 @@ void put_string(std::string_view s, std::string& out) {
       case '\r':
         out += "\\r";
         break;
-      default: {
-        char buf[8];
-        std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(c));
-        out += buf;
-      }
+      default:
+        put_u(out, c);
     }
     run = ++i;
   }
@@ -144,6 +166,16 @@ void put(const json& j, std::string& out, std::size_t indent) {
 }
 
 }  // namespace
+
+void append_ascii_string(std::string& out, std::string_view s) {
+  const std::size_t size = out.size();
+  try {
+    put_string(s, out, true);
+  } catch (const NotUtf8&) {
+    out.resize(size);
+    out += json(std::string(s)).dump(-1, ' ', true, json::error_handler_t::replace);
+  }
+}
 
 std::string dump_pretty(const json& j) {
   std::string out;

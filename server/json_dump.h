@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include <string>
+#include <string_view>
 
 namespace kb::json {
 
@@ -13,5 +14,10 @@ namespace kb::json {
 /// decoder and a switch; this copies runs of plain text whole. `kb site` writes a JSON
 /// file per record, most of it Markdown bodies.
 std::string dump_pretty(const nlohmann::json& j);
+
+/// Appends `s` as a JSON string, quotes included, as nlohmann's dump(-1, ' ', true,
+/// error_handler_t::replace) writes it: ASCII only (\uXXXX, surrogate pairs past U+FFFF),
+/// and a string that is not UTF-8 with U+FFFD where nlohmann puts it.
+void append_ascii_string(std::string& out, std::string_view s);
 
 }  // namespace kb::json

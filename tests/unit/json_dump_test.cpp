@@ -90,3 +90,25 @@ TEST_CASE("dump_pretty refuses text that is not UTF-8 as dump(2) does", "[json]"
   const json bad_key = {{"\xff", 1}};
   CHECK_THROWS_AS(kb::json::dump_pretty(bad_key), json::type_error);
 }
+
+TEST_CASE("append_ascii_string writes what dump(-1, ' ', true, replace) writes", "[json]") {
+  // Pieces of every kind, valid or not, so that random strings mix them.
+  static const char* const pieces[] = {"plain ",       "\"",
+                                       "\\",           "\n",
+                                       "\x01",         "\x1f",
+                                       "\x7f",         "caf\xc3\xa9",
+                                       "\xe2\x82\xac", "\xf0\x9f\x98\x80",
+                                       "\xef\xbf\xbf", "\xff",
+                                       "\xc3",         "\xc0\xaf",
+                                       "\xed\xa0\x80", "\xf4\x90\x80\x80",
+                                       "\xe2\x82",     "\x80"};
+  std::mt19937 rng(23);
+  for (int i = 0; i < 5000; ++i) {
+    std::string s;
+    for (int k = static_cast<int>(rng() % 6); k > 0; --k)
+      s += pieces[rng() % (sizeof pieces / sizeof *pieces)];
+    std::string out = "prefix";
+    kb::json::append_ascii_string(out, s);
+    REQUIRE(out == "prefix" + json(s).dump(-1, ' ', true, json::error_handler_t::replace));
+  }
+}
