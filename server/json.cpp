@@ -38,7 +38,9 @@ json lint_report(std::size_t records, const DiagnosticList& diags) {
 }
 
 json reference(const Corpus& corpus, const RefValue& ref, Kind ns) {
-  json j = {{"raw", ref.raw}, {"field", ref.field}};
+  json j = json::object();
+  j.emplace("raw", ref.raw);
+  j.emplace("field", ref.field);
   auto target = corpus.target(ns, ref.raw);
   j["id"] = target ? json(*target) : json(nullptr);
   if (target) {
@@ -61,7 +63,8 @@ std::string citation_url(const Citation& c) {
 }
 
 json citation(const Citation& c) {
-  json j = {{"type", c.type}};
+  json j = json::object();
+  j.emplace("type", c.type);
   auto put = [&](const char* k, const std::string& v) {
     if (!v.empty()) j[k] = v;
   };
