@@ -50,7 +50,7 @@ std::vector<std::string> parents(const std::string& rel) {
 
 }  // namespace
 
-SiteDir::SiteDir(fs::path dir) : dir_(std::move(dir)) {
+SiteDir::SiteDir(fs::path dir) : dir_(std::move(dir)), absent_(kind_at(dir_) == 0) {
   std::error_code ec;
   const auto status = fs::status(dir_, ec);
   if (fs::exists(status) && !fs::is_directory(status))
@@ -77,6 +77,9 @@ SiteDir::SiteDir(fs::path dir) : dir_(std::move(dir)) {
 }
 
 void SiteDir::check(const std::vector<std::string>& planned, bool force) const {
+  // A site directory that did not exist is built beside it and renamed into place,
+  // which fails rather than replace anything that appeared there meanwhile.
+  if (absent_) return;
   std::vector<std::string> foreign;
   std::set<std::string> checked_dirs;
   for (const auto& rel : planned) {
@@ -110,7 +113,7 @@ void SiteDir::check(const std::vector<std::string>& planned, bool force) const {
 
 void SiteDir::make_dirs(const std::vector<std::string>& planned, const std::string& suffix) {
   std::error_code ec;
-  if (kind_at(dir_) == 0) {
+  if (absent_) {
     const fs::path parent = dir_.parent_path();
     fs::create_directories(parent, ec);
     if (ec) throw Error(Errc::io, "cannot create " + parent.string() + ": " + ec.message());

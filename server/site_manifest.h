@@ -54,6 +54,7 @@ class SiteDir {
 
   std::filesystem::path dir_;
   std::filesystem::path fresh_;       ///< the new directory renamed into place, if any
+  bool absent_ = false;               ///< nothing was at dir_ when this was made
   bool legacy_ = false;               ///< a marker of a kb that replaced the whole directory
   std::set<std::string> files_;       ///< files kb wrote, per the manifest
   std::set<std::string> dirs_;        ///< directories kb created (manifest, then this run)
