@@ -1,14 +1,44 @@
 #include "pages_internal.h"
 
+#include <algorithm>
+#include <exception>
+#include <thread>
+
 namespace kb::pages {
 
 ReferenceMap::ReferenceMap(const Corpus& corpus) {
-  for (const auto& r : corpus.records()) {
-    for (const auto& slot : reference_slots(*r)) {
-      auto target = corpus.target(slot.target, slot.ref->raw);
-      if (!target) continue;
-      auto& list = by_target_[*target];
-      if (list.empty() || list.back() != r.get()) list.push_back(r.get());
+  // Resolving is the cost (a name lookup per reference), and nothing else runs yet: it
+  // runs on every core, each a stripe of the records; the lists are filled after, in
+  // record order.
+  const auto& records = corpus.records();
+  std::vector<std::vector<std::string>> targets(records.size());
+  const std::size_t stripes = std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, 8);
+  std::vector<std::exception_ptr> failures(stripes);
+  {
+    std::vector<std::jthread> pool;
+    for (std::size_t t = 0; t < stripes; ++t) {
+      pool.emplace_back([&, t] {
+        try {
+          for (std::size_t i = t; i < records.size(); i += stripes) {
+            for (const auto& slot : reference_slots(*records[i])) {
+              if (auto id = corpus.target(slot.target, slot.ref->raw)) {
+                targets[i].push_back(std::move(*id));
+              }
+            }
+          }
+        } catch (...) {
+          failures[t] = std::current_exception();
+        }
+      });
+    }
+  }
+  for (const auto& f : failures) {
+    if (f) std::rethrow_exception(f);
+  }
+  for (std::size_t i = 0; i < records.size(); ++i) {
+    for (const auto& id : targets[i]) {
+      auto& list = by_target_[id];
+      if (list.empty() || list.back() != records[i].get()) list.push_back(records[i].get());
     }
   }
   // Records come sorted by id, so each list already is.
