@@ -303,9 +303,9 @@ const Record* Corpus::find_any(std::string_view id) const {
 }
 
 std::optional<std::string> Corpus::target(Kind ns, std::string_view raw) const {
-  auto ids = names_->exact(ns, raw);
-  if (ids.size() != 1) return std::nullopt;
-  return ids.front();
+  const std::string_view id = names_->unique(ns, raw);
+  if (id.empty()) return std::nullopt;
+  return std::string(id);
 }
 
 bool Corpus::is_stale(std::string_view id) const {

@@ -225,6 +225,17 @@ std::vector<std::string> NameIndex::exact(Kind ns, std::string_view raw, MatchKi
   return ids;
 }
 
+std::string_view NameIndex::unique(Kind ns, std::string_view raw) const {
+  if (auto prefix = namespace_prefix(raw); prefix && *prefix != ns) return {};
+  const Impl::Space& s = impl_->spaces[static_cast<std::size_t>(ns)];
+  auto [first, last] = Impl::with_key(s, normalize_name(raw));
+  if (first == last) return {};
+  for (const Impl::Entry* e = first + 1; e != last; ++e) {
+    if (e->id.view() != first->id.view()) return {};
+  }
+  return first->id.view();
+}
+
 std::vector<Candidate> NameIndex::candidates(Kind ns, std::string_view raw, std::size_t max) const {
   Impl::Space& s = impl_->spaces[static_cast<std::size_t>(ns)];
   const std::string key = normalize_name(raw);

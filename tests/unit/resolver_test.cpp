@@ -186,6 +186,16 @@ TEST_CASE("two records under one name are a collision, never resolved") {
   index.add(b);
   index.finish();
   CHECK(index.exact(Kind::engine, "shared") == std::vector<std::string>{"engines/a", "engines/b"});
+  CHECK(index.unique(Kind::engine, "shared").empty());
+  // One record under several of its names is unique; another namespace's prefix is not.
+  for (const char* name : {"engines/a", "A", "  engines/A ", "a"}) {
+    INFO(name);
+    CHECK(index.unique(Kind::engine, name) == "engines/a");
+    CHECK(index.exact(Kind::engine, name) == std::vector<std::string>{"engines/a"});
+  }
+  CHECK(index.unique(Kind::engine, "gotchas/a").empty());
+  CHECK(index.unique(Kind::engine, "nothing").empty());
+  CHECK(index.unique(Kind::gotcha, "a").empty());
   Resolution r = resolve(index, Kind::engine, "shared");
   CHECK_FALSE(r.target);
   CHECK(r.rule == "collision");

@@ -67,6 +67,9 @@ class NameIndex {
   /// The ids whose names normalise to the same key as `raw` in namespace `ns`
   /// (more than one means a collision); `how` gets the kind of the first match.
   std::vector<std::string> exact(Kind ns, std::string_view raw, MatchKind* how = nullptr) const;
+  /// The one id exact() would name, held by the index, or "" when none or several do:
+  /// what resolving a reference asks, without building a list.
+  std::string_view unique(Kind ns, std::string_view raw) const;
   /// Up to `max` fuzzy candidates in namespace `ns`, best first.
   std::vector<Candidate> candidates(Kind ns, std::string_view raw, std::size_t max = 5) const;
 
