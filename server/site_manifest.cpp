@@ -183,6 +183,7 @@ void SiteDir::commit(const std::vector<std::pair<std::string, fs::path>>& staged
       std::error_code ec;
       fs::remove_all(fresh_, ec);
       fresh_.clear();
+      created_.clear();  // they were in the new directory: none is at dir_ to undo
       throw Error(Errc::io, "cannot move the new site into place at " + dir_.string() + ": " + why);
     }
     fresh_.clear();
