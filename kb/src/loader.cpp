@@ -20,6 +20,8 @@ void drop_foreign_parts(Record& r) {
 }
 
 constexpr std::string_view kBom = "\xEF\xBB\xBF";
+// The least a record file may expand to (aliases), whatever its size: 4 KiB.
+constexpr std::size_t kRecordExpansionFloor = 4 * 1024;
 
 // "gotchas/foo.yaml" -> kind gotcha, id "gotchas/foo".
 bool id_from_path(const std::string& file, Kind& kind, std::string& id, std::string& problem) {
@@ -73,8 +75,8 @@ FileResult load_record_text(const std::string& file, std::string_view bytes,
   out.size = bytes.size();
   auto& diags = out.diagnostics;
   auto error = [&](const char* code, Pos p, std::string msg, std::string hint = {}) {
-    diags.push_back({Severity::error, code, file, p.line, p.column, std::move(msg),
-                     std::move(hint), ""});
+    diags.push_back(
+        {Severity::error, code, file, p.line, p.column, std::move(msg), std::move(hint), ""});
   };
 
   Kind kind{};
@@ -104,7 +106,8 @@ FileResult load_record_text(const std::string& file, std::string_view bytes,
   std::string_view body = bytes;
   if (body.substr(0, kBom.size()) == kBom) body.remove_prefix(kBom.size());
   if (text::trim(body).empty()) {
-    error(diag_code("yaml.empty"), Pos{1, 1}, "the file is empty", "a record is a mapping such as `title: ...`");
+    error(diag_code("yaml.empty"), Pos{1, 1}, "the file is empty",
+          "a record is a mapping such as `title: ...`");
     return out;
   }
 
@@ -112,6 +115,9 @@ FileResult load_record_text(const std::string& file, std::string_view bytes,
   limits.max_bytes = options.max_file_bytes;
   limits.max_depth = options.max_depth;
   limits.max_nodes = options.max_nodes;
+  // A tree holds every record: each may expand to 16x its size, and only a little more,
+  // so that many small records cannot each take a large floor.
+  limits.min_expansion_bytes = kRecordExpansionFloor;
   yaml::Node root;
   std::vector<Diagnostic> parse_diags;
   bool parsed = yaml::parse(body, file, limits, root, parse_diags);

@@ -29,10 +29,11 @@ struct LimitHit {
   Pos pos;
 };
 
-// Builds the tree from parser events, counting nodes (aliases expanded) and depth.
+// Builds the tree from parser events, counting nodes and scalar bytes (aliases expanded,
+// since each alias is a copy) and depth.
 class TreeBuilder {
  public:
-  explicit TreeBuilder(const Limits& limits) : limits_(limits) {}
+  TreeBuilder(const Limits& limits, Allowance& left) : limits_(limits), left_(left) {}
 
   void on_null(const Mark& mark, const std::string& anchor) {
     Node n;
@@ -49,11 +50,12 @@ class TreeBuilder {
       return;
     }
     count(it->second.weight, mark);
+    count_bytes(it->second.bytes, mark);
     Node copy = it->second.node;
     copy.pos = to_pos(mark);
     copy.offset = mark.pos;
     copy.verbatim = false;  // its text is at the anchor, not here
-    add(std::move(copy), {}, it->second.weight);
+    add(std::move(copy), {}, it->second.weight, false, it->second.bytes);
   }
   void on_scalar(const Mark& mark, bool plain, bool verbatim, const std::string& anchor,
                  std::string value) {
@@ -61,9 +63,11 @@ class TreeBuilder {
     n.type = Node::Type::scalar;
     n.plain = plain;
     n.verbatim = verbatim;
+    const std::size_t bytes = value.size();
+    count_bytes(bytes, mark);
     n.value = std::move(value);
     place(n, mark);
-    add(std::move(n), anchor);
+    add(std::move(n), anchor, 1, false, bytes);
   }
   void on_seq_start(const Mark& mark, const std::string& anchor) {
     open(Node::Type::seq, mark, anchor);
@@ -81,12 +85,14 @@ class TreeBuilder {
     Node node;
     std::string anchor;
     std::size_t weight = 1;
+    std::size_t bytes = 0;  ///< scalar bytes inside, aliases expanded
     bool have_key = false;
     Node key;
   };
   struct Anchored {
     Node node;
     std::size_t weight;
+    std::size_t bytes;
   };
 
   void place(Node& n, const Mark& mark) {
@@ -94,21 +100,32 @@ class TreeBuilder {
     n.offset = mark.pos;
   }
   void count(std::size_t n, const Mark& mark) {
-    nodes_ += n;
-    if (nodes_ > limits_.max_nodes) {
+    if (n > left_.nodes) {
       throw LimitHit{diag_code("limits.nodes"),
                      "document expands to more than " + std::to_string(limits_.max_nodes) +
                          " nodes (an alias/anchor expansion bomb?)",
                      to_pos(mark)};
     }
+    left_.nodes -= n;
+  }
+  void count_bytes(std::size_t n, const Mark& mark) {
+    if (n > left_.bytes) {
+      throw LimitHit{diag_code("limits.expansion"),
+                     "the text expands to more bytes than its budget (aliases copy what they "
+                     "name): " +
+                         std::to_string(limits_.expansion_factor) + "x the file's size, at least " +
+                         std::to_string(limits_.min_expansion_bytes),
+                     to_pos(mark)};
+    }
+    left_.bytes -= n;
   }
   void open(Node::Type t, const Mark& mark, const std::string& anchor) {
     count(1, mark);
     if (static_cast<int>(stack_.size()) >= limits_.max_depth) {
-      throw LimitHit{diag_code("limits.depth"),
-                     "collections nested deeper than " + std::to_string(limits_.max_depth) +
-                         " levels",
-                     to_pos(mark)};
+      throw LimitHit{
+          diag_code("limits.depth"),
+          "collections nested deeper than " + std::to_string(limits_.max_depth) + " levels",
+          to_pos(mark)};
     }
     Frame f;
     f.node.type = t;
@@ -119,11 +136,12 @@ class TreeBuilder {
   void close() {
     Frame f = std::move(stack_.back());
     stack_.pop_back();
-    add(std::move(f.node), f.anchor, f.weight, true);
+    add(std::move(f.node), f.anchor, f.weight, true, f.bytes);
   }
-  void add(Node n, const std::string& anchor, std::size_t weight = 1, bool counted = false) {
+  void add(Node n, const std::string& anchor, std::size_t weight = 1, bool counted = false,
+           std::size_t bytes = 0) {
     if (!counted && weight == 1) count(1, Mark{});
-    if (!anchor.empty()) anchors_[anchor] = Anchored{n, weight};
+    if (!anchor.empty()) anchors_[anchor] = Anchored{n, weight, bytes};
     if (stack_.empty()) {
       root_ = std::move(n);
       has_root_ = true;
@@ -131,6 +149,7 @@ class TreeBuilder {
     }
     Frame& top = stack_.back();
     top.weight += weight;
+    top.bytes += bytes;
     if (top.node.type == Node::Type::seq) {
       top.node.items.push_back(std::move(n));
     } else if (!top.have_key) {
@@ -143,9 +162,9 @@ class TreeBuilder {
   }
 
   const Limits& limits_;
+  Allowance& left_;
   std::vector<Frame> stack_;
   std::unordered_map<std::string, Anchored> anchors_;
-  std::size_t nodes_ = 0;
   Node root_;
   bool has_root_ = false;
 };
@@ -200,7 +219,7 @@ class Offsets {
   }
 
   std::size_t size_;
-  Mark last_line_;  ///< where the text ends, 0-based line and column
+  Mark last_line_;                   ///< where the text ends, 0-based line and column
   std::vector<std::size_t> starts_;  ///< empty: ASCII text, indexes are offsets
 };
 
@@ -278,8 +297,22 @@ struct EventGuard {
 
 }  // namespace
 
+std::size_t expansion_budget(const Limits& limits, std::size_t text_bytes) {
+  return std::max(limits.min_expansion_bytes, limits.expansion_factor * text_bytes);
+}
+
+Allowance allowance(const Limits& limits, std::size_t text_bytes) {
+  return Allowance{limits.max_nodes, expansion_budget(limits, text_bytes)};
+}
+
 bool parse(std::string_view text, const std::string& file, const Limits& limits, Node& out,
            std::vector<Diagnostic>& diags) {
+  Allowance left = allowance(limits, text.size());
+  return parse(text, file, limits, out, diags, left);
+}
+
+bool parse(std::string_view text, const std::string& file, const Limits& limits, Node& out,
+           std::vector<Diagnostic>& diags, Allowance& left) {
   auto error = [&](std::string code, Pos p, std::string msg, std::string hint = {}) {
     diags.push_back({Severity::error, std::move(code), file, p.line, p.column, std::move(msg),
                      std::move(hint), ""});
@@ -294,7 +327,7 @@ bool parse(std::string_view text, const std::string& file, const Limits& limits,
   }
   const Offsets offsets(text);
   Parser parser(text);
-  TreeBuilder builder(limits);
+  TreeBuilder builder(limits, left);
   int documents = 0;
   try {
     for (bool done = false; !done;) {
@@ -315,7 +348,8 @@ bool parse(std::string_view text, const std::string& file, const Limits& limits,
         const Pos at = st.error == YAML_READER_ERROR
                            ? byte_pos(text, std::min(st.problem_offset, text.size()))
                            : to_pos(offsets.mark(st.problem_mark));
-        error(diag_code("yaml.syntax"), at, context.empty() ? problem : problem + " (" + context + ")",
+        error(diag_code("yaml.syntax"), at,
+              context.empty() ? problem : problem + " (" + context + ")",
               st.error == YAML_READER_ERROR
                   ? "record files are UTF-8 text without control characters"
                   : std::string());

@@ -19,13 +19,13 @@ namespace kb::yaml {
 struct Node {
   enum class Type { null, scalar, seq, map };
   Type type = Type::null;
-  Pos pos;                 ///< 1-based
-  std::size_t offset = 0;  ///< byte offset of the node's first character in the parsed text
-  bool plain = true;       ///< scalar written without quotes or block indicators
-  bool verbatim = false;   ///< scalar's value is its source bytes, on one line (no escapes)
-  std::string value;       ///< scalar text
-  std::vector<Node> items;                       ///< seq
-  std::vector<std::pair<Node, Node>> entries;    ///< map, in file order
+  Pos pos;                  ///< 1-based
+  std::size_t offset = 0;   ///< byte offset of the node's first character in the parsed text
+  bool plain = true;        ///< scalar written without quotes or block indicators
+  bool verbatim = false;    ///< scalar's value is its source bytes, on one line (no escapes)
+  std::string value;        ///< scalar text
+  std::vector<Node> items;  ///< seq
+  std::vector<std::pair<Node, Node>> entries;  ///< map, in file order
 
   // Declared, and the destructor defined after the class, so clang with libstdc++ in
   // C++20 mode does not instantiate ~vector<pair<Node, Node>> while Node is incomplete.
@@ -48,15 +48,36 @@ inline Node::~Node() = default;
 
 /// Explicit bounds so hostile input is reported, not obeyed.
 struct Limits {
-  std::size_t max_bytes = 4u << 20;   ///< a record file larger than this is refused
-  int max_depth = 64;                 ///< nesting of collections
-  std::size_t max_nodes = 200000;     ///< nodes after alias expansion
+  std::size_t max_bytes = 4u << 20;  ///< a record file larger than this is refused
+  int max_depth = 64;                ///< nesting of collections
+  std::size_t max_nodes = 200000;    ///< nodes after alias expansion
+  /// Scalar bytes after alias expansion, at most this many times the text's size...
+  std::size_t expansion_factor = 16;
+  /// ... or this many, whichever is larger.
+  std::size_t min_expansion_bytes = 1u << 20;
 };
+
+/// The scalar bytes a document of `text_bytes` may expand to under `limits`.
+std::size_t expansion_budget(const Limits& limits, std::size_t text_bytes);
+
+/// What a text may still expand to: shared by the documents of a multi-document text, so
+/// that many documents cannot each spend a whole budget.
+struct Allowance {
+  std::size_t nodes = 0;  ///< nodes, aliases expanded
+  std::size_t bytes = 0;  ///< scalar bytes, aliases expanded
+};
+
+/// The allowance of a text of `text_bytes`: `max_nodes`, and expansion_budget().
+Allowance allowance(const Limits& limits, std::size_t text_bytes);
 
 /// Parses one YAML document; every problem becomes a diagnostic with `file` set.
 /// Returns false (and no tree) when the text is not a single well-formed document.
 bool parse(std::string_view text, const std::string& file, const Limits& limits, Node& out,
            std::vector<Diagnostic>& diags);
+
+/// The same, spending `left` (what the document expanded to is taken from it).
+bool parse(std::string_view text, const std::string& file, const Limits& limits, Node& out,
+           std::vector<Diagnostic>& diags, Allowance& left);
 
 /// Where byte `offset` of scalar `n`'s value stands in the file: exact when the value is
 /// written verbatim (plain or quoted, one line, no escapes), else the scalar's own position.

@@ -27,7 +27,8 @@ bool has(const std::vector<Diagnostic>& diags, const std::string& code, int line
 std::string dump(const std::vector<Diagnostic>& diags) {
   std::string s;
   for (const auto& d : diags) {
-    s += d.code + " " + std::to_string(d.line) + ":" + std::to_string(d.column) + " " + d.message + "\n";
+    s += d.code + " " + std::to_string(d.line) + ":" + std::to_string(d.column) + " " + d.message +
+         "\n";
   }
   return s;
 }
@@ -85,8 +86,9 @@ TEST_CASE("a valid gotcha loads with its fields", "[loader]") {
 }
 
 TEST_CASE("a BOM, CRLF line endings and non-ASCII text load clean", "[loader]") {
-  std::string text = "\xEF\xBB\xBFtitle: Caf\xC3\xA9 \xE2\x80\x94 \xE6\x97\xA5\xE6\x9C\xAC\r\n"
-                     "severity: minor\r\nstatus: open\r\nsymptom: |\r\n  line one\r\n  line two\r\n";
+  std::string text =
+      "\xEF\xBB\xBFtitle: Caf\xC3\xA9 \xE2\x80\x94 \xE6\x97\xA5\xE6\x9C\xAC\r\n"
+      "severity: minor\r\nstatus: open\r\nsymptom: |\r\n  line one\r\n  line two\r\n";
   auto r = load_record_text("gotchas/bom.yaml", text);
   INFO(dump(r.diagnostics));
   REQUIRE(r.record);
@@ -155,7 +157,8 @@ TEST_CASE("hostile input is bounded", "[loader][hostile]") {
     CHECK(r.diagnostics[0].line == 2 + 64);
   }
   SECTION("a billion-laughs alias bomb stops at the node budget") {
-    std::string bomb = "a: &a [x, x, x, x, x, x, x, x, x, x]\n";
+    // Nulls: no text, so nodes run out before the byte budget (next section).
+    std::string bomb = "a: &a [~, ~, ~, ~, ~, ~, ~, ~, ~, ~]\n";
     for (int i = 1; i < 20; ++i) {
       bomb += "b" + std::to_string(i) + ": &b" + std::to_string(i) + " [";
       std::string prev = i == 1 ? "*a" : "*b" + std::to_string(i - 1);
@@ -165,6 +168,22 @@ TEST_CASE("hostile input is bounded", "[loader][hostile]") {
     auto r = load_record_text("gotchas/bomb.yaml", bomb);
     REQUIRE_FALSE(r.diagnostics.empty());
     CHECK(r.diagnostics[0].code == "limits.nodes");
+  }
+  SECTION("a billion laughs of text stops at the byte budget, where it runs out") {
+    std::string bomb = "a: &a [xxxxxxxx, xxxxxxxx]\n";  // 16 bytes, and the key
+    for (int i = 1; i < 20; ++i) {
+      bomb += "b" + std::to_string(i) + ": &b" + std::to_string(i) + " [";
+      std::string prev = i == 1 ? "*a" : "*b" + std::to_string(i - 1);
+      for (int k = 0; k < 10; ++k) bomb += (k ? ", " : "") + prev;
+      bomb += "]\n";
+    }
+    auto r = load_record_text("gotchas/bomb.yaml", bomb);
+    REQUIRE_FALSE(r.diagnostics.empty());
+    CHECK(r.diagnostics[0].code == "limits.expansion");
+    // 16 x 1,248 bytes = 19,968: b1, b2 and b3 (160, 1,600 and 16,000 bytes) fit; the
+    // first alias of b4 (line 5) would add 16,000 more.
+    CHECK(r.diagnostics[0].line == 5);
+    CHECK(r.diagnostics[0].column == 10);  // `b4: &b4 [*b3`
   }
   SECTION("many small mapping keys in one record stay under the budget") {
     std::string wide = kValidGotcha;
@@ -180,8 +199,8 @@ TEST_CASE("cross-record checks: duplicate ids, alias collisions, dangling refere
   files.push_back(load_record_text("engines/vllm.yaml", "name: vLLM\naliases: [vllm-engine]\n"));
   files.push_back(load_record_text("engines/vllm.yml", "name: vLLM again\n"));
   files.push_back(load_record_text("engines/other.yaml", "name: Other\naliases: [vllm-engine]\n"));
-  files.push_back(load_record_text("gotchas/g.yaml", std::string(kValidGotcha) +
-                                                         "affects: [vllm, nowhere-engine]\n"));
+  files.push_back(load_record_text(
+      "gotchas/g.yaml", std::string(kValidGotcha) + "affects: [vllm, nowhere-engine]\n"));
   auto corpus = kb::Corpus::from_files("t", std::move(files));
   const auto& diags = corpus->diagnostics();
   INFO(dump(diags));

@@ -161,6 +161,10 @@ inline constexpr CodeInfo kCodes[] = {
     {"io.read", error, input, "a file or directory could not be read", "check the path and permissions"},
     {"limits.depth", error, record, "collections nest deeper than the limit (64)",
      "flatten the structure"},
+    {"limits.expansion", error, record,
+     "the input expands (YAML aliases, shell or Kubernetes variables, copied environments) to "
+     "more text than its budget (16x its size, at least 1 MiB; 4 KiB for a record)",
+     "remove the self-doubling alias or variable"},
     {"limits.file-size", error, record, "the file is larger than the limit (4 MiB for a record)",
      "split long text, or raise --max-file-bytes"},
     {"limits.nodes", error, record,

@@ -54,6 +54,8 @@ bool parse_documents(std::string_view text, const std::string& file, std::vector
   limits.max_bytes = kMaxDeploymentBytes;
   limits.max_depth = 32;
   limits.max_nodes = 200000;
+  // One allowance for the whole text: many documents cannot each spend a document's.
+  yaml::Allowance left = yaml::allowance(limits, text.size());
   bool ok = true;
   std::size_t start = 0;  // of the current document
   int start_line = 1;
@@ -64,7 +66,7 @@ bool parse_documents(std::string_view text, const std::string& file, std::vector
     if (blank_document(chunk)) return;
     yaml::Node root;
     std::vector<Diagnostic> own;
-    if (yaml::parse(chunk, file, limits, root, own)) {
+    if (yaml::parse(chunk, file, limits, root, own, left)) {
       shift(root, start_line - 1, start);
       docs.push_back(std::move(root));
     } else {
