@@ -230,3 +230,33 @@ TEST_CASE("kb check --db: against a built index", "[cli][deploy]") {
       kb(dir, "check " + q(data("sglang-pd.sh")) + " --db " + q(dir / "kb.db") + " " + records());
   CHECK(both.code == 2);
 }
+
+TEST_CASE("kb check: an input past its expansion budget fails closed", "[cli][deploy][budget]") {
+  // A 336-byte script whose variable doubles itself 30 times asked for 2 GiB, and a bomb of
+  // YAML aliases for 8 MiB from 2 KiB. Under `ulimit -v` 1 GiB, both exit 2 at once, with
+  // limits.expansion at the line where the budget ran out, alone or beside a good input.
+  for (const auto& [file, line] : std::vector<std::pair<std::string, int>>{
+           {"budget-doubling-variable.sh", 23}, {"budget-alias-bytes.yaml", 9}}) {
+    for (const std::string& also : {std::string(), q(data("vllm-serve.sh"))}) {
+      INFO(file << " " << also);
+      auto dir = scratch("budget");
+      const std::string cmd = "ulimit -v 1048576; '" + std::string(KB_BINARY) + "' check " +
+                              q(data(file)) + " " + also + " " + records() + " --format json >'" +
+                              (dir / "stdout").string() + "' 2>/dev/null";
+      const int status = std::system(cmd.c_str());
+      REQUIRE(WIFEXITED(status));
+      CHECK(WEXITSTATUS(status) == 2);
+      Run r;
+      r.out = slurp(dir / "stdout");
+      json j = parse(r);
+      int found = 0;
+      for (const auto& d : j.at("diagnostics")) {
+        if (d.at("code") != "limits.expansion") continue;
+        ++found;
+        CHECK(d.at("line") == line);
+        CHECK(d.at("file").get<std::string>().find(file) != std::string::npos);
+      }
+      CHECK(found == 1);
+    }
+  }
+}

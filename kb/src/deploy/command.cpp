@@ -8,14 +8,16 @@
 #include "deploy/settings_reader.h"
 #include "kb/corpus.h"
 #include "kb/diagnostic_codes.h"
+#include "kb/text.h"
 #include "text_util.h"
 #include "vocab.h"
-#include "kb/text.h"
 
 namespace kb::deploy {
 namespace {
 
-std::string slug(std::string_view id) { return std::string(text::id_slug(id)); }
+std::string slug(std::string_view id) {
+  return std::string(text::id_slug(id));
+}
 
 bool is_shell(std::string_view program) {
   const std::string_view b = base_name(program);
@@ -63,10 +65,33 @@ std::string shown_value(std::string_view name, std::string_view value) {
   return std::string(value);
 }
 
+std::size_t fact_cost(const EnvVar& e) {
+  return Budget::kFactOverhead + e.name.size() + e.value.size() + e.file.size() + e.source.size();
+}
+
+std::size_t fact_cost(const std::vector<EnvVar>& env) {
+  std::size_t n = 0;
+  for (const EnvVar& e : env) n += fact_cost(e);
+  return n;
+}
+
+std::size_t fact_cost(const Process& p) {
+  // Its command line is the input's own text (what a variable added is charged as it
+  // expands); what it shares with other processes is a copy.
+  std::size_t n = fact_cost(p.env);
+  for (const KeyFact& k : p.keys) {
+    n += Budget::kFactOverhead + k.key.size() + k.value.size() + k.file.size() + k.via.size();
+  }
+  return n + Budget::kFactOverhead * 4 * p.packages.size();
+}
+
 Interpreter::Interpreter(const Context& ctx, Facts& out, std::string_view source)
     : ctx_(ctx), out_(out), source_(source), lines_(source) {}
 
 void Interpreter::add(const Process& p) {
+  // A process is a copy of what its artifact shares with others (a pod's labels, a graph's
+  // environment, a script's exports): charged, so that sharing cannot multiply memory.
+  if (!ctx_.budget->spend(fact_cost(p), p.pos, "the facts of a process")) return;
   const std::size_t script = shell_script_index(p.argv);
   // Scripts nest as deep as their quoting allows; beyond a few levels it is not a deployment.
   if (script == 0 || depth_ >= 8) {
@@ -81,15 +106,8 @@ void Interpreter::add(const Process& p) {
   // `sh -c "pip install ... && exec vllm serve ..."`: each engine command of the script.
   const Word& text = p.argv[script];
   Locator where{&lines_, source_, 0, false, text.pos};
-  if (text.pos.line > 0) {
-    // Search from the script's own line on, so an earlier identical word is not taken.
-    std::size_t line_start = 0;
-    for (int line = 1; line < text.pos.line && line_start < source_.size(); ++line) {
-      line_start = source_.find('\n', line_start);
-      line_start = line_start == std::string_view::npos ? source_.size() : line_start + 1;
-    }
-    where.base = line_start;
-  }
+  // Search from the script's own line on, so an earlier identical word is not taken.
+  if (text.pos.line > 0) where.base = lines_.start_of(text.pos.line);
   Process base = p;
   base.argv.clear();
   Script script_read = read_script(text.text, where, base, ctx_, out_);

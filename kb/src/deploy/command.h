@@ -56,13 +56,21 @@ struct Process {
   bool init = false;  ///< an init container: a service only when it starts an entry point
 };
 
+/// What a copy of a fact costs the inputs' budget (deploy/budget.h): its text and
+/// Budget::kFactOverhead a string. A process costs what it may share with others: its
+/// environment, keys and packages.
+std::size_t fact_cost(const EnvVar& e);
+std::size_t fact_cost(const std::vector<EnvVar>& env);
+std::size_t fact_cost(const Process& p);
+
 /// Turns processes into services of one input.
 class Interpreter {
  public:
   /// `source` is the whole input text (nested command strings are located in it).
   Interpreter(const Context& ctx, Facts& out, std::string_view source);
 
-  /// Adds the services `p` runs: one, or one per engine command of an `sh -c` script.
+  /// Adds the services `p` runs: one, or one per engine command of an `sh -c` script;
+  /// nothing once the input's budget is spent (the process is charged for first).
   void add(const Process& p);
   const LineIndex& lines() const { return lines_; }
   std::string_view source() const { return source_; }

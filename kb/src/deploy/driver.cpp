@@ -104,7 +104,10 @@ Deployment CheckIndex::read(const std::vector<DeployInput>& inputs, const ReadOp
   for (const auto& in : inputs) d.file += (d.file.empty() ? "" : ", ") + in.file;
   if (!impl_) return d;
   const Catalog catalog(*impl_->corpus);
-  const Context ctx{*impl_->corpus, *impl_->vocab, catalog, options};
+  std::size_t input_bytes = 0;
+  for (const DeployInput& in : inputs) input_bytes += in.text.size();
+  Budget budget(input_bytes);
+  const Context ctx{*impl_->corpus, *impl_->vocab, catalog, options, &budget};
   if (!options.kind.empty() && !by_name(options.kind)) {
     diags.push_back(diag(Severity::error, diag_code("deploy.unknown-kind"), "", {},
                          "'" + options.kind + "' is not a kind of input kb reads",
@@ -133,11 +136,13 @@ Deployment CheckIndex::read(const std::vector<DeployInput>& inputs, const ReadOp
       }
       continue;
     }
+    budget.reading(in.file);
     read.push_back(r->read(in, ctx));
   }
   for (Facts& f : read) {
     diags.insert(diags.end(), f.diagnostics.begin(), f.diagnostics.end());
   }
+  if (auto overrun = budget.diagnostic()) diags.push_back(std::move(*overrun));
   // One hand-written deployment alone is checked as it always was.
   if (read.size() == 1 && read[0].whole && inputs.size() == 1) {
     Deployment whole = std::move(*read[0].whole);
@@ -191,8 +196,8 @@ Deployment CheckIndex::read(const std::vector<DeployInput>& inputs, const ReadOp
   const bool errors = count_severity(diags, Severity::error) > 0;
   if (!errors && d.services.empty() && d.engines.empty() && !read.empty()) {
     diags.push_back(diag(options.allow_unknown ? Severity::warning : Severity::error,
-                         diag_code("deploy.no-engine"), inputs.size() == 1 ? inputs[0].file : "", {},
-                         "the input names no engine kb knows, so no gotcha can be ruled out",
+                         diag_code("deploy.no-engine"), inputs.size() == 1 ? inputs[0].file : "",
+                         {}, "the input names no engine kb knows, so no gotcha can be ruled out",
                          "check that the image, command or packages of each service are in an "
                          "engine record, or pass --allow-unknown"));
   }

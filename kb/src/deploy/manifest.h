@@ -52,6 +52,7 @@ class Manifest {
   void dynamo_envs(const Node* list, std::vector<EnvVar>& out);
 
   const DeployInput& in_;
+  const Context& ctx_;
   Facts& out_;
   Interpreter interp_;
   std::map<std::string, std::map<std::string, ConfigEntry>> config_maps_;

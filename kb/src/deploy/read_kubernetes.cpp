@@ -19,7 +19,7 @@ std::string scalar(const Node* n) {
 }
 
 Manifest::Manifest(const DeployInput& in, const Context& ctx, Facts& out)
-    : in_(in), out_(out), interp_(ctx, out, in.text) {}
+    : in_(in), ctx_(ctx), out_(out), interp_(ctx, out, in.text) {}
 
 void Manifest::read(const std::vector<Node>& docs) {
   for (const Node& d : docs) collect_config_maps(d);
@@ -172,8 +172,14 @@ void Manifest::command(const Node* cmd, const Node* args, Process& p) {
   add(cmd);
   add(args);
   p.image_entrypoint = !cmd || cmd->is_null() || (cmd->is_seq() && cmd->items.empty());
-  // Kubernetes expands $(VAR) in command and args from the container's environment.
+  // Kubernetes expands $(VAR) in command and args from the container's environment
+  // (`env` is listed before `envFrom`, and wins over it).
+  std::map<std::string_view, const EnvVar*, std::less<>> known;
+  for (const EnvVar& e : p.env) {
+    if (!e.runtime) known.emplace(e.name, &e);
+  }
   for (Word& w : p.argv) {
+    if (w.text.find("$(") == std::string::npos) continue;
     std::string out;
     for (std::size_t i = 0; i < w.text.size(); ++i) {
       if (w.text.compare(i, 3, "$$(") == 0) {
@@ -184,11 +190,11 @@ void Manifest::command(const Node* cmd, const Node* args, Process& p) {
       if (w.text.compare(i, 2, "$(") == 0) {
         auto close = w.text.find(')', i);
         if (close != std::string::npos) {
-          const std::string name = w.text.substr(i + 2, close - i - 2);
-          auto it = std::find_if(p.env.begin(), p.env.end(),
-                                 [&](const EnvVar& e) { return e.name == name && !e.runtime; });
-          if (it != p.env.end()) {
-            out += it->value;
+          const std::string_view name = std::string_view(w.text).substr(i + 2, close - i - 2);
+          auto it = known.find(name);
+          if (it != known.end() &&
+              ctx_.budget->spend(it->second->value.size(), w.pos, "$(" + std::string(name) + ")")) {
+            out += it->second->value;
             i = close;
             continue;
           }
@@ -252,8 +258,14 @@ void Manifest::env(const Node& c, std::vector<EnvVar>& out) {
           continue;
         }
         for (const auto& [key, entry] : cm->second) {
-          out.push_back({prefix + key, entry.value, false, in_.file, entry.pos, entry.end,
-                         "configMap " + name});
+          EnvVar v{prefix + key, entry.value,        false, in_.file, entry.pos,
+                   entry.end,    "configMap " + name};
+          if (!ctx_.budget->spend(Budget::kFactOverhead + v.name.size() + v.value.size() +
+                                      v.file.size() + v.source.size(),
+                                  e.pos, "envFrom configMap " + name)) {
+            return;
+          }
+          out.push_back(std::move(v));
         }
       } else if (const Node* secret = e.find("secretRef")) {
         out_.unread.push_back({in_.file, e.pos, "envFrom secret " + scalar(secret->find("name")),

@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "deploy/budget.h"
 #include "kb/deploy.h"
 #include "kb/deployment.h"
 #include "kb/diagnostic.h"
@@ -31,6 +32,9 @@ struct Context {
   const Vocabulary& vocab;
   const Catalog& catalog;
   ReadOptions options;
+  /// What reading the inputs may still make, shared by all of them; the driver sets the
+  /// input being read and reports an overrun.
+  Budget* budget;
 };
 
 /// What a reader found in one input.

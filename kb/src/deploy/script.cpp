@@ -2,6 +2,7 @@
 // `uv run`), `export`, `VAR=x cmd` prefixes, `pip install`, `docker run` / `podman run`.
 
 #include <algorithm>
+#include <map>
 #include <set>
 
 #include "deploy/catalog.h"
@@ -118,12 +119,17 @@ Script read_script(std::string_view text, const Locator& where, const Process& b
                    const Context& ctx, Facts& out) {
   Script script;
   script.packages = base.packages;
-  ShellLexer lexer(text, where);
+  ShellLexer lexer(text, where, ctx.budget);
   Vars vars;
   for (const EnvVar& e : base.env) {
     if (!e.runtime) vars[e.name] = e.value;
   }
+  // Every command gets a copy of the container's environment and of what was exported
+  // before it: that is what the budget is charged for each command.
+  const std::size_t base_cost = fact_cost(base);
   std::vector<EnvVar> exported;
+  std::map<std::string, std::size_t, std::less<>> exported_at;  // name -> index in `exported`
+  std::size_t exported_cost = 0;
   const std::string& file = base.file;
   while (auto cmd = lexer.next(vars)) {
     const std::vector<Word>& w = cmd->words;
@@ -164,10 +170,14 @@ Script read_script(std::string_view text, const Locator& where, const Process& b
           e.value = known->second;
         }
         vars[e.name] = e.value;
-        exported.erase(std::remove_if(exported.begin(), exported.end(),
-                                      [&](const EnvVar& x) { return x.name == e.name; }),
-                       exported.end());
-        exported.push_back(std::move(e));
+        exported_cost += fact_cost(e);
+        auto [at, added] = exported_at.try_emplace(e.name, exported.size());
+        if (added) {
+          exported.push_back(std::move(e));
+        } else {
+          exported_cost -= fact_cost(exported[at->second]);
+          exported[at->second] = std::move(e);
+        }
       }
       continue;
     }
@@ -182,6 +192,10 @@ Script read_script(std::string_view text, const Locator& where, const Process& b
         read_requirement(w[j], file, "pip install", ctx, script.packages, out.unread);
       }
       continue;
+    }
+    if (!ctx.budget->spend(base_cost + exported_cost + fact_cost(prefix), w[i].pos,
+                           "the environment copied into each command")) {
+      break;
     }
     Process q = base;
     q.argv.assign(w.begin() + static_cast<std::ptrdiff_t>(i), w.end());
@@ -240,7 +254,11 @@ Script read_script(std::string_view text, const Locator& where, const Process& b
     q.env.insert(q.env.end(), prefix.begin(), prefix.end());
     script.processes.push_back(std::move(q));
   }
+  const std::size_t packages_cost =
+      Budget::kFactOverhead * 4 * script.packages.size();  // a DeployedEngine's strings
   for (Process& q : script.processes) {
+    if (!ctx.budget->spend(packages_cost, q.pos, "the packages a script installs, in each command"))
+      break;
     q.packages = script.packages;
     q.quiet = true;
   }

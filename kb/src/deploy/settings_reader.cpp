@@ -3,8 +3,8 @@
 #include <algorithm>
 
 #include "kb/corpus.h"
-#include "kb/version.h"
 #include "kb/diagnostic_codes.h"
+#include "kb/version.h"
 #include "yaml_tree.h"
 
 namespace kb::deploy {
@@ -153,15 +153,21 @@ void SettingsReader::json_flag(const std::vector<SpellingRef>& refs, const Word&
   limits.max_bytes = 64 * 1024;
   limits.max_depth = 16;
   limits.max_nodes = 10000;
+  limits.min_expansion_bytes = 64 * 1024;
   yaml::Node root;
   std::vector<Diagnostic> ignored;
-  if (!yaml::parse(value.text, file, limits, root, ignored) || !root.is_map()) {
+  // What the value expands to (aliases are YAML, and so in a flag's value) is the input's.
+  yaml::Allowance left = yaml::allowance(limits, value.text.size());
+  const std::size_t allowed = left.bytes;
+  const bool parsed = yaml::parse(value.text, file, limits, root, ignored, left);
+  if (!ctx_.budget->spend(allowed - left.bytes, value.pos, "the JSON inside " + flag.text)) return;
+  if (!parsed || !root.is_map()) {
     const bool soft = ctx_.options.allow_unknown;
-    out_.diagnostics.push_back(
-        diag(soft ? Severity::warning : Severity::error, diag_code("deploy.bad-json"), file, value.pos,
-             "the value of " + flag.text +
-                 " is not a JSON object, so the settings inside it are not known",
-             "write it as JSON, such as '{\"kv_connector\": \"NixlConnector\"}'"));
+    out_.diagnostics.push_back(diag(
+        soft ? Severity::warning : Severity::error, diag_code("deploy.bad-json"), file, value.pos,
+        "the value of " + flag.text +
+            " is not a JSON object, so the settings inside it are not known",
+        "write it as JSON, such as '{\"kv_connector\": \"NixlConnector\"}'"));
     return;
   }
   std::vector<std::pair<std::string, const yaml::Node*>> found;

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "deploy/budget.h"
+
 namespace kb::deploy {
 namespace {
 
@@ -23,7 +25,7 @@ bool digit(char c) {
 
 }  // namespace
 
-LineIndex::LineIndex(std::string_view text) {
+LineIndex::LineIndex(std::string_view text) : size_(text.size()) {
   starts_.push_back(0);
   for (std::size_t i = 0; i < text.size(); ++i) {
     if (text[i] == '\n') starts_.push_back(i + 1);
@@ -36,14 +38,36 @@ Pos LineIndex::at(std::size_t offset) const {
   return Pos{static_cast<int>(line), static_cast<int>(offset - starts_[line - 1] + 1)};
 }
 
+std::size_t LineIndex::start_of(int line) const {
+  if (line < 1) return 0;
+  const auto i = static_cast<std::size_t>(line - 1);
+  return i < starts_.size() ? starts_[i] : size_;
+}
+
 bool is_assignment(std::string_view word) {
   auto eq = word.find('=');
   if (eq == std::string_view::npos || eq == 0 || !name_start(word[0])) return false;
   return std::all_of(word.begin(), word.begin() + static_cast<std::ptrdiff_t>(eq), name_char);
 }
 
-ShellLexer::ShellLexer(std::string_view text, Locator where)
-    : text_(text), where_(where), search_from_(where.base) {}
+ShellLexer::ShellLexer(std::string_view text, Locator where, Budget* budget)
+    : text_(text),
+      where_(where),
+      budget_(budget),
+      search_from_(where.base),
+      // A string inside a string is at most a few times longer in the source (escapes);
+      // searching no further keeps locating words linear in the input.
+      search_end_(where.base + 8 * text.size() + 1024) {}
+
+Pos ShellLexer::here() const {
+  return where_.exact && where_.index ? where_.index->at(where_.base + i_) : where_.fallback;
+}
+
+bool ShellLexer::substitute(const std::string& value, std::string& out) {
+  if (budget_ && !budget_->spend(value.size(), here(), "a shell variable's value")) return false;
+  out += value;
+  return true;
+}
 
 Pos ShellLexer::locate(std::size_t offset, const std::string& word, Pos* end) {
   if (where_.exact && where_.index) {
@@ -52,7 +76,9 @@ Pos ShellLexer::locate(std::size_t offset, const std::string& word, Pos* end) {
   if (where_.index && !word.empty()) {
     // The word's first characters, searched for from where the previous word was found.
     const std::string needle = word.substr(0, std::min<std::size_t>(word.size(), 24));
-    auto at = where_.source.find(needle, search_from_);
+    const std::size_t until = std::min(search_end_, where_.source.size());
+    auto at = search_from_ < until ? where_.source.substr(0, until).find(needle, search_from_)
+                                   : std::string_view::npos;
     if (at != std::string_view::npos) {
       search_from_ = at + 1;
       if (end && where_.source.compare(at, word.size(), word) == 0) {
@@ -86,7 +112,7 @@ void ShellLexer::expand(const Vars& vars, std::string& out, bool quoted) {
     std::string_view op = inner.substr(n);
     auto it = vars.find(name);
     if (it != vars.end() && !(op.rfind(":-", 0) == 0 && it->second.empty())) {
-      out += it->second;
+      if (!substitute(it->second, out)) out += "${" + std::string(inner) + "}";
     } else if (op.rfind(":-", 0) == 0 || op.rfind(":=", 0) == 0) {
       out += std::string(op.substr(2));
     } else if (!op.empty() && (op[0] == '-' || op[0] == '=')) {
@@ -116,7 +142,7 @@ void ShellLexer::expand(const Vars& vars, std::string& out, bool quoted) {
     while (i_ < text_.size() && name_char(text_[i_])) ++i_;
     const std::string name(text_.substr(start, i_ - start));
     auto it = vars.find(name);
-    out += it != vars.end() ? it->second : "$" + name;
+    if (it == vars.end() || !substitute(it->second, out)) out += "$" + name;
     return;
   }
   if (!quoted && c == '\'') {

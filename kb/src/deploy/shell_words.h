@@ -18,15 +18,20 @@
 
 namespace kb::deploy {
 
+class Budget;
+
 /// Line starts of a text, for offset -> line and column in O(log n).
 class LineIndex {
  public:
   explicit LineIndex(std::string_view text);
   /// 1-based line and column (in bytes) of `offset`.
   Pos at(std::size_t offset) const;
+  /// The offset where 1-based `line` starts (the text's size past its last line).
+  std::size_t start_of(int line) const;
 
  private:
   std::vector<std::size_t> starts_;
+  std::size_t size_ = 0;
 };
 
 /// Where the words of a text are in the input file. `exact`: the text is the file's own
@@ -59,7 +64,9 @@ using Vars = std::map<std::string, std::string>;
 /// the next).
 class ShellLexer {
  public:
-  ShellLexer(std::string_view text, Locator where);
+  /// Expanded variables are charged to `budget` when one is given; past it, a variable
+  /// is kept as written.
+  ShellLexer(std::string_view text, Locator where, Budget* budget = nullptr);
   /// The next non-empty simple command, words expanded with `vars`; nullopt at the end.
   std::optional<Command> next(const Vars& vars);
 
@@ -69,10 +76,15 @@ class ShellLexer {
   void skip_heredocs();
   Pos locate(std::size_t offset, const std::string& text, Pos* end);
 
+  bool substitute(const std::string& value, std::string& out);
+  Pos here() const;
+
   std::string_view text_;
   Locator where_;
+  Budget* budget_ = nullptr;
   std::size_t i_ = 0;
   std::size_t search_from_ = 0;
+  std::size_t search_end_ = 0;  ///< where a word of this text can no longer stand in the source
   std::vector<std::string> heredocs_;  ///< terminators pending at the end of the line
 };
 

@@ -1,0 +1,34 @@
+#!/bin/sh
+# A variable that doubles itself 30 times: 2^30 bytes if expanded without a budget.
+A=x
+A=$A$A
+A=$A$A
+A=$A$A
+A=$A$A
+A=$A$A
+A=$A$A
+A=$A$A
+A=$A$A
+A=$A$A
+A=$A$A
+A=$A$A
+A=$A$A
+A=$A$A
+A=$A$A
+A=$A$A
+A=$A$A
+A=$A$A
+A=$A$A
+A=$A$A
+A=$A$A
+A=$A$A
+A=$A$A
+A=$A$A
+A=$A$A
+A=$A$A
+A=$A$A
+A=$A$A
+A=$A$A
+A=$A$A
+A=$A$A
+vllm serve "$A" --port 8000
