@@ -23,9 +23,20 @@ const std::vector<std::string> kServiceKeys = {"name",  "role",     "engines",  
 const std::vector<std::string> kEngineKeys = {"engine", "version"};
 const std::vector<std::string> kIgnoreKeys = {"id", "reason", "expires"};
 
+// What each service's copy of the shared engines and settings costs (effective_services()
+// gives every service one): their text and 64 bytes a string.
+std::size_t shared_cost(const Deployment& d) {
+  constexpr std::size_t kPerString = 64;
+  std::size_t n = d.model.size() + kPerString;
+  for (const DeployedEngine& e : d.engines) n += 4 * kPerString + e.name.size() + e.version.size();
+  for (const Setting& c : d.config) n += 4 * kPerString + c.key.size() + 2 * c.value.size();
+  return n;
+}
+
 class DeploymentReader {
  public:
-  DeploymentReader(InputDiagnostics& out, Deployment& d) : out_(out), d_(d) {}
+  DeploymentReader(InputDiagnostics& out, Deployment& d, std::size_t text_bytes)
+      : out_(out), d_(d), text_bytes_(text_bytes) {}
 
   void read(const Node& root) {
     if (!out_.expect_map(root, "the deployment", "engines: [{engine: vllm, version: 0.26.0}]")) {
@@ -45,6 +56,18 @@ class DeploymentReader {
     d_.model = shared.model;
     d_.model_pos = shared.model_pos;
     if (services) read_services(*services);
+    // Every service gets a copy of what the deployment shares: a budget proportional to
+    // the input, so that many services times many shared settings cannot multiply it.
+    const std::size_t budget = yaml::expansion_budget(yaml::Limits{}, text_bytes_);
+    if (services && !d_.services.empty() && shared_cost(d_) > budget / d_.services.size()) {
+      out_.add(Severity::error, diag_code("limits.expansion"), services->pos,
+               std::to_string(d_.services.size()) +
+                   " services each get a copy of the shared engines and config: more than the "
+                   "input's budget of " +
+                   std::to_string(budget) + " bytes (16x its size, at least 1 MiB)",
+               "give each service its own config, or share less");
+      d_.services.clear();
+    }
     if (d_.engines.empty() && d_.config.empty() && d_.services.empty() && out_.error_count() == 0) {
       out_.add(Severity::warning, diag_code("check.empty-deployment"), root.pos,
                "the deployment names no engines and no configuration, so nothing can apply",
@@ -236,6 +259,7 @@ class DeploymentReader {
 
   InputDiagnostics& out_;
   Deployment& d_;
+  std::size_t text_bytes_;
 };
 
 class IgnoreReader {
@@ -354,7 +378,7 @@ Deployment parse_deployment(std::string_view text, const std::string& file,
   d.file = file;
   InputDiagnostics out(file, diags);
   yaml::Node root;
-  if (out.parse(text, root)) DeploymentReader(out, d).read(root);
+  if (out.parse(text, root)) DeploymentReader(out, d, text.size()).read(root);
   return d;
 }
 

@@ -185,3 +185,34 @@ TEST_CASE("budget: `sh -c` on every line is read in linear time", "[deploy][budg
   // None of it runs an engine: read whole, it says so, and nothing is over a budget.
   CHECK(r.codes() == std::vector<std::string>{"deploy.no-engine"});
 }
+
+TEST_CASE("budget: many services of a hand-written deployment share many settings",
+          "[deploy][budget]") {
+  REQUIRE(cap_address_space(512 * kMiB));
+  // 3,000 shared settings copied into 3,000 services: 9 million copies unbudgeted.
+  std::string text = "{\"engines\": [{\"engine\": \"vllm\"}],\n\"config\": {";
+  for (int i = 0; i < 3000; ++i) text += (i ? ", " : "") + ("\"k" + std::to_string(i) + "\": 1");
+  text += "},\n\"services\": [";
+  for (int i = 0; i < 3000; ++i)
+    text += (i ? ", " : "") + ("{\"name\": \"s" + std::to_string(i) + "\"}");
+  text += "]}\n";
+  std::vector<Diagnostic> diags;
+  Deployment d = parse_deployment(text, "many.json", diags);
+  std::vector<std::string> at;
+  for (const auto& x : diags) {
+    if (x.code == "limits.expansion") at.push_back(x.file + ":" + std::to_string(x.line));
+  }
+  CHECK(at == std::vector<std::string>{"many.json:3"});
+  CHECK(d.services.empty());
+  CHECK(d.effective_services().size() == 1);
+  // Thirty shared settings in ten services are well within the budget.
+  std::string ten = "{\"engines\": [{\"engine\": \"vllm\"}],\n\"config\": {";
+  for (int i = 0; i < 30; ++i) ten += (i ? ", " : "") + ("\"k" + std::to_string(i) + "\": 1");
+  ten += "},\n\"services\": [";
+  for (int i = 0; i < 10; ++i)
+    ten += (i ? ", " : "") + ("{\"name\": \"s" + std::to_string(i) + "\"}");
+  ten += "]}\n";
+  diags.clear();
+  CHECK(parse_deployment(ten, "ten.json", diags).effective_services().size() == 10);
+  for (const auto& x : diags) CHECK(x.code != "limits.expansion");
+}
