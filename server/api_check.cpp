@@ -5,6 +5,7 @@
 #include "body_syntax.h"
 #include "check_json.h"
 #include "check_one.h"
+#include "check_run.h"
 #include "http_api.h"
 #include "http_request.h"
 #include "http_status.h"
@@ -17,90 +18,6 @@ namespace kb::http {
 using nlohmann::json;
 
 namespace {
-
-bool starts_with(std::string_view s, std::string_view prefix) {
-  return s.substr(0, prefix.size()) == prefix;
-}
-
-json diagnostics_json(const std::vector<Diagnostic>& diags) {
-  json list = json::array();
-  for (const auto& d : diags) list.push_back(kb::json::diagnostic(d));
-  return list;
-}
-
-// Why a deployment cannot be checked, as the client's problem: text that does not parse
-// is a bad request (`malformed` says why, in the text's language), a well-formed document
-// that is not a deployment is unprocessable.
-std::optional<ApiError> unusable(const std::vector<Diagnostic>& diags,
-                                 const std::function<std::string(const Diagnostic&)>& malformed) {
-  if (count_severity(diags, Severity::error) == 0) return std::nullopt;
-  const Diagnostic* syntax = nullptr;
-  for (const auto& d : diags) {
-    if (d.severity != Severity::error) continue;
-    if (d.code == diag_code("limits.file-size")) {
-      return ApiError(Problem::payload_too_large, problem_code(Problem::payload_too_large),
-                      "a deployment is at most " + std::to_string(kMaxDeploymentBytes) + " bytes");
-    }
-    if (!syntax && (starts_with(d.code, "yaml.") || starts_with(d.code, "encoding.") ||
-                    starts_with(d.code, "limits."))) {
-      syntax = &d;
-    }
-  }
-  if (syntax) {
-    return ApiError(Problem::bad_request, "malformed-body", malformed(*syntax),
-                    json{{"diagnostics", diagnostics_json(diags)}});
-  }
-  const Diagnostic& first = *std::find_if(diags.begin(), diags.end(), [](const Diagnostic& d) {
-    return d.severity == Severity::error;
-  });
-  return ApiError(Problem::unprocessable, problem_code(Problem::unprocessable),
-                  "the body is not a deployment: " + first.message,
-                  json{{"diagnostics", diagnostics_json(diags)}});
-}
-
-bool flag_param(const httplib::Request& req, const char* name) {
-  const std::string v = param(req, name);
-  if (v.empty() || v == "false" || v == "0") return false;
-  if (v == "true" || v == "1") return true;
-  throw ApiError(Problem::bad_request, problem_code(Problem::bad_request),
-                 std::string(name) + " must be true or false");
-}
-
-// The options of /check and /check/batch; `kind` and `ignore` are /check's alone.
-CheckQuery read_check_query(const httplib::Request& req) {
-  CheckQuery q;
-  q.allow_unknown = flag_param(req, "allow_unknown");
-  q.allow_invalid_records = flag_param(req, "allow_invalid_records");
-  const std::string fail_on = param(req, "fail_on");
-  if (!fail_on.empty()) {
-    q.fail_on = parse_gotcha_severity(fail_on);
-    if (!q.fail_on) {
-      throw ApiError(Problem::bad_request, problem_code(Problem::bad_request),
-                     "fail_on must be one of blocker, major, minor, info");
-    }
-  }
-  return q;
-}
-
-// Keeps the first `max` diagnostics, errors first (they decide the answer), and counts the
-// rest in one note: a deployment of 10,000 misspelt names answers a bounded document.
-void cap_diagnostics(std::vector<Diagnostic>& diags, std::size_t max) {
-  if (diags.size() <= max) return;
-  std::stable_partition(diags.begin(), diags.end(),
-                        [](const Diagnostic& d) { return d.severity == Severity::error; });
-  const std::size_t dropped = diags.size() - max;
-  diags.resize(max);
-  diags.push_back({Severity::note, diag_code("check.diagnostics-truncated"), "", 0, 0,
-                   std::to_string(dropped) + " more diagnostics are not listed",
-                   "fix the ones listed, or run `kb check` locally for all of them", ""});
-}
-
-// The engines, settings and services a deployment asks the check to resolve.
-std::size_t facts(const Deployment& d) {
-  std::size_t n = d.engines.size() + d.config.size() + d.services.size();
-  for (const auto& s : d.services) n += s.engines.size() + s.config.size();
-  return n;
-}
 
 // Holds one of the server's batch slots, or throws 503 when all are taken.
 class BatchSlot {
@@ -122,47 +39,6 @@ class BatchSlot {
     return n;
   }
 };
-
-// Runs one parsed deployment; `diags` holds what parsing it said (warnings only). The gate
-// fails closed: an unknown engine or setting, a value that does not normalise, or a
-// knowledge base that did not load whole is an error, answered 422 (in a batch: that
-// item's error), never "0 findings".
-json run_check(const Ctx& c, const Deployment& d, std::vector<Diagnostic> diags,
-               const CheckQuery& p, std::optional<ApiError>& failure,
-               const IgnoreList* ignores = nullptr) {
-  if (std::size_t errors = count_severity(c.snap.corpus().diagnostics(), Severity::error)) {
-    diags.push_back({p.allow_invalid_records ? Severity::warning : Severity::error,
-                     diag_code("check.records-invalid"), "", 0, 0,
-                     "the knowledge base has " + std::to_string(errors) +
-                         " lint errors; gotchas in broken files are missing or stale",
-                     "see /api/v1/diagnostics; allow_invalid_records=true checks against what "
-                     "loaded",
-                     ""});
-  }
-  if (c.snap.checks().size() == 0) {
-    diags.push_back({Severity::error, diag_code("check.empty-knowledge-base"), "", 0, 0,
-                     "the knowledge base holds no gotchas", "", ""});
-  }
-  CheckReport report = c.snap.checks().run(d, CheckOptions{p.allow_unknown});
-  if (ignores && !ignores->entries.empty()) c.snap.checks().apply_ignores(report, *ignores, "");
-  diags.insert(diags.end(), report.diagnostics.begin(), report.diagnostics.end());
-  report.diagnostics = std::move(diags);
-  cap_diagnostics(report.diagnostics, c.svc.config.max_check_diagnostics);
-  json out = kb::json::findings_json(report);
-  if (p.fail_on) out["fails"] = fails(report, *p.fail_on);
-  if (count_severity(report.diagnostics, Severity::error) > 0) {
-    std::string first;
-    for (const auto& diag : report.diagnostics) {
-      if (diag.severity == Severity::error) {
-        first = diag.message;
-        break;
-      }
-    }
-    failure.emplace(Problem::unprocessable, "check-incomplete",
-                    "the deployment cannot be checked whole: " + first, out);
-  }
-  return out;
-}
 
 std::string join_kinds() {
   std::string out;
