@@ -10,66 +10,6 @@ using namespace kbtest;
 
 namespace {
 
-/// A raw client connection with a guard timeout on every read.
-class Raw {
- public:
-  explicit Raw(int port) : fd_(connect_loopback(port)) {}
-  ~Raw() { ::close(fd_); }
-  void send(const std::string& bytes) {
-    REQUIRE(::send(fd_, bytes.data(), bytes.size(), MSG_NOSIGNAL) ==
-            static_cast<ssize_t>(bytes.size()));
-  }
-  /// Reads until `marker` has arrived (or EOF, or the guard runs out); returns all read.
-  std::string read_until(const std::string& marker) {
-    while (got_.find(marker) == std::string::npos && read_more(kGuardMs)) {
-    }
-    return got_;
-  }
-  /// Takes one whole answer (head, and the Content-Length body unless it answers a HEAD).
-  std::string answer(bool to_head = false) {
-    read_until("\r\n\r\n");
-    const auto head_end = got_.find("\r\n\r\n");
-    if (head_end == std::string::npos) return take(got_.size());
-    std::size_t length = 0;
-    const auto cl = got_.find("Content-Length: ");
-    if (!to_head && cl != std::string::npos && cl < head_end)
-      length = std::strtoul(got_.c_str() + cl + 16, nullptr, 10);
-    while (got_.size() < head_end + 4 + length && read_more(kGuardMs)) {
-    }
-    return take(std::min(got_.size(), head_end + 4 + length));
-  }
-  /// Whether the server closed the connection (EOF) within the guard.
-  bool closed() {
-    while (!eof_ && read_more(kGuardMs)) {
-    }
-    return eof_;
-  }
-
- private:
-  static constexpr int kGuardMs = 4000;
-  // Reads what is there; false on EOF or when nothing came within the guard.
-  bool read_more(int guard_ms) {
-    pollfd p{fd_, POLLIN, 0};
-    if (::poll(&p, 1, guard_ms) <= 0) return false;
-    char buf[16384];
-    const ssize_t n = ::recv(fd_, buf, sizeof buf, 0);
-    if (n <= 0) {
-      eof_ = true;
-      return false;
-    }
-    got_.append(buf, static_cast<std::size_t>(n));
-    return true;
-  }
-  std::string take(std::size_t n) {
-    std::string out = got_.substr(0, n);
-    got_.erase(0, n);
-    return out;
-  }
-  int fd_ = -1;
-  std::string got_;
-  bool eof_ = false;
-};
-
 int status_of(const std::string& answer) {
   return raw_status(answer);
 }

@@ -13,6 +13,7 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -151,10 +152,17 @@ inline httplib::Result post(const TestServer& s, const std::string& path, const 
   return res;
 }
 
-/// A TCP connection to the loopback `port`; the caller closes it.
-inline int connect_loopback(int port) {
+/// A TCP connection to the loopback `port`, from the loopback address `from` (another
+/// peer, such as 127.0.0.2) when given; the caller closes it.
+inline int connect_loopback(int port, const char* from = nullptr) {
   int fd = ::socket(AF_INET, SOCK_STREAM, 0);
   REQUIRE(fd >= 0);
+  if (from != nullptr) {
+    sockaddr_in source{};
+    source.sin_family = AF_INET;
+    REQUIRE(::inet_pton(AF_INET, from, &source.sin_addr) == 1);
+    REQUIRE(::bind(fd, reinterpret_cast<sockaddr*>(&source), sizeof source) == 0);
+  }
   sockaddr_in addr{};
   addr.sin_family = AF_INET;
   addr.sin_port = htons(static_cast<std::uint16_t>(port));
@@ -194,6 +202,71 @@ inline std::string raw_request(int port, const std::string& bytes, bool half_clo
   ::close(fd);
   return out;
 }
+
+/// A raw client connection with a guard timeout on every read.
+class Raw {
+ public:
+  explicit Raw(int port, const char* from = nullptr) : fd_(connect_loopback(port, from)) {}
+  ~Raw() { close(); }
+  void send(const std::string& bytes) {
+    REQUIRE(::send(fd_, bytes.data(), bytes.size(), MSG_NOSIGNAL) ==
+            static_cast<ssize_t>(bytes.size()));
+  }
+  /// Closes the connection now (the destructor then does nothing).
+  void close() {
+    if (fd_ >= 0) ::close(fd_);
+    fd_ = -1;
+  }
+  /// Reads until `marker` has arrived (or EOF, or the guard runs out); returns all read.
+  std::string read_until(const std::string& marker) {
+    while (got_.find(marker) == std::string::npos && read_more(kGuardMs)) {
+    }
+    return got_;
+  }
+  /// Takes one whole answer (head, and the Content-Length body unless it answers a HEAD).
+  std::string answer(bool to_head = false) {
+    read_until("\r\n\r\n");
+    const auto head_end = got_.find("\r\n\r\n");
+    if (head_end == std::string::npos) return take(got_.size());
+    std::size_t length = 0;
+    const auto cl = got_.find("Content-Length: ");
+    if (!to_head && cl != std::string::npos && cl < head_end)
+      length = std::strtoul(got_.c_str() + cl + 16, nullptr, 10);
+    while (got_.size() < head_end + 4 + length && read_more(kGuardMs)) {
+    }
+    return take(std::min(got_.size(), head_end + 4 + length));
+  }
+  /// Whether the server closed the connection (EOF) within the guard.
+  bool closed() {
+    while (!eof_ && read_more(kGuardMs)) {
+    }
+    return eof_;
+  }
+
+ private:
+  static constexpr int kGuardMs = 4000;
+  // Reads what is there; false on EOF or when nothing came within the guard.
+  bool read_more(int guard_ms) {
+    pollfd p{fd_, POLLIN, 0};
+    if (::poll(&p, 1, guard_ms) <= 0) return false;
+    char buf[16384];
+    const ssize_t n = ::recv(fd_, buf, sizeof buf, 0);
+    if (n <= 0) {
+      eof_ = true;
+      return false;
+    }
+    got_.append(buf, static_cast<std::size_t>(n));
+    return true;
+  }
+  std::string take(std::size_t n) {
+    std::string out = got_.substr(0, n);
+    got_.erase(0, n);
+    return out;
+  }
+  int fd_ = -1;
+  std::string got_;
+  bool eof_ = false;
+};
 
 /// The status code of a raw HTTP response, 0 when there is none.
 inline int raw_status(const std::string& response) {
