@@ -114,7 +114,7 @@ void internal_error(const Services& svc, const Request& req, Response& res, std:
 }
 
 void serve(const Services& svc, const Route& route, const Request& req, Response& res,
-           const std::vector<std::string_view>& captures) {
+           const std::vector<std::string_view>& captures, const std::atomic<bool>* gone) {
   const std::shared_ptr<const Snapshot> snap = svc.kb.current();
   const std::string etag = "\"" + snap->etag() + "\"";
   try {
@@ -125,7 +125,8 @@ void serve(const Services& svc, const Route& route, const Request& req, Response
       send_not_modified(res);
       return;
     }
-    route.handler(Ctx{req, res, *snap, svc, &route, snap, captures.empty() ? nullptr : &captures});
+    route.handler(
+        Ctx{req, res, *snap, svc, &route, snap, captures.empty() ? nullptr : &captures, gone});
     if (route.cacheable && is_ok(res)) {
       res.set_header("ETag", etag);
       res.set_header("Cache-Control", kApiCacheControl);
@@ -207,8 +208,11 @@ struct Router::Impl {
     }
   }
 
+  // The route that answers `req` when its method and path match one; null otherwise.
+  const Route* find(const Request& req) const;
+
   // Fills `res`; returns the route's name for metrics.
-  std::string_view route(Request& req, Response& res) const {
+  std::string_view route(Request& req, Response& res, const std::atomic<bool>* gone) const {
     // Checked before any route regex runs: std::regex recurses per character.
     if (req.path.size() > kMaxPathBytes) {
       fail(res, Problem::uri_too_long, problem_code(Problem::uri_too_long), "the path is too long");
@@ -239,7 +243,7 @@ struct Router::Impl {
     std::vector<std::string_view> captures;
     for (const auto& r : routes) {
       if (r.route->method == method && r.match(req.path, captures, req.matches)) {
-        serve(svc, *r.route, req, res, captures);
+        serve(svc, *r.route, req, res, captures, gone);
         return r.route->name;
       }
     }
@@ -315,12 +319,41 @@ bool Router::answer_now(Request& req, Response& res) const {
   return false;
 }
 
-void Router::handle(Request& req, Response& res) const {
+const Route* Router::Impl::find(const Request& req) const {
+  if (req.path.size() > kMaxPathBytes) return nullptr;
+  const std::string_view method = req.method == "HEAD" ? "GET" : std::string_view(req.method);
+  std::vector<std::string_view> captures;
+  std::smatch m;
+  for (const auto& r : routes) {
+    if (r.route->method == method && r.match(req.path, captures, m)) return r.route;
+  }
+  return nullptr;
+}
+
+std::size_t Router::body_limit(const Request& req) const {
+  try {
+    const Route* r = impl_->find(req);
+    return std::min(r ? r->max_body : kNoBodyBytes, impl_->svc.config.max_body_bytes);
+  } catch (...) {
+    return kNoBodyBytes;
+  }
+}
+
+bool Router::reserved(const Request& req) const {
+  try {
+    const Route* r = impl_->find(req);
+    return r != nullptr && r->reserved;
+  } catch (...) {
+    return false;
+  }
+}
+
+void Router::handle(Request& req, Response& res, const std::atomic<bool>* gone) const {
   impl_->free_released();
   const auto start = std::chrono::steady_clock::now();
   std::string_view name = kUnmatched;
   try {
-    name = impl_->route(req, res);
+    name = impl_->route(req, res, gone);
     if (res.status == -1) res.status = 200;
     // A handler that set an error status without a body still answers the JSON shape.
     if (res.status >= 400 && res.body.empty()) {

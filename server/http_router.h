@@ -5,6 +5,7 @@
 
 #include <httplib.h>
 
+#include <atomic>
 #include <chrono>
 #include <functional>
 #include <memory>
@@ -30,13 +31,24 @@ class Router {
   Router(const Router&) = delete;
   Router& operator=(const Router&) = delete;
 
-  /// Fills `res` for `req`. Thread-safe; never throws.
-  void handle(httplib::Request& req, httplib::Response& res) const;
+  /// Fills `res` for `req`. Thread-safe; never throws. `gone`, when given, turns true
+  /// when the client leaves; long handlers (checks) stop early then.
+  void handle(httplib::Request& req, httplib::Response& res,
+              const std::atomic<bool>* gone = nullptr) const;
 
   /// On the event-loop thread: answers `req` if that needs no worker (a GET or HEAD whose
   /// route's peek finds its body already built, or a 304), exactly as handle() would;
   /// returns false, leaving `res` empty, for handle() to answer. Never blocks or throws.
   bool answer_now(httplib::Request& req, httplib::Response& res) const;
+
+  /// On the event-loop thread, once the head of `req` is read: the largest body its route
+  /// reads (Route::max_body, at most ServeConfig::max_body_bytes; kNoBodyBytes when no
+  /// route takes it). Never blocks or throws.
+  std::size_t body_limit(const httplib::Request& req) const;
+
+  /// Whether `req` is answered on the reserved worker, never queued behind others: the
+  /// routes a load balancer or a scraper polls (Route::reserved).
+  bool reserved(const httplib::Request& req) const;
 
   /// Fills `res` for a request the front end refused before routing (framing errors,
   /// 408, 503 over the connection limits): the JSON error shape with `status`.

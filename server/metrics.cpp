@@ -72,6 +72,26 @@ void render_connections(std::ostream& out, const net::ConnectionStats& c) {
          "a 304) written by the event loop without a worker.\n"
          "# TYPE kb_http_answered_inline_total counter\n"
       << "kb_http_answered_inline_total " << c.answered_inline.load() << "\n";
+  out << "# HELP kb_http_request_bytes_buffered Bytes of requests still arriving, held by the "
+         "event loop.\n"
+         "# TYPE kb_http_request_bytes_buffered gauge\n"
+      << "kb_http_request_bytes_buffered " << c.buffered_bytes.load() << "\n";
+  out << "# HELP kb_http_requests_refused_buffered_total Requests answered 503 because their "
+         "bytes took what is buffered past a peer's or the server's budget, by that limit.\n"
+         "# TYPE kb_http_requests_refused_buffered_total counter\n";
+  for (const net::Limit l : {net::Limit::per_peer, net::Limit::global}) {
+    const auto i = static_cast<std::size_t>(l);
+    out << "kb_http_requests_refused_buffered_total{limit=\"" << net::kLimitNames[i] << "\"} "
+        << c.refused_buffered[i].load() << "\n";
+  }
+  out << "# HELP kb_http_clients_gone_total Requests whose client left while they were queued "
+         "or answered.\n"
+         "# TYPE kb_http_clients_gone_total counter\n"
+      << "kb_http_clients_gone_total " << c.clients_gone.load() << "\n";
+  out << "# HELP kb_http_requests_cancelled_total Requests dropped unanswered because their "
+         "client had gone before a worker took them.\n"
+         "# TYPE kb_http_requests_cancelled_total counter\n"
+      << "kb_http_requests_cancelled_total " << c.cancelled.load() << "\n";
 }
 
 }  // namespace

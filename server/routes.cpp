@@ -11,6 +11,7 @@
 #include "http_api.h"
 #include "http_request.h"
 #include "kb/deploy.h"
+#include "kb/deployment.h"
 #include "kb/error.h"
 #include "kb/snapshot.h"
 #include "pages.h"
@@ -116,8 +117,28 @@ std::vector<Param> page_params() {
 
 const std::vector<Route>& route_table() {
   static const std::vector<Route> kRoutes = {
-      {"GET", "/healthz", "/healthz", healthz, false, "liveness and the reload state"},
-      {"GET", "/metrics", "/metrics", metrics, false, "Prometheus text"},
+      {"GET",
+       "/healthz",
+       "/healthz",
+       healthz,
+       false,
+       "liveness and the reload state",
+       {},
+       true,
+       nullptr,
+       kNoBodyBytes,
+       true},
+      {"GET",
+       "/metrics",
+       "/metrics",
+       metrics,
+       false,
+       "Prometheus text",
+       {},
+       true,
+       nullptr,
+       kNoBodyBytes,
+       true},
       {"GET", "/api/v1", "/api/v1", api_index, true, "the routes of this API"},
       {"GET", "/api/v1/openapi\\.json", "/api/v1/openapi.json", openapi, true,
        "the OpenAPI 3.1 document of this API"},
@@ -186,9 +207,10 @@ const std::vector<Route>& route_table() {
        "/api/v1/schemas/{namespace}.schema.json", get_schema, true,
        "the JSON Schema of one namespace's record files"},
       {"POST", "/api/v1/check", "/api/v1/check", check, false, "which gotchas hit one deployment",
-       check_one_params()},
+       check_one_params(), true, nullptr, kMaxDeploymentBytes},
       {"POST", "/api/v1/check/batch", "/api/v1/check/batch", check_batch, false,
-       "which gotchas hit each of several deployments", check_route_params()},
+       "which gotchas hit each of several deployments", check_route_params(), true, nullptr,
+       kServerBodyLimit},
       // HTML pages (server/pages_http.cpp), last: the final row answers every other path
       // outside /api with the 404 page and its did-you-mean candidates. Not cacheable by
       // ETag: with --web-dir a page changes when its template does.
@@ -212,7 +234,9 @@ const std::vector<Route>& route_table() {
        false,
        "a deployment from the \"Am I affected?\" form, checked",
        {},
-       false},
+       false,
+       nullptr,
+       kServerBodyLimit},
       {"GET",
        "/static/([^/]+)",
        "/static/{file}",

@@ -5,6 +5,7 @@
 
 #include <httplib.h>
 
+#include <atomic>
 #include <functional>
 #include <memory>
 #include <string>
@@ -48,6 +49,9 @@ struct Ctx {
   /// The pattern's captures when the router matched it without std::regex (the path,
   /// then each group); null when `req.matches` holds them.
   const std::vector<std::string_view>* captures = nullptr;
+  /// Turns true when the client has gone (see net::Callbacks::handle); null when a test
+  /// or the event loop calls a handler.
+  const std::atomic<bool>* gone = nullptr;
 
   /// The integer parameter `name` with the default and cap its route declares.
   std::size_t integer(std::string_view name) const;
@@ -68,6 +72,12 @@ using Handler = void (*)(const Ctx&);
 /// handler can. Must not block, build a body or throw.
 using Peek = bool (*)(const Ctx&);
 
+/// What a route that takes no body still reads of one (and ignores): a GET's body means
+/// nothing, and a larger one is refused (413) before it is buffered.
+inline constexpr std::size_t kNoBodyBytes = 16 * 1024;
+/// A route whose body may be as large as the server's limit (ServeConfig::max_body_bytes).
+inline constexpr std::size_t kServerBodyLimit = static_cast<std::size_t>(-1);
+
 /// One row of the route table.
 struct Route {
   std::string_view method;  ///< "GET" (HEAD follows it) or "POST"
@@ -80,6 +90,12 @@ struct Route {
   std::vector<Param> params = {};
   bool strict = true;   ///< false for HTML pages, whose links pick up tracking parameters
   Peek peek = nullptr;  ///< answers cached GETs without a worker (see Router::answer_now)
+  /// The largest body it reads (at most the server's limit): a larger declared or
+  /// decoded one is refused (413) as it arrives, before it is buffered.
+  std::size_t max_body = kNoBodyBytes;
+  /// Answered by a worker of its own, never queued behind slow requests: what a load
+  /// balancer or a scraper polls must answer while every other worker is busy.
+  bool reserved = false;
 };
 
 /// The declaration of `name` among the route's parameters, or null.

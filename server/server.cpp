@@ -53,6 +53,10 @@ void ServeConfig::validate() const {
     bad("the batch and diagnostics budgets must be at least 1");
   }
   if (max_body_bytes < 1024) bad("the body limit must be at least 1024 bytes");
+  if (max_buffered_bytes_per_peer < max_body_bytes ||
+      max_buffered_bytes < max_buffered_bytes_per_peer)
+    bad("the buffered request bytes must be at least the body limit per peer, and at least "
+        "that in all");
   if (query_budget.count() <= 0) bad("the query time limit must be positive");
   auto check_timeout = [&](std::chrono::milliseconds t, const char* flag) {
     if (t.count() <= 0 || t > kMaxTimeout)
@@ -148,9 +152,18 @@ Server::Server(ServeConfig config) : impl_(std::make_unique<Impl>()) {
   net.max_requests_per_connection = 1000;  // nginx's keepalive_requests
   net.backlog = kListenBacklog;
   net.parser.max_body_bytes = m.config.max_body_bytes;
+  net.parser.route_body_limit = [router = m.router.get()](const httplib::Request& req) {
+    return router->body_limit(req);
+  };
+  net.max_buffered_bytes = m.config.max_buffered_bytes;
+  net.max_buffered_bytes_per_peer = m.config.max_buffered_bytes_per_peer;
   net::Callbacks callbacks;
-  callbacks.handle = [router = m.router.get()](httplib::Request& req, httplib::Response& res) {
-    router->handle(req, res);
+  callbacks.handle = [router = m.router.get()](httplib::Request& req, httplib::Response& res,
+                                               const std::atomic<bool>& gone) {
+    router->handle(req, res, &gone);
+  };
+  callbacks.reserved = [router = m.router.get()](const httplib::Request& req) {
+    return router->reserved(req);
   };
   // The loop answers what is already built itself, unless every answer is logged: a log
   // line is a write the loop must not wait for.

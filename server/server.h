@@ -29,6 +29,11 @@ struct ServeConfig {
   std::filesystem::path web_dir;                 ///< templates from disk instead of the binary
   std::string access_log;                        ///< "" none, "-" stdout, else a file (appended)
   std::size_t max_body_bytes = 8u << 20;         ///< larger request bodies get 413
+  /// Bytes of requests still arriving (heads, bodies, pipelined requests) that one remote
+  /// address's connections, and all connections, may hold; a read past either is
+  /// answered 503 with Retry-After and its connection closed, its bytes freed.
+  std::size_t max_buffered_bytes_per_peer = 64u << 20;
+  std::size_t max_buffered_bytes = 256u << 20;
   std::size_t max_batch = 1000;                  ///< deployments per POST /api/v1/check/batch
   /// Engines, settings and services of all deployments of one batch together: the work a
   /// batch may ask for (each unknown name costs a fuzzy search), whatever its byte size.

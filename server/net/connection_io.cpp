@@ -81,6 +81,7 @@ void Listener::Loop::read_ready(Connection& c, Clock::time_point now) {
     if (n > 0) {
       c.in.append(buf, static_cast<std::size_t>(n));
       if (!busy) parse(c, now);
+      if (!within_budget(c, now)) return;
       continue;
     }
     if (n < 0 && errno == EINTR) continue;
@@ -90,7 +91,10 @@ void Listener::Loop::read_ready(Connection& c, Clock::time_point now) {
     }
     c.readable = false;
     c.peer_closed = true;
-    if (n == 0 && busy) break;  // half-closed: the answer still goes out
+    // Gone, or half-closed (which a client rarely means): work on its request may stop,
+    // as Go's and nginx's servers stop it; whatever answer comes still goes out.
+    client_gone(c);
+    if (n == 0 && busy) break;
     if (c.state == ConnState::handling) {
       c.detached = true;  // failed: closes when its worker is done with it
       break;
@@ -144,6 +148,35 @@ void Listener::Loop::parse(Connection& c, Clock::time_point now) {
     c.in.erase(0, c.in_pos);
     c.in_pos = 0;
   }
+  account(c);
+}
+
+void Listener::Loop::account(Connection& c) {
+  if (c.fd < 0) return;
+  const bool reading = c.state == ConnState::idle || c.state == ConnState::reading;
+  table.set_buffered(c, c.in.size() - c.in_pos + (reading ? c.parser.buffered() : 0));
+}
+
+bool Listener::Loop::within_budget(Connection& c, Clock::time_point now) {
+  if (c.fd < 0) return false;
+  account(c);
+  // A connection being answered holds at most kMaxPipelined more: only one whose
+  // request is arriving is refused, and its bytes freed.
+  if (c.state != ConnState::idle && c.state != ConnState::reading) return true;
+  Limit limit = Limit::per_peer;
+  if (table.buffered(c.peer) > config.max_buffered_bytes_per_peer)
+    limit = Limit::per_peer;
+  else if (table.buffered() > config.max_buffered_bytes)
+    limit = Limit::global;
+  else
+    return true;
+  stats.refused_buffered[static_cast<std::size_t>(limit)]++;
+  refuse_request(c, 503,
+                 limit == Limit::per_peer
+                     ? "this address is sending too many request bytes at once; retry in a moment"
+                     : "the server holds too many request bytes; retry in a moment",
+                 now);
+  return false;
 }
 
 bool Listener::Loop::answer_inline(Connection& c, httplib::Request& req, bool keep_alive,
@@ -174,15 +207,27 @@ void Listener::Loop::dispatch(Connection& c, Clock::time_point now) {
   const bool keep_alive =
       c.parser.keep_alive() && !stopping && c.requests + 1 < config.max_requests_per_connection;
   c.parser.reset();
+  c.gone = std::make_shared<std::atomic<bool>>(false);
   if (answer_inline(c, req, keep_alive, now)) return;
   if (c.in_pos < c.in.size() || c.peer_closed) await_answer(c);  // before the worker can finish
   // The worker writes what the socket takes at once (most answers), unless a 100
   // Continue is still queued ahead of it; the loop writes the rest.
   const int fd = c.out_sent >= c.out.size() ? c.fd : -1;
-  workers->submit([this, id = c.id, fd, keep_alive, req = std::move(req)]() mutable {
+  WorkerPool& pool = callbacks.reserved && callbacks.reserved(req) ? *reserved_workers : *workers;
+  pool.submit([this, id = c.id, fd, keep_alive, gone = c.gone, req = std::move(req)]() mutable {
+    if (gone->load()) {
+      // Its client left while it queued: nobody reads an answer, so none is made.
+      stats.cancelled++;
+      {
+        std::lock_guard<std::mutex> lock(completions_mu);
+        completions.push_back({id, std::string(), 0, false, nullptr});
+      }
+      wake();
+      return;
+    }
     httplib::Response res;
     try {
-      callbacks.handle(req, res);
+      callbacks.handle(req, res, *gone);
     } catch (...) {
       res = httplib::Response();
       callbacks.refuse(req, 500, "internal error", res);
@@ -236,7 +281,13 @@ void Listener::Loop::refuse_request(Connection& c, int status, std::string_view 
   httplib::Response res;
   callbacks.refuse(req, status, message, res);
   if (status == 408) stats.request_timeouts_answered++;
-  answer(c, serialize_response(req, res, false), 0, false, nullptr, now);
+  std::string bytes = serialize_response(req, res, false);
+  // Nothing more of this connection is parsed: what it sent is freed now.
+  c.parser.reset();
+  std::string().swap(c.in);
+  c.in_pos = 0;
+  account(c);
+  answer(c, std::move(bytes), 0, false, nullptr, now);
 }
 
 void Listener::Loop::answer(Connection& c, std::string bytes, std::size_t sent, bool keep_alive,
@@ -311,11 +362,17 @@ void Listener::Loop::begin_close(Connection& c, Clock::time_point now) {
   c.in.clear();
   c.in_pos = 0;
   c.discarded = 0;
+  account(c);
   if (c.readable) read_ready(c, now);
+}
+
+void Listener::Loop::client_gone(Connection& c) {
+  if (c.gone && c.state == ConnState::handling && !c.gone->exchange(true)) stats.clients_gone++;
 }
 
 void Listener::Loop::close(Connection& c) {
   if (c.fd < 0) return;
+  client_gone(c);
   ::epoll_ctl(epoll_fd, EPOLL_CTL_DEL, c.fd, nullptr);
   ::close(c.fd);
   if (c.awaited) {

@@ -47,6 +47,14 @@ struct ConnectionStats {
   std::array<std::atomic<std::uint64_t>, kDeadlines> timed_out{};
   std::atomic<std::uint64_t> request_timeouts_answered{0};  ///< 408s sent
   std::atomic<std::uint64_t> answered_inline{0};  ///< answers the loop wrote without a worker
+  /// Requests refused (503) because their bytes would take the request bytes held past
+  /// the peer's or the server's budget (Limit::per_peer or global).
+  std::array<std::atomic<std::uint64_t>, kLimits> refused_buffered{};
+  std::atomic<std::uint64_t> buffered_bytes{0};  ///< request bytes held by the loop now
+  /// Requests whose client left while they were queued or answered (told to their handler).
+  std::atomic<std::uint64_t> clients_gone{0};
+  /// Requests dropped unanswered because their client had gone before a worker took them.
+  std::atomic<std::uint64_t> cancelled{0};
   std::atomic<std::uint64_t> max_connections{0};  ///< the limits in force
   std::atomic<std::uint64_t> max_connections_per_peer{0};
 };

@@ -43,7 +43,23 @@ void ConnectionTable::set_state(Connection& c, ConnState state) {
   c.state = state;
 }
 
+void ConnectionTable::set_buffered(Connection& c, std::size_t bytes) {
+  if (bytes == c.buffered) return;
+  std::size_t& peer = buffered_by_peer_[c.peer];
+  peer = peer - c.buffered + bytes;
+  buffered_ = buffered_ - c.buffered + bytes;
+  c.buffered = bytes;
+  if (peer == 0) buffered_by_peer_.erase(c.peer);
+  stats_.buffered_bytes = buffered_;
+}
+
+std::size_t ConnectionTable::buffered(const std::string& peer) const {
+  auto it = buffered_by_peer_.find(peer);
+  return it == buffered_by_peer_.end() ? 0 : it->second;
+}
+
 void ConnectionTable::retire(Connection& c) {
+  set_buffered(c, 0);
   stats_.open[static_cast<std::size_t>(c.state)]--;
   --open_;
   auto peer = by_peer_.find(c.peer);

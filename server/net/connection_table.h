@@ -4,6 +4,7 @@
 // id and by peer address, with the state counts /metrics shows and the choice of which
 // connection makes room for a new one when a limit is reached.
 
+#include <atomic>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
@@ -48,6 +49,9 @@ struct Connection {
   bool answered_any = false;  ///< a byte answering the current request went out (100 Continue)
   unsigned requests = 0;      ///< answered on this connection
   std::size_t discarded = 0;  ///< bytes read and dropped while closing
+  std::size_t buffered = 0;   ///< request bytes held, as last told to set_buffered()
+  /// Set when the client of the request being answered has gone; a fresh one per request.
+  std::shared_ptr<std::atomic<bool>> gone;
 
   explicit Connection(ParserLimits limits) : parser(limits) {}
 };
@@ -76,6 +80,12 @@ class ConnectionTable {
   void retire(Connection& c);
   /// Frees the retired connections.
   void collect();
+
+  /// Records that `c` now holds `bytes` of requests not handed to a worker yet.
+  void set_buffered(Connection& c, std::size_t bytes);
+  /// Request bytes held, by every connection or by those of one peer.
+  std::size_t buffered() const { return buffered_; }
+  std::size_t buffered(const std::string& peer) const;
 
   /// Open connections, all or of one peer.
   std::size_t size() const { return open_; }
@@ -108,6 +118,8 @@ class ConnectionTable {
   std::size_t open_ = 0;
   std::map<std::uint64_t, std::unique_ptr<Connection>> by_id_;
   std::unordered_map<std::string, std::set<std::uint64_t>> by_peer_;
+  std::size_t buffered_ = 0;
+  std::unordered_map<std::string, std::size_t> buffered_by_peer_;
   std::vector<std::uint64_t> retired_;
 };
 

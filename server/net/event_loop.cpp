@@ -85,6 +85,7 @@ void Listener::Loop::start() {
   // records, ~130 MiB after bench_http.py's runs); a second of quiet hands it back.
   workers = std::make_unique<WorkerPool>(config.workers, std::chrono::seconds(1),
                                          [] { ::malloc_trim(0); });
+  reserved_workers = std::make_unique<WorkerPool>(1);
   {
     std::lock_guard<std::mutex> lock(running_mu);
     running = true;
@@ -105,6 +106,7 @@ void Listener::Loop::stop() {
     thread.join();
   }
   if (workers) workers->stop();
+  if (reserved_workers) reserved_workers->stop();
   table.for_each([this](Connection& c) { close(c); });
   table.collect();
   close_fds();

@@ -49,6 +49,8 @@ struct Listener::Loop {
   void read_ready(Connection& c, Clock::time_point now);
   void parse(Connection& c, Clock::time_point now);
   void await_answer(Connection& c);
+  void account(Connection& c);
+  bool within_budget(Connection& c, Clock::time_point now);
   void dispatch(Connection& c, Clock::time_point now);
   bool answer_inline(Connection& c, httplib::Request& req, bool keep_alive, Clock::time_point now);
   void refuse_request(Connection& c, int status, std::string_view message, Clock::time_point now);
@@ -58,6 +60,7 @@ struct Listener::Loop {
   void answered(Connection& c, Clock::time_point now);
   void begin_close(Connection& c, Clock::time_point now);
   void close(Connection& c);
+  void client_gone(Connection& c);
 
   /// A worker's answer, on its way back to the loop: `sent` bytes of it were written
   /// already by the worker (the loop writes the rest).
@@ -74,6 +77,7 @@ struct Listener::Loop {
   ConnectionStats& stats;
   ConnectionTable table;
   std::unique_ptr<WorkerPool> workers;
+  std::unique_ptr<WorkerPool> reserved_workers;  // Callbacks::reserved requests only
   std::size_t max_connections = 0;
   int listen_fd = -1;
   int epoll_fd = -1;

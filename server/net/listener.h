@@ -8,6 +8,7 @@
 
 #include <httplib.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstddef>
 #include <functional>
@@ -33,14 +34,25 @@ struct ListenerConfig {
   std::size_t max_connections = 0;                   ///< 0: from RLIMIT_NOFILE
   std::size_t max_connections_per_peer = 256;        ///< by remote IP address
   std::size_t max_requests_per_connection = 1000;
+  /// Bytes of requests not yet handed to a worker (partial heads and bodies, pipelined
+  /// requests) all connections may hold, and one remote address's connections: a read
+  /// that takes them past either is refused (503, Retry-After) and its connection closed.
+  std::size_t max_buffered_bytes = 256u << 20;
+  std::size_t max_buffered_bytes_per_peer = 64u << 20;
   int backlog = 1024;
   ParserLimits parser;
 };
 
 /// What the loop calls to answer.
 struct Callbacks {
-  /// On a worker thread: the answer to a complete request.
-  std::function<void(httplib::Request& req, httplib::Response& res)> handle;
+  /// On a worker thread: the answer to a complete request. `gone` turns true when its
+  /// client goes away (closes or resets the connection) meanwhile: the answer is not
+  /// wanted, and long work may stop.
+  std::function<void(httplib::Request& req, httplib::Response& res, const std::atomic<bool>& gone)>
+      handle;
+  /// On the loop thread, optional: whether a complete request goes to the reserved
+  /// worker, which answers nothing else, so it never waits behind slow requests.
+  std::function<bool(const httplib::Request& req)> reserved;
   /// On the loop thread, optional: the answer to a complete request when it is at hand
   /// (already built), so it needs no worker; false leaves it to `handle`. Must not block.
   std::function<bool(httplib::Request& req, httplib::Response& res)> answer_now;

@@ -66,11 +66,11 @@ bool looks_like_version(std::string_view v) {
 
 }  // namespace
 
-RequestParser::RequestParser(ParserLimits limits) : limits_(limits) {}
+RequestParser::RequestParser(ParserLimits limits) : limits_(std::move(limits)) {}
 
 void RequestParser::reset() {
-  const ParserLimits limits = limits_;
-  *this = RequestParser(limits);
+  ParserLimits limits = std::move(limits_);
+  *this = RequestParser(std::move(limits));
 }
 
 bool RequestParser::take_continue() {
@@ -85,6 +85,10 @@ bool RequestParser::fail(int status, std::string message) {
   continue_pending_ = false;
   error_ = {status, std::move(message)};
   return false;
+}
+
+bool RequestParser::too_large() {
+  return fail(413, "the body is larger than " + std::to_string(body_limit_) + " bytes");
 }
 
 std::size_t RequestParser::feed(std::string_view data) {
@@ -258,9 +262,9 @@ bool RequestParser::on_head_complete() {
   const bool needs_body = req_.method == "POST" || req_.method == "PUT" || req_.method == "PATCH";
   if (needs_body && !chunked && lengths == 0)
     return fail(411, "a " + req_.method + " needs a Content-Length");
-  if (length > limits_.max_body_bytes)
-    return fail(413,
-                "the body is larger than " + std::to_string(limits_.max_body_bytes) + " bytes");
+  body_limit_ = limits_.max_body_bytes;
+  if (limits_.route_body_limit) body_limit_ = std::min(body_limit_, limits_.route_body_limit(req_));
+  if (length > body_limit_) return too_large();
   keep_alive_ = http10 ? lists_token(req_, "Connection", "keep-alive")
                        : !lists_token(req_, "Connection", "close");
   if (chunked) {
@@ -288,7 +292,7 @@ bool RequestParser::on_chunk_size(std::string_view line) {
   std::size_t i = 0;
   std::uint64_t size = 0;
   while (i < line.size() && std::isxdigit(static_cast<unsigned char>(line[i]))) {
-    if (i == kMaxChunkSizeDigits) return fail(413, "a chunk is larger than the body limit");
+    if (i == kMaxChunkSizeDigits) return too_large();
     const char c = static_cast<char>(std::tolower(static_cast<unsigned char>(line[i])));
     size = size * 16 + static_cast<std::uint64_t>(c <= '9' ? c - '0' : c - 'a' + 10);
     ++i;
@@ -300,9 +304,7 @@ bool RequestParser::on_chunk_size(std::string_view line) {
     stage_ = Stage::trailers;
     return true;
   }
-  if (size > limits_.max_body_bytes - std::min(limits_.max_body_bytes, req_.body.size()))
-    return fail(413,
-                "the body is larger than " + std::to_string(limits_.max_body_bytes) + " bytes");
+  if (size > body_limit_ - std::min(body_limit_, req_.body.size())) return too_large();
   body_left_ = size;
   stage_ = Stage::chunk_data;
   return true;

@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -18,6 +19,9 @@ struct ParserLimits {
   std::size_t max_head_bytes = 16 * 1024;  ///< request line + header fields (431, 414)
   std::size_t max_header_fields = 100;     ///< header fields (431)
   std::size_t max_body_bytes = 8u << 20;   ///< declared or decoded body (413)
+  /// The body limit of the request whose head was just read (its route's), called once
+  /// per request; the smaller of it and `max_body_bytes` applies. Unset: the latter.
+  std::function<std::size_t(const httplib::Request&)> route_body_limit;
 };
 
 /// Why a request was refused: the status to answer with and a message for the client.
@@ -43,6 +47,9 @@ class RequestParser {
   bool started() const { return started_; }
   /// The refusal, when failed().
   const ParseError& error() const { return error_; }
+  /// Bytes of the current request held so far: the line being read, the head's fields
+  /// and the body.
+  std::size_t buffered() const { return line_.size() + head_bytes_ + req_.body.size(); }
 
   /// True once per request: the head asked `Expect: 100-continue` and its body is
   /// going to be read, so the client should be told to send it.
@@ -71,6 +78,7 @@ class RequestParser {
   bool on_head_complete();
   bool on_chunk_size(std::string_view line);
   bool fail(int status, std::string message);
+  bool too_large();
 
   ParserLimits limits_;
   Stage stage_ = Stage::head;
@@ -87,6 +95,7 @@ class RequestParser {
   bool continue_pending_ = false;
   bool keep_alive_ = false;
   std::uint64_t body_left_ = 0;  // of the Content-Length body or the current chunk
+  std::size_t body_limit_ = 0;   // this request's, from its route (set with the head)
 };
 
 }  // namespace kb::http::net

@@ -110,3 +110,28 @@ TEST_CASE("state counts follow the connections until they are retired", "[net][c
   }
   CHECK(open_in(stats, ConnState::idle) == 0);
 }
+
+TEST_CASE("request bytes held are summed per peer and in all, and go with the connection",
+          "[net][connections]") {
+  ConnectionStats stats;
+  ConnectionTable t(stats);
+  auto& a1 = t.add(10, "10.0.0.1", 1, {});
+  auto& a2 = t.add(11, "10.0.0.1", 2, {});
+  auto& b = t.add(12, "10.0.0.2", 1, {});
+  t.set_buffered(a1, 100);
+  t.set_buffered(a2, 50);
+  t.set_buffered(b, 7);
+  CHECK(t.buffered("10.0.0.1") == 150);
+  CHECK(t.buffered("10.0.0.2") == 7);
+  CHECK(t.buffered() == 157);
+  CHECK(stats.buffered_bytes.load() == 157);
+  t.set_buffered(a1, 20);
+  CHECK(t.buffered("10.0.0.1") == 70);
+  t.retire(a2);
+  CHECK(t.buffered("10.0.0.1") == 20);
+  CHECK(t.buffered() == 27);
+  t.set_buffered(b, 0);
+  CHECK(t.buffered("10.0.0.2") == 0);
+  CHECK(stats.buffered_bytes.load() == 20);
+  t.collect();
+}

@@ -263,3 +263,48 @@ TEST_CASE("started() turns true with the first byte of a request line", "[net][p
   p.feed("G");
   CHECK(p.started());
 }
+
+TEST_CASE("a route's body limit applies when the head ends and as chunks arrive",
+          "[net][parser]") {
+  ParserLimits limits;
+  limits.max_body_bytes = 1000;
+  std::string asked;
+  limits.route_body_limit = [&](const httplib::Request& req) -> std::size_t {
+    asked = req.method + " " + req.path;
+    return req.path == "/small" ? 10 : 5000;
+  };
+  RequestParser p(limits);
+  feed(p, "POST /small HTTP/1.1\r\nContent-Length: 11\r\nExpect: 100-continue\r\n\r\n");
+  CHECK(asked == "POST /small");
+  CHECK(p.failed());
+  CHECK(p.error().status == 413);
+  CHECK(p.error().message == "the body is larger than 10 bytes");
+  CHECK_FALSE(p.take_continue());
+  // The server's limit caps a route's larger one.
+  CHECK(status_of("POST /big HTTP/1.1\r\nContent-Length: 1001\r\n\r\n", limits) == 413);
+  CHECK(status_of("POST /small HTTP/1.1\r\nContent-Length: 10\r\n\r\n0123456789", limits) == 0);
+  // Chunked: refused at the size line of the chunk that passes the limit, before its data.
+  for (std::size_t step : {0, 1}) {
+    RequestParser c(limits);
+    const std::string head = "POST /small HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n";
+    const std::size_t used = feed(c, head + "6\r\nabcdef\r\n5\r\nghijk\r\n", step);
+    CHECK(c.failed());
+    CHECK(c.error().message == "the body is larger than 10 bytes");
+    CHECK(used == head.size() + 14);
+    CHECK(c.request().body == "abcdef");
+  }
+}
+
+TEST_CASE("buffered() counts the request's head and body as they arrive", "[net][parser]") {
+  RequestParser p;
+  const std::string head = "POST /x HTTP/1.1\r\nContent-Length: 10\r\n\r\n";
+  feed(p, "POST /x HTT");
+  CHECK(p.buffered() == 11);
+  feed(p, std::string(head).substr(11) + "01234");
+  CHECK(p.buffered() == head.size() + 5);
+  feed(p, "56789");
+  CHECK(p.complete());
+  CHECK(p.buffered() == head.size() + 10);
+  p.reset();
+  CHECK(p.buffered() == 0);
+}
