@@ -152,17 +152,35 @@ CheckRequest read_request(std::string_view text, const CheckQuery& q) {
 
 }  // namespace
 
-json check_one(const Ctx& c, std::string_view body, const CheckQuery& q) {
+std::size_t check_fact_budget(const ServeConfig& config, std::size_t body_bytes) {
+  return std::min(config.max_batch_facts, 1000 + body_bytes / 8);
+}
+
+std::size_t check_answer_budget(const ServeConfig& config, std::size_t body_bytes) {
+  return std::min(config.max_batch_response_bytes, (std::size_t{1} << 20) + body_bytes * 16);
+}
+
+json check_one(const Ctx& c, std::string_view body, const CheckQuery& q, std::string* text) {
   check_body_text(body, kMaxDeploymentBytes);
   std::vector<Diagnostic> diags;
   CheckRequest r = read_request(body, q);
+  const std::function<bool()> stop = stop_check(c);
   Deployment d;
   if (r.deployment && r.deployment->is_object()) {
     d = kb::json::deployment_from_json(*r.deployment, diags);
   } else if (r.deployment) {
     d = kb::json::deployment_from_body(r.text, diags);
   } else {
-    d = c.snap.checks().read({{"request", r.text}}, {r.kind, q.allow_unknown}, diags);
+    d = c.snap.checks().read({{"request", r.text}}, {r.kind, q.allow_unknown, stop}, diags);
+    throw_if_stopped(c, stop);
+  }
+  const std::size_t fact_budget = check_fact_budget(c.svc.config, body.size());
+  if (facts(d) > fact_budget) {
+    throw ApiError(Problem::payload_too_large, diag_code("limits.check-facts"),
+                   "the deployment names more than " + std::to_string(fact_budget) +
+                       " engines, settings and services (1,000 and one per 8 bytes of the "
+                       "body, at most " +
+                       std::to_string(c.svc.config.max_batch_facts) + "); check it in parts");
   }
   const auto malformed = [&](const Diagnostic& first) {
     if (r.deployment && r.deployment->is_object()) {
@@ -175,9 +193,23 @@ json check_one(const Ctx& c, std::string_view body, const CheckQuery& q) {
   };
   if (auto err = unusable(diags, malformed)) throw *err;
   std::optional<ApiError> failure;
-  json out = run_check(c, d, std::move(diags), q, failure, &r.ignores);
-  if (failure) throw *failure;
+  json out = run_check(c, d, std::move(diags), q, failure, &r.ignores, stop);
+  const std::size_t answer_budget = check_answer_budget(c.svc.config, body.size());
+  const auto over_budget = [&] {
+    return ApiError(Problem::payload_too_large, diag_code("limits.check-answer"),
+                    "the answer would be larger than " + std::to_string(answer_budget) +
+                        " bytes (1 MiB and 16 per byte of the body, at most " +
+                        std::to_string(c.svc.config.max_batch_response_bytes) +
+                        "); check the deployment in parts");
+  };
+  if (failure) {
+    if (dump(failure->details()).size() > answer_budget) throw over_budget();
+    throw *failure;
+  }
   out["snapshot"] = c.snap.etag();
+  std::string answer = json_text(out);
+  if (answer.size() > answer_budget) throw over_budget();
+  if (text) *text = std::move(answer);
   return out;
 }
 
@@ -188,7 +220,9 @@ void check(const Ctx& c) {
   q.media_type = content_type(c.req);
   if (q.kind.empty() && shell_type(content_type(c.req))) q.kind = "shell";
   q.ignore = param(c.req, "ignore");
-  send_json(c.res, check_one(c, c.req.body, q));
+  std::string text;
+  check_one(c, c.req.body, q, &text);
+  send_body(c.res, std::move(text), "application/json");
 }
 
 void check_batch(const Ctx& c) {

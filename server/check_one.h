@@ -34,6 +34,19 @@ struct CheckQuery {
 /// kMaxDeploymentBytes, 422 for a document that is not a deployment (details:
 /// {"diagnostics"}) or one that cannot be checked whole (`check-incomplete`, details: the
 /// whole answer, findings included).
-nlohmann::json check_one(const Ctx& c, std::string_view body, const CheckQuery& q);
+/// Budgets, as the batch's: a deployment read from `body` names at most
+/// check_fact_budget() engines, settings and services (413 `limits.check-facts`), its
+/// answer is at most check_answer_budget() bytes (413 `limits.check-answer`), and it is
+/// checked within ServeConfig::check_time_limit, or as long as its client stays (503
+/// `limits.check-time`). With `text`, the 200 answer's text as send_json() writes it.
+nlohmann::json check_one(const Ctx& c, std::string_view body, const CheckQuery& q,
+                         std::string* text = nullptr);
+
+/// Engines, settings and services a single check of `body_bytes` may ask for: 1,000 plus
+/// one per 8 bytes, at most the batch's ServeConfig::max_batch_facts.
+std::size_t check_fact_budget(const ServeConfig& config, std::size_t body_bytes);
+/// Bytes of a single check's answer: 1 MiB plus 16 per byte of its body, at most the
+/// batch's ServeConfig::max_batch_response_bytes.
+std::size_t check_answer_budget(const ServeConfig& config, std::size_t body_bytes);
 
 }  // namespace kb::http

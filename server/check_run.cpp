@@ -4,6 +4,8 @@
 #include "check_run.h"
 
 #include <algorithm>
+#include <chrono>
+#include <cstdio>
 
 #include "check_json.h"
 #include "http_request.h"
@@ -29,6 +31,24 @@ bool flag_param(const httplib::Request& req, const char* name) {
 }
 
 }  // namespace
+
+std::function<bool()> stop_check(const Ctx& c) {
+  const auto deadline = std::chrono::steady_clock::now() + c.svc.config.check_time_limit;
+  return [gone = c.gone, deadline] {
+    return (gone != nullptr && gone->load(std::memory_order_relaxed)) ||
+           std::chrono::steady_clock::now() >= deadline;
+  };
+}
+
+void throw_if_stopped(const Ctx& c, const std::function<bool()>& stop) {
+  if (!stop || !stop()) return;
+  char seconds[32];
+  std::snprintf(seconds, sizeof seconds, "%g",
+                static_cast<double>(c.svc.config.check_time_limit.count()) / 1000.0);
+  throw ApiError(Problem::unavailable, diag_code("limits.check-time"),
+                 std::string("the check took more than ") + seconds +
+                     " s, or its client left; send a smaller deployment");
+}
 
 json diagnostics_json(const std::vector<Diagnostic>& diags) {
   json list = json::array();
@@ -96,7 +116,8 @@ std::size_t facts(const Deployment& d) {
 }
 
 json run_check(const Ctx& c, const Deployment& d, std::vector<Diagnostic> diags,
-               const CheckQuery& p, std::optional<ApiError>& failure, const IgnoreList* ignores) {
+               const CheckQuery& p, std::optional<ApiError>& failure, const IgnoreList* ignores,
+               const std::function<bool()>& stop) {
   if (std::size_t errors = count_severity(c.snap.corpus().diagnostics(), Severity::error)) {
     diags.push_back({p.allow_invalid_records ? Severity::warning : Severity::error,
                      diag_code("check.records-invalid"), "", 0, 0,
@@ -110,7 +131,8 @@ json run_check(const Ctx& c, const Deployment& d, std::vector<Diagnostic> diags,
     diags.push_back({Severity::error, diag_code("check.empty-knowledge-base"), "", 0, 0,
                      "the knowledge base holds no gotchas", "", ""});
   }
-  CheckReport report = c.snap.checks().run(d, CheckOptions{p.allow_unknown});
+  CheckReport report = c.snap.checks().run(d, CheckOptions{p.allow_unknown, stop});
+  throw_if_stopped(c, stop);
   if (ignores && !ignores->entries.empty()) c.snap.checks().apply_ignores(report, *ignores, "");
   diags.insert(diags.end(), report.diagnostics.begin(), report.diagnostics.end());
   report.diagnostics = std::move(diags);

@@ -39,12 +39,21 @@ void cap_diagnostics(std::vector<Diagnostic>& diags, std::size_t max);
 /// The engines, settings and services a deployment asks the check to resolve.
 std::size_t facts(const Deployment& d);
 
+/// What tells a check to stop: its client left (Ctx::gone), or
+/// ServeConfig::check_time_limit passed since this call.
+std::function<bool()> stop_check(const Ctx& c);
+
+/// Throws 503 `limits.check-time` when `stop` says to stop: what was read or found is
+/// incomplete, and a partial answer would say "no finding" for what was never looked at.
+void throw_if_stopped(const Ctx& c, const std::function<bool()>& stop);
+
 /// Runs one parsed deployment; `diags` holds what parsing it said (warnings only). The gate
 /// fails closed: an unknown engine or setting, a value that does not normalise, or a
 /// knowledge base that did not load whole is an error, answered 422 (in a batch: that
 /// item's error), never "0 findings".
 nlohmann::json run_check(const Ctx& c, const Deployment& d, std::vector<Diagnostic> diags,
                          const CheckQuery& p, std::optional<ApiError>& failure,
-                         const IgnoreList* ignores = nullptr);
+                         const IgnoreList* ignores = nullptr,
+                         const std::function<bool()>& stop = {});
 
 }  // namespace kb::http

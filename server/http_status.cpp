@@ -149,12 +149,14 @@ std::string dump(const json& j) {
   return j.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
+std::string json_text(const json& body) {
+  if (body.is_object() && !body.contains("schema_version")) return dump(kb::json::versioned(body));
+  return dump(body);
+}
+
 void send_json(httplib::Response& res, const json& body) {
   res.status = 200;
-  if (body.is_object() && !body.contains("schema_version"))
-    res.set_content(dump(kb::json::versioned(body)), "application/json");
-  else
-    res.set_content(dump(body), "application/json");
+  res.set_content(json_text(body), "application/json");
 }
 
 void send_body(httplib::Response& res, std::string body, const std::string& content_type) {

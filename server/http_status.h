@@ -76,6 +76,8 @@ std::string dump(const nlohmann::json& j);
 
 /// 200 with a JSON body; an object gets "schema_version" (kb::json::kSchemaVersion).
 void send_json(httplib::Response& res, const nlohmann::json& body);
+/// The text send_json() sends for `body`.
+std::string json_text(const nlohmann::json& body);
 
 /// 200 with any body.
 void send_body(httplib::Response& res, std::string body, const std::string& content_type);

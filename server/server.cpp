@@ -57,6 +57,7 @@ void ServeConfig::validate() const {
       max_buffered_bytes < max_buffered_bytes_per_peer)
     bad("the buffered request bytes must be at least the body limit per peer, and at least "
         "that in all");
+  if (check_time_limit.count() <= 0) bad("the check time limit must be positive");
   if (query_budget.count() <= 0) bad("the query time limit must be positive");
   auto check_timeout = [&](std::chrono::milliseconds t, const char* flag) {
     if (t.count() <= 0 || t > kMaxTimeout)

@@ -34,6 +34,9 @@ struct ServeConfig {
   /// answered 503 with Retry-After and its connection closed, its bytes freed.
   std::size_t max_buffered_bytes_per_peer = 64u << 20;
   std::size_t max_buffered_bytes = 256u << 20;
+  /// A single check (POST /api/v1/check, the check page) stops after this much time and
+  /// answers 503 `limits.check-time`; it stops as soon as its client leaves, too.
+  std::chrono::milliseconds check_time_limit{10000};
   std::size_t max_batch = 1000;                  ///< deployments per POST /api/v1/check/batch
   /// Engines, settings and services of all deployments of one batch together: the work a
   /// batch may ask for (each unknown name costs a fuzzy search), whatever its byte size.

@@ -73,6 +73,7 @@ CheckReport CheckIndex::run(const Deployment& deployment, const CheckOptions& op
   std::sort(candidates.begin(), candidates.end());
   candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
   for (std::uint32_t pos : candidates) {
+    if (options.stop && options.stop()) break;
     const CompiledGotcha& g = *impl_->compiled[tables.order[pos]];
     Truth best = Truth::no;
     const check::ServiceEnv* where = nullptr;

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -109,6 +110,9 @@ struct CheckOptions {
   /// Unknown engines, unknown settings and values that do not normalise become warnings
   /// instead of errors (the gate then does not fail closed on them).
   bool allow_unknown = false;
+  /// Asked between gotchas: when it says true, the check stops early and its report is
+  /// incomplete (the caller, who asked it to stop, knows). Unset: never.
+  std::function<bool()> stop;
 };
 
 /// The answer of `kb check`.

@@ -5,6 +5,7 @@
 // lists, image references and the hand-written deployment format -- and how they are
 // handed to the readers.
 
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -25,6 +26,12 @@ struct ReadOptions {
   std::string kind;
   /// A service that clearly runs an engine kb cannot identify is a warning, not an error.
   bool allow_unknown = false;
+  /// Asked between inputs and commands: when it says true, reading stops early and the
+  /// deployment is incomplete (the caller, who asked it to stop, knows). Unset: never.
+  std::function<bool()> stop;
+
+  /// Whether `stop` says to stop.
+  bool stopped() const { return stop && stop(); }
 };
 
 /// The reader names, in the order they are asked: endpoint, kubernetes, compose,

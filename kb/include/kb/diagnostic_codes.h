@@ -159,6 +159,17 @@ inline constexpr CodeInfo kCodes[] = {
     {"import.unknown-section", error, input, "a plain-text section kb does not know",
      "check the section name (did-you-mean is in the hint)"},
     {"io.read", error, input, "a file or directory could not be read", "check the path and permissions"},
+    {"limits.check-answer", error, deployment,
+     "a single check's answer would pass its budget (1 MiB plus 16 bytes per byte of body, at "
+     "most 16 MiB): HTTP 413",
+     "check the deployment in parts"},
+    {"limits.check-facts", error, deployment,
+     "a single check names more engines, settings and services than its budget (1,000 plus one "
+     "per 8 bytes of body, at most 20,000): HTTP 413",
+     "check the deployment in parts"},
+    {"limits.check-time", error, deployment,
+     "a single check ran past its time limit (10 s) or its client left: HTTP 503",
+     "send a smaller deployment, or run `kb check` locally"},
     {"limits.depth", error, record, "collections nest deeper than the limit (64)",
      "flatten the structure"},
     {"limits.expansion", error, record,

@@ -116,6 +116,7 @@ Deployment CheckIndex::read(const std::vector<DeployInput>& inputs, const ReadOp
   }
   std::vector<Facts> read;
   for (const DeployInput& in : inputs) {
+    if (options.stopped()) break;
     if (in.text.size() > kMaxDeploymentBytes) {
       diags.push_back(
           diag(Severity::error, diag_code("limits.file-size"), in.file, {},

@@ -69,7 +69,10 @@ class ShellReader final : public Reader {
     Process base;
     base.file = in.file;
     Script script = read_script(in.text, where, base, ctx, out);
-    for (const Process& p : script.processes) interp.add(p);
+    for (const Process& p : script.processes) {
+      if (ctx.options.stopped()) break;
+      interp.add(p);
+    }
     if (out.services.empty()) out.shared_engines = script.packages;
     return out;
   }

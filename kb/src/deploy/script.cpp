@@ -132,6 +132,7 @@ Script read_script(std::string_view text, const Locator& where, const Process& b
   std::size_t exported_cost = 0;
   const std::string& file = base.file;
   while (auto cmd = lexer.next(vars)) {
+    if (ctx.options.stopped()) break;
     const std::vector<Word>& w = cmd->words;
     std::vector<EnvVar> prefix;
     std::size_t i = 0;
