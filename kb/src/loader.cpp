@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <string>
 
 #include "evidence_internal.h"
@@ -37,6 +38,18 @@ bool id_from_path(const std::string& file, Kind& kind, std::string& id, std::str
   auto k = slash == std::string::npos ? std::nullopt : parse_kind(stem.substr(0, slash));
   if (!k || stem.substr(0, slash) != kind_namespace(*k)) {
     problem = "record files live in gotchas/, engines/, oracles/, results/, settings/ or models/";
+    return false;
+  }
+  // One level, as the contract says: a slug is one URL segment on every route of `kb
+  // serve` and one file name in `kb site`, so a record in a subfolder would have an id
+  // no link can reach.
+  if (stem.find('/', slash + 1) != std::string::npos) {
+    std::string flat = stem.substr(slash + 1);
+    std::replace(flat.begin(), flat.end(), '/', '-');
+    problem =
+        "a record file lives directly in its namespace folder, not in a subfolder (no URL "
+        "can name it): move it to " +
+        stem.substr(0, slash + 1) + flat + ".yaml";
     return false;
   }
   if (!text::valid_id(stem)) {

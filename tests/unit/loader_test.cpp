@@ -109,6 +109,19 @@ TEST_CASE("the path decides the id and the namespace", "[loader]") {
   CHECK(engine.record->id == "engines/vllm");
 }
 
+TEST_CASE("a record in a subfolder is refused: no URL could name it", "[loader]") {
+  auto nested = load_record_text("gotchas/team/x.yaml", kValidGotcha);
+  CHECK_FALSE(nested.record);
+  REQUIRE(nested.diagnostics.size() == 1);
+  CHECK(nested.diagnostics[0].code == "file.path");
+  CHECK(nested.diagnostics[0].message ==
+        "a record file lives directly in its namespace folder, not in a subfolder (no URL can "
+        "name it): move it to gotchas/team-x.yaml");
+  auto deeper = load_record_text("settings/a/b/c.yml", kValidGotcha);
+  REQUIRE(deeper.diagnostics.size() == 1);
+  CHECK(deeper.diagnostics[0].message.find("move it to settings/a-b-c.yaml") != std::string::npos);
+}
+
 TEST_CASE("an unknown field suggests the field meant", "[loader]") {
   auto r = load_record_text("gotchas/x.yaml", std::string(kValidGotcha) + "severty: major\n");
   REQUIRE(r.diagnostics.size() == 1);
