@@ -52,6 +52,8 @@ seed() {  # seed TARGET DIR: copies the target's seeds from the repository into 
           { f = sprintf("%s/v%03d", d, NR); printf "%s\n%s\n%s", $0, $0, $0 > f; close(f) }' ;;
     markdown)
       find records tests/data/hostile tests/data/seeds -type f -exec cp -t "$dir" {} + 2>/dev/null || true ;;
+    http)  # the saved inputs under tests/data/fuzz/http/ are its seeds (copied below)
+      ;;
     search)
       local i=0
       for q in mooncake 'kv cache' '"prefix' 'NEAR(a b)' 'a OR b' '日本語' 'pd*' '-x' '^hit'; do

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "../../fuzz/targets/deployment_target.h"
+#include "../../fuzz/targets/http_target.h"
 #include "../../fuzz/targets/markdown_target.h"
 #include "../../fuzz/targets/readers_target.h"
 #include "../../fuzz/targets/record_loader_target.h"
@@ -42,9 +43,13 @@ using Target = std::string (*)(std::string_view);
 // Every fuzz target body, by the name fuzz/CMakeLists.txt gives it.
 const std::vector<std::pair<std::string, Target>>& targets() {
   static const std::vector<std::pair<std::string, Target>> kTargets = {
-      {"record_loader", kb::fuzz::record_loader}, {"deployment", kb::fuzz::deployment},
-      {"readers", kb::fuzz::readers},             {"version", kb::fuzz::version},
-      {"markdown", kb::fuzz::markdown},           {"search", kb::fuzz::search},
+      {"record_loader", kb::fuzz::record_loader},
+      {"deployment", kb::fuzz::deployment},
+      {"readers", kb::fuzz::readers},
+      {"version", kb::fuzz::version},
+      {"markdown", kb::fuzz::markdown},
+      {"search", kb::fuzz::search},
+      {"http", kb::fuzz::http},
   };
   return kTargets;
 }
@@ -65,7 +70,7 @@ std::vector<std::string> built_targets() {
 
 TEST_CASE("fuzz: every fuzz target replays its saved inputs") {
   const auto built = built_targets();
-  REQUIRE(built.size() == 6);
+  REQUIRE(built.size() == 7);
   for (const auto& name : built) {
     INFO("target " << name);
     const auto it = std::find_if(targets().begin(), targets().end(),
