@@ -207,8 +207,8 @@ void Listener::Loop::dispatch(Connection& c, Clock::time_point now) {
   const bool keep_alive =
       c.parser.keep_alive() && !stopping && c.requests + 1 < config.max_requests_per_connection;
   c.parser.reset();
-  c.gone = std::make_shared<std::atomic<bool>>(false);
   if (answer_inline(c, req, keep_alive, now)) return;
+  c.gone = std::make_shared<std::atomic<bool>>(false);           // only a worker's answer can wait
   if (c.in_pos < c.in.size() || c.peer_closed) await_answer(c);  // before the worker can finish
   // The worker writes what the socket takes at once (most answers), unless a 100
   // Continue is still queued ahead of it; the loop writes the rest.
