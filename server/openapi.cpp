@@ -228,8 +228,8 @@ const std::vector<Shape>& shapes() {
       {"/api/v1/export", "GET", "Export", {}, "export"},
       {"/api/v1/schemas", "GET", "SchemaList", {}, "listSchemas"},
       {"/api/v1/schemas/{namespace}.schema.json", "GET", "JsonSchema", {404}, "getSchema"},
-      {"/api/v1/check", "POST", "Check", {413, 415, 422}, "check"},
-      {"/api/v1/check/batch", "POST", "CheckBatch", {413, 415, 422}, "checkBatch"},
+      {"/api/v1/check", "POST", "Check", {413, 415, 422, 503}, "check"},
+      {"/api/v1/check/batch", "POST", "CheckBatch", {413, 415, 422, 503}, "checkBatch"},
   };
   return kShapes;
 }
