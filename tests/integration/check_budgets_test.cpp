@@ -2,6 +2,12 @@
 // and the size of its answer in proportion to its body, and its time; past a budget a
 // stable `limits.*` code with 413 or 503, never a 500, and /healthz answers meanwhile.
 
+#include <atomic>
+
+#include "check_one.h"
+#include "http_status.h"
+#include "metrics.h"
+#include "routes.h"
 #include "server_harness.h"
 
 using namespace kbtest;
@@ -67,4 +73,28 @@ TEST_CASE("the check time limit is validated", "[server][budget]") {
   kb::http::ServeConfig cfg;
   cfg.check_time_limit = std::chrono::milliseconds(0);
   CHECK_THROWS_WITH(cfg.validate(), "the check time limit must be positive");
+}
+
+TEST_CASE("a check whose client has gone stops, answering limits.check-time", "[server][budget]") {
+  TestServer s;
+  kb::http::ServeConfig cfg;
+  kb::http::Metrics metrics;
+  const kb::http::Services svc{s.server().kb(), cfg, metrics, [](const std::string&) {}};
+  const auto snap = s.server().kb().current();
+  httplib::Request req;
+  httplib::Response res;
+  std::atomic<bool> gone{false};
+  const kb::http::Ctx c{req, res, *snap, svc, nullptr, snap, nullptr, &gone};
+  const std::string body = R"({"engines": [{"engine": "vllm", "version": "0.26.0"}]})";
+  const json answer = json::parse(post(s, "/api/v1/check", body)->body);
+  REQUIRE_FALSE(answer["findings"].empty());
+  CHECK(kb::http::check_one(c, body, {})["findings"] == answer["findings"]);
+  gone = true;
+  try {
+    kb::http::check_one(c, body, {});
+    FAIL("the check ran although its client had gone");
+  } catch (const kb::http::ApiError& e) {
+    CHECK(e.code() == "limits.check-time");
+    CHECK(e.problem() == kb::http::Problem::unavailable);
+  }
 }
