@@ -34,6 +34,9 @@ struct ServeCli {
   double write_timeout = 10;
   std::size_t max_connections = 0;
   std::size_t max_connections_per_peer = http::ServeConfig{}.max_connections_per_peer;
+  std::size_t max_buffered_mib = http::ServeConfig{}.max_buffered_bytes >> 20;
+  std::size_t max_buffered_mib_per_peer = http::ServeConfig{}.max_buffered_bytes_per_peer >> 20;
+  double check_time_limit = 10;
 };
 
 std::chrono::milliseconds seconds(double s) {
@@ -69,6 +72,9 @@ int run_serve(const ServeCli& cli) {
   cfg.write_timeout = seconds(cli.write_timeout);
   cfg.max_connections = cli.max_connections;
   cfg.max_connections_per_peer = cli.max_connections_per_peer;
+  cfg.max_buffered_bytes = cli.max_buffered_mib << 20;
+  cfg.max_buffered_bytes_per_peer = cli.max_buffered_mib_per_peer << 20;
+  cfg.check_time_limit = seconds(cli.check_time_limit);
   cfg.lint.today = cli.today;
   cfg.lint.stale_after_days = cli.stale_after;
 
@@ -136,6 +142,20 @@ void add_serve(CLI::App& app, Action& run) {
                   "Open connections of one remote address at most; over it that address's "
                   "oldest idle or slow one is closed")
       ->check(CLI::Range(std::size_t{1}, std::size_t{1000000}))
+      ->capture_default_str();
+  sub->add_option("--max-buffered-mib", cli->max_buffered_mib,
+                  "MiB of requests still arriving (heads, bodies) all connections may hold; a "
+                  "read past it is answered 503 and its connection closed")
+      ->check(CLI::Range(std::size_t{8}, std::size_t{1} << 20))
+      ->capture_default_str();
+  sub->add_option("--max-buffered-mib-per-peer", cli->max_buffered_mib_per_peer,
+                  "MiB of requests still arriving one remote address's connections may hold "
+                  "(at least the 8 MiB body limit, at most --max-buffered-mib)")
+      ->check(CLI::Range(std::size_t{8}, std::size_t{1} << 20))
+      ->capture_default_str();
+  sub->add_option("--check-time-limit", cli->check_time_limit,
+                  "Seconds one POST /api/v1/check may work; later: 503 limits.check-time")
+      ->check(CLI::Range(0.001, 3600.0))
       ->capture_default_str();
   sub->add_flag("--cors", cli->cors,
                 "Allow cross-origin API requests (Access-Control-Allow-Origin: *)");

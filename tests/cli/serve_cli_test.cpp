@@ -168,4 +168,7 @@ TEST_CASE("kb serve refuses bad usage with exit 2") {
   CHECK(run("--max-connections-per-peer 0 --port 0") == 2);
   CHECK(run("--max-connections 2000000 --port 0") == 2);
   CHECK(run("--threads 0 --port 0") == 2);
+  CHECK(run("--max-buffered-mib 7 --port 0") == 2);
+  CHECK(run("--max-buffered-mib 64 --max-buffered-mib-per-peer 65 --port 0") == 2);
+  CHECK(run("--check-time-limit 0 --port 0") == 2);
 }
