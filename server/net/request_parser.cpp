@@ -69,6 +69,10 @@ bool looks_like_version(std::string_view v) {
 RequestParser::RequestParser(ParserLimits limits) : limits_(std::move(limits)) {}
 
 void RequestParser::reset() {
+  // Assigning a fresh parser copies httplib::Request, and a string assigned an empty
+  // one keeps its capacity: a refused 8 MiB body would stay allocated, unaccounted.
+  std::string().swap(req_.body);
+  std::string().swap(line_);
   ParserLimits limits = std::move(limits_);
   *this = RequestParser(std::move(limits));
 }
