@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <system_error>
 
+#include "kb/diagnostic_codes.h"
 #include "kb/error.h"
 #include "kb/file_read.h"
 
@@ -18,31 +19,40 @@ bool is_record_file(const fs::path& p) {
   return ext == ".yaml" || ext == ".yml";
 }
 
-}  // namespace
+FileStat unreadable_dir(const fs::path& dir, const fs::path& path, std::string why) {
+  FileStat st;
+  st.path = path;
+  st.rel = path.lexically_relative(dir).generic_string() + "/";
+  st.unreadable = std::move(why);
+  return st;
+}
 
-std::vector<FileStat> scan(const fs::path& dir, const std::string& sub) {
+// Lists one directory of the tree into `out` (record files, and what cannot be read),
+// queueing its subdirectories. Returns the error when the directory cannot be listed.
+std::error_code list_one(const fs::path& dir, const fs::path& path, std::vector<FileStat>& out,
+                         std::vector<fs::path>& pending) {
   std::error_code ec;
-  const fs::path top = sub.empty() ? dir : dir / sub;
-  if (!sub.empty() && !fs::is_directory(fs::symlink_status(top, ec))) return {};
-  if (!fs::is_directory(dir, ec)) {
-    throw Error(Errc::io, "records directory '" + dir.string() + "' does not exist or is not a directory");
-  }
-  std::vector<FileStat> out;
-  fs::recursive_directory_iterator it(top, fs::directory_options::skip_permission_denied, ec);
-  if (ec && !sub.empty()) return {};
-  if (ec) throw Error(Errc::io, "cannot read '" + dir.string() + "': " + ec.message());
-  for (; it != fs::recursive_directory_iterator(); it.increment(ec)) {
-    if (ec && !sub.empty()) break;  // the subtree went while it was listed
-    if (ec) throw Error(Errc::io, "cannot read '" + dir.string() + "': " + ec.message());
+  fs::directory_iterator it(path, ec), end;
+  for (; !ec && it != end; it.increment(ec)) {
     const auto& entry = *it;
     const std::string name = entry.path().filename().string();
-    // A link to a directory is not followed (it could leave the tree or loop).
-    const bool is_dir = entry.is_directory(ec) && !entry.is_symlink(ec);
-    if (!name.empty() && name[0] == '.') {
-      if (is_dir) it.disable_recursion_pending();
+    if (!name.empty() && name[0] == '.') continue;
+    std::error_code kind_ec;
+    const fs::file_status own = entry.symlink_status(kind_ec);
+    if (fs::is_directory(own)) {
+      pending.push_back(entry.path());
       continue;
     }
-    if (is_dir || !is_record_file(entry.path())) continue;
+    // A link to a directory is not followed (it could leave the tree or loop), but its
+    // records are missing, which must show.
+    if (fs::is_symlink(own) && !is_record_file(entry.path()) &&
+        fs::is_directory(fs::status(entry.path(), kind_ec))) {
+      out.push_back(unreadable_dir(dir, entry.path(),
+                                   "it is a link to a directory, which kb does "
+                                   "not follow in a records tree"));
+      continue;
+    }
+    if (!is_record_file(entry.path())) continue;
     // Links, FIFOs and devices named like records are listed too: loading reports them
     // (file.not-regular) instead of dropping them without a word. One lstat, where
     // file_size() and last_write_time() cost a stat each.
@@ -58,7 +68,37 @@ std::vector<FileStat> scan(const fs::path& dir, const std::string& sub) {
         static_cast<std::int64_t>(info.st_mtim.tv_sec) * 1000000000 + info.st_mtim.tv_nsec;
     out.push_back(std::move(st));
   }
-  std::sort(out.begin(), out.end(), [](const FileStat& a, const FileStat& b) { return a.rel < b.rel; });
+  return ec;
+}
+
+}  // namespace
+
+// Walked with a list of directories to do rather than recursion, one directory at a
+// time, so that one that cannot be listed (permissions, an I/O error) is reported where it
+// is and the rest of the tree still loads.
+std::vector<FileStat> scan(const fs::path& dir, const std::string& sub) {
+  std::error_code ec;
+  const fs::path top = sub.empty() ? dir : dir / sub;
+  if (!sub.empty() && !fs::is_directory(fs::symlink_status(top, ec))) return {};
+  if (!fs::is_directory(dir, ec)) {
+    throw Error(Errc::io,
+                "records directory '" + dir.string() + "' does not exist or is not a directory");
+  }
+  std::vector<FileStat> out;
+  std::vector<fs::path> pending{top};
+  while (!pending.empty()) {
+    const fs::path path = std::move(pending.back());
+    pending.pop_back();
+    ec = list_one(dir, path, out, pending);
+    if (!ec) continue;
+    if (path == dir) throw Error(Errc::io, "cannot read '" + dir.string() + "': " + ec.message());
+    // A subtree that went while it was listed holds nothing now; any other failure is a
+    // directory whose records are missing.
+    if (ec == std::errc::no_such_file_or_directory || ec == std::errc::not_a_directory) continue;
+    out.push_back(unreadable_dir(dir, path, ec.message()));
+  }
+  std::sort(out.begin(), out.end(),
+            [](const FileStat& a, const FileStat& b) { return a.rel < b.rel; });
   return out;
 }
 
@@ -82,7 +122,6 @@ std::optional<FileStat> stat_one(const fs::path& dir, const std::string& rel) {
   st.mtime_ns = static_cast<std::int64_t>(info.st_mtim.tv_sec) * 1000000000 + info.st_mtim.tv_nsec;
   return st;
 }
-
 
 ReloadPlan plan_reload(const std::vector<std::shared_ptr<const FileResult>>& prev,
                        std::vector<std::pair<std::string, std::optional<FileStat>>> seen,
@@ -118,6 +157,15 @@ ReloadPlan plan_reload(const std::vector<std::shared_ptr<const FileResult>>& pre
 // never a reload that hangs or eats memory. A file deleted between scan and read is gone,
 // as if the scan had not seen it: not a file that fails to load.
 std::optional<FileResult> load_file(const FileStat& st, const LoadOptions& options) {
+  if (!st.unreadable.empty()) {
+    FileResult r;
+    r.file = st.rel;
+    r.diagnostics.push_back(
+        {Severity::error, diag_code("io.read"), st.rel, 0, 0,
+         "cannot read the directory: " + st.unreadable + "; the records under it are not loaded",
+         "make it readable, or move the records into the tree", ""});
+    return r;
+  }
   FileRead read = read_file(st.path, record_file_policy(options.max_file_bytes));
   if (read.failure == ReadFailure::missing) return std::nullopt;
   FileResult r;

@@ -18,14 +18,18 @@ namespace kb::corpus_files {
 namespace fs = std::filesystem;
 
 struct FileStat {
-  std::string rel;
+  std::string rel;  ///< "gotchas/x.yaml"; a directory's ends with '/'
   fs::path path;
   std::int64_t mtime_ns = 0;
   std::uint64_t size = 0;
+  /// Not empty for a directory the scan could not list or would not enter (a link):
+  /// why. Loading it gives a file with an `io.read` error, never a silent gap.
+  std::string unreadable;
 };
 
 /// Every record file under `dir`, or under its subdirectory `sub` only (then a missing
-/// subdirectory holds nothing, and throws nothing).
+/// subdirectory holds nothing, and throws nothing), and every directory under it that
+/// cannot be listed or is a link. Throws kb::Error(io) when `dir` cannot be listed.
 std::vector<FileStat> scan(const fs::path& dir, const std::string& sub = {});
 /// Whether a path relative to the tree passes through a hidden name, which scan() skips.
 bool hidden_component(const std::string& rel);
