@@ -3,18 +3,19 @@
 #include <fstream>
 #include <iostream>
 
+#include "check_inputs.h"
 #include "check_json.h"
 #include "check_print.h"
 #include "commands.h"
 #include "json.h"
+#include "kb/atomic_write.h"
 #include "kb/check.h"
 #include "kb/corpus.h"
-#include "kb/evidence.h"
-#include "kb/atomic_write.h"
-#include "kb/file_read.h"
-#include "kb/store.h"
 #include "kb/diagnostic_codes.h"
 #include "kb/error.h"
+#include "kb/evidence.h"
+#include "kb/file_read.h"
+#include "kb/store.h"
 #include "probe.h"
 
 namespace kb::cli {
@@ -40,35 +41,6 @@ struct CheckConfig {
   bool allow_unknown = false;
   bool allow_invalid_records = false;
 };
-
-// Reads at most kMaxDeploymentBytes + 1 bytes (so the readers can say "too large").
-std::optional<std::string> read_stream(std::istream& in, const std::string& path,
-                                       std::vector<Diagnostic>& diags) {
-  std::string text(kMaxDeploymentBytes + 1, '\0');
-  in.read(text.data(), static_cast<std::streamsize>(text.size()));
-  if (in.bad()) {
-    diags.push_back({Severity::error, diag_code("io.read"), path, 0, 0, "cannot read the file", "", ""});
-    return std::nullopt;
-  }
-  text.resize(static_cast<std::size_t>(in.gcount()));
-  return text;
-}
-
-std::optional<std::string> read_input(const std::string& path, std::vector<Diagnostic>& diags) {
-  // Never blocks on a FIFO without a writer, never reads /dev/zero without end.
-  FileRead read = read_file(path, named_input_policy(kMaxDeploymentBytes));
-  if (read.failure == ReadFailure::too_large) return std::string(kMaxDeploymentBytes + 1, ' ');
-  if (read.failure == ReadFailure::missing) {
-    diags.push_back({Severity::error, diag_code("io.read"), path, 0, 0, "cannot open the file: no such file",
-                     "check the path", ""});
-    return std::nullopt;
-  }
-  if (read.failure) {
-    diags.push_back(read_diagnostic(read, path, kMaxDeploymentBytes));
-    return std::nullopt;
-  }
-  return std::move(read.bytes);
-}
 
 // `--endpoint [ROLE=]URL`: asks the server what it is through the engines' probe routes
 // and turns the answer into an endpoint document (kb/src/deploy/read_endpoint.cpp).
@@ -104,46 +76,6 @@ void probe_endpoints(const CheckConfig& cfg, const Corpus& corpus, std::vector<D
     }
     out.push_back({url, client::endpoint_document(p, url, role)});
   }
-}
-
-// PATH, `-` (stdin) or a directory (every file under it, sorted; hidden ones skipped).
-std::vector<DeployInput> gather(const std::vector<std::string>& paths,
-                                std::vector<Diagnostic>& diags) {
-  std::vector<DeployInput> out;
-  for (const std::string& path : paths) {
-    if (path == "-") {
-      if (auto text = read_stream(std::cin, "-", diags)) out.push_back({"-", std::move(*text)});
-      continue;
-    }
-    std::error_code ec;
-    if (!fs::is_directory(path, ec)) {
-      if (auto text = read_input(path, diags)) out.push_back({path, std::move(*text)});
-      continue;
-    }
-    std::vector<std::string> files;
-    fs::recursive_directory_iterator it(path, fs::directory_options::skip_permission_denied, ec),
-        end;
-    for (; !ec && it != end; it.increment(ec)) {
-      const std::string name = it->path().filename().string();
-      if (!name.empty() && name[0] == '.') {
-        if (it->is_directory(ec)) it.disable_recursion_pending();
-        continue;
-      }
-      if (it->is_regular_file(ec)) files.push_back(it->path().string());
-    }
-    if (ec)
-      diags.push_back(
-          {Severity::error, diag_code("io.read"), path, 0, 0, "cannot list the directory", "", ""});
-    std::sort(files.begin(), files.end());
-    for (const std::string& f : files) {
-      if (auto text = read_input(f, diags)) out.push_back({f, std::move(*text), true});
-    }
-    if (files.empty()) {
-      diags.push_back(
-          {Severity::error, diag_code("io.read"), path, 0, 0, "the directory holds no files", "", ""});
-    }
-  }
-  return out;
 }
 
 std::shared_ptr<const Corpus> load_corpus(const CheckConfig& cfg) {
@@ -298,7 +230,8 @@ void add_check(CLI::App& app, Action& run) {
                   "Read every input as this kind instead of guessing")
       ->check(CLI::IsMember(input_kinds()));
   sub->add_option("--fail-on", cfg->fail_on, "Exit 1 when a finding is at least this severe")
-      ->check(CLI::IsMember(std::vector<std::string>(std::begin(kSeverityNames), std::end(kSeverityNames))))
+      ->check(CLI::IsMember(
+          std::vector<std::string>(std::begin(kSeverityNames), std::end(kSeverityNames))))
       ->capture_default_str();
   sub->add_option("--ignore", cfg->ignore, "Ignore file: ignore: [{id, reason, expires}]");
   sub->add_option("--base-url", cfg->base_url,
