@@ -67,6 +67,14 @@ void probe_endpoints(const CheckConfig& cfg, const Corpus& corpus, std::vector<D
     options.timeout_seconds = cfg.endpoint_timeout;
     client::Http http(endpoint, options);
     client::EndpointProbe p = client::probe(http, specs);
+    if (!p.refused.empty()) {
+      diags.push_back({Severity::error, diag_code("limits.endpoint-answer"), url, 0, 0,
+                       "kb stopped asking the server: " + p.refused,
+                       "check that the URL is the server's; raise --endpoint-timeout for a "
+                       "slow one",
+                       ""});
+      continue;
+    }
     if (!p.reachable) {
       diags.push_back({Severity::error, diag_code("check.endpoint-unreachable"), url, 0, 0,
                        "the server does not answer: " +

@@ -140,6 +140,7 @@ class Planner {
     Server s{*endpoint, {}, model};
     client::Http http(*endpoint, p_.options);
     s.probe = client::probe(http, client::probe_specs(*p_.corpus));
+    if (!s.probe.refused.empty()) throw usage(flag + " " + url + ": " + s.probe.refused);
     if (!s.probe.reachable) {
       throw usage(flag + " " + url + ": " +
                   (s.probe.problems.empty() ? std::string("no answer") : s.probe.problems.front()));

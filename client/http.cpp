@@ -4,23 +4,29 @@
 
 #include <cctype>
 #include <chrono>
+#include <condition_variable>
+#include <mutex>
 #include <sstream>
+#include <thread>
 
 #include "kb/error.h"
 
 namespace kb::client {
 namespace {
 
+std::string seconds_text(double seconds) {
+  std::ostringstream out;
+  out << seconds;
+  return out.str();
+}
+
 std::string describe(httplib::Error e, double timeout) {
   switch (e) {
     case httplib::Error::Connection:
       return "cannot connect";
-    case httplib::Error::Read: {
-      std::ostringstream seconds;
-      seconds << timeout;
-      return "no complete answer within " + seconds.str() +
+    case httplib::Error::Read:
+      return "no complete answer within " + seconds_text(timeout) +
              " s (timed out or the connection dropped)";
-    }
     case httplib::Error::Write:
       return "the request could not be sent";
     case httplib::Error::ConnectionTimeout:
@@ -89,15 +95,19 @@ std::optional<std::pair<std::string, std::string>> parse_header(std::string_view
 struct Http::Impl {
   Endpoint endpoint;
   double timeout;
+  std::size_t max_bytes;
   httplib::Client client;
 
   Impl(const Endpoint& e, const ClientOptions& o)
-      : endpoint(e), timeout(o.timeout_seconds), client(e.origin) {
+      : endpoint(e), timeout(o.timeout_seconds), max_bytes(o.max_answer_bytes), client(e.origin) {
     const auto t = std::chrono::duration_cast<std::chrono::microseconds>(
         std::chrono::duration<double>(o.timeout_seconds));
     client.set_connection_timeout(t);
-    client.set_read_timeout(t);
-    client.set_write_timeout(t);
+    // The deadline (send() below) decides; per-read timeouts a second later only keep a
+    // stopped request from racing it to another message.
+    const auto late = t + std::chrono::seconds(1);
+    client.set_read_timeout(late);
+    client.set_write_timeout(late);
     client.set_keep_alive(true);
     httplib::Headers headers;
     for (const auto& [k, v] : o.headers) headers.emplace(k, v);
@@ -105,15 +115,73 @@ struct Http::Impl {
     client.set_default_headers(std::move(headers));
   }
 
-  HttpResult answer(const httplib::Result& res) const {
+  // Sends `req` and reads its answer within the deadline and the size cap. httplib's
+  // timeouts are per read, so a server sending a byte a second would be waited on for
+  // ever: a watchdog stops the connection when the deadline passes (stop() is httplib's
+  // one call that is safe from another thread). The body goes through a receiver that
+  // counts it, so neither a long Content-Length nor an endless chunked body is kept.
+  HttpResult send(httplib::Request req) {
     HttpResult out;
-    if (!res) {
-      out.error = describe(res.error(), timeout);
-      return out;
+    out.url = endpoint.origin + req.path;
+    bool too_large = false;
+    req.content_receiver = [&](const char* data, std::size_t n, std::uint64_t, std::uint64_t) {
+      if (out.body.size() + n > max_bytes) {
+        too_large = true;
+        return false;
+      }
+      out.body.append(data, n);
+      return true;
+    };
+    std::mutex mu;
+    std::condition_variable cv;
+    bool done = false, fired = false;
+    const auto deadline = std::chrono::steady_clock::now() +
+                          std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                              std::chrono::duration<double>(timeout));
+    std::thread watchdog([&] {
+      std::unique_lock<std::mutex> lock(mu);
+      if (cv.wait_until(lock, deadline, [&] { return done; })) return;
+      fired = true;
+      // While the request is still connecting there is no socket to shut yet: try again
+      // until it gives up.
+      while (!done) {
+        lock.unlock();
+        client.stop();
+        lock.lock();
+        cv.wait_for(lock, std::chrono::milliseconds(20), [&] { return done; });
+      }
+    });
+    httplib::Result res = client.send(req);
+    {
+      std::lock_guard<std::mutex> lock(mu);
+      done = true;
     }
-    out.status = res->status;
-    out.body = res->body;
+    cv.notify_all();
+    watchdog.join();
+    if (too_large) {
+      out.body.clear();
+      out.refused = true;
+      out.error = "the answer of " + out.url + " is larger than " + std::to_string(max_bytes) +
+                  " bytes, kb's limit for an answer";
+    } else if (fired) {
+      out.body.clear();
+      out.refused = true;
+      out.error = out.url + " gave no complete answer within " + seconds_text(timeout) +
+                  " s, kb's deadline for a request";
+    } else if (!res) {
+      out.body.clear();
+      out.error = describe(res.error(), timeout);
+    } else {
+      out.status = res->status;
+    }
     return out;
+  }
+
+  httplib::Request request(const char* method, const std::string& path) const {
+    httplib::Request req;
+    req.method = method;
+    req.path = endpoint.prefix + path;
+    return req;
   }
 };
 
@@ -124,11 +192,14 @@ Http::Http(Http&&) noexcept = default;
 Http& Http::operator=(Http&&) noexcept = default;
 
 HttpResult Http::get(const std::string& path) {
-  return impl_->answer(impl_->client.Get(impl_->endpoint.prefix + path));
+  return impl_->send(impl_->request("GET", path));
 }
 
 HttpResult Http::post_json(const std::string& path, const std::string& body) {
-  return impl_->answer(impl_->client.Post(impl_->endpoint.prefix + path, body, "application/json"));
+  httplib::Request req = impl_->request("POST", path);
+  req.body = body;
+  req.set_header("Content-Type", "application/json");
+  return impl_->send(std::move(req));
 }
 
 const Endpoint& Http::endpoint() const {

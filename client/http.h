@@ -3,6 +3,7 @@
 // A server kb talks to: its URL split into origin and path prefix, and one HTTP
 // connection to it with the caller's headers and timeout. One Http per thread.
 
+#include <cstddef>
 #include <memory>
 #include <optional>
 #include <string>
@@ -12,9 +13,18 @@
 
 namespace kb::client {
 
+/// Bytes of one answer (headers aside) kb reads at most, whatever its framing
+/// (Content-Length, chunked, compressed); a longer answer is refused, not kept.
+inline constexpr std::size_t kMaxAnswerBytes = 4u << 20;
+/// Nesting of a JSON answer kb parses at most; a deeper one is refused.
+inline constexpr int kMaxAnswerDepth = 64;
+
 /// How every request to a server is made.
 struct ClientOptions {
-  double timeout_seconds = 60;  ///< connect, send and wait for the answer, each
+  /// The whole request -- connect, send, headers and body -- ends within this many
+  /// seconds; a server trickling bytes cannot extend it.
+  double timeout_seconds = 60;
+  std::size_t max_answer_bytes = kMaxAnswerBytes;            ///< see kMaxAnswerBytes
   std::vector<std::pair<std::string, std::string>> headers;  ///< sent with every request
   std::string api_key;  ///< sent as `Authorization: Bearer KEY` when set
 };
@@ -39,6 +49,10 @@ struct HttpResult {
   int status = 0;  ///< 0 when no answer came
   std::string body;
   std::string error;  ///< why no answer came (cannot connect, timed out, ...)
+  /// The answer went past a budget (the deadline, the size cap): `error` names the URL
+  /// and the limit. Not set when the server simply cannot be reached.
+  bool refused = false;
+  std::string url;  ///< what was asked: origin, prefix and path
 };
 
 /// One connection to one server; not for use by several threads at once.

@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "answer_json.h"
 #include "kb/error.h"
 
 namespace kb::client {
@@ -11,8 +12,9 @@ using nlohmann::json;
 namespace {
 
 // The message a JSON error body carries ({"error": {"message"}} or {"message"}, "detail").
-std::string error_message(const std::string& body) {
-  json j = json::parse(body, nullptr, false);
+std::string error_message(const HttpResult& res) {
+  const std::string& body = res.body;
+  json j = parse_answer_json(body, res.url);
   if (j.is_object()) {
     const json* e = j.contains("error") ? &j["error"] : &j;
     if (e->is_object() && e->contains("message") && (*e)["message"].is_string()) {
@@ -38,12 +40,14 @@ std::vector<std::string> list_models(Http& http) {
   std::vector<std::string> out;
   HttpResult res = http.get("/v1/models");
   if (!res.error.empty() || res.status != 200) {
-    throw Error(Errc::io, "GET /v1/models: " + (!res.error.empty()
-                                                    ? res.error
-                                                    : "HTTP " + std::to_string(res.status) + ": " +
-                                                          error_message(res.body)));
+    throw Error(Errc::io,
+                "GET /v1/models: " + (!res.error.empty() ? res.error
+                                                         : "HTTP " + std::to_string(res.status) +
+                                                               ": " + error_message(res)));
   }
-  json j = json::parse(res.body, nullptr, false);
+  std::string too_deep;
+  json j = parse_answer_json(res.body, res.url, &too_deep);
+  if (!too_deep.empty()) throw Error(Errc::io, "GET /v1/models: " + too_deep);
   if (!j.is_object() || !j.contains("data") || !j["data"].is_array()) {
     throw Error(Errc::io, "GET /v1/models: not a model list");
   }
@@ -88,10 +92,11 @@ oracle::Generation parse_answer(const HttpResult& res, bool chat) {
     return g;
   }
   if (res.status != 200) {
-    g.error = "HTTP " + std::to_string(res.status) + ": " + error_message(res.body);
+    g.error = "HTTP " + std::to_string(res.status) + ": " + error_message(res);
     return g;
   }
-  json j = json::parse(res.body, nullptr, false);
+  json j = parse_answer_json(res.body, res.url, &g.error);
+  if (!g.error.empty()) return g;
   if (!j.is_object()) {
     g.error = "the answer is not a JSON object";
     return g;

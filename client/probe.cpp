@@ -4,6 +4,8 @@
 
 #include <map>
 
+#include "answer_json.h"
+
 #include "kb/corpus.h"
 #include "kb/version.h"
 
@@ -102,9 +104,20 @@ std::vector<EngineProbe> probe_specs(const Corpus& corpus) {
 
 EndpointProbe probe(Http& http, const std::vector<EngineProbe>& specs) {
   EndpointProbe out;
+  // An answer past a budget ends the probe: a server that trickles or floods one route
+  // would do the same to the next, and each costs the whole deadline.
+  auto refused = [&](const HttpResult& res) {
+    if (res.refused) out.refused = res.error;
+    return res.refused;
+  };
+  auto parse = [&](const HttpResult& res) {
+    return parse_answer_json(res.body, res.url, &out.refused);
+  };
   HttpResult models = http.get("/v1/models");
   out.reachable = models.error.empty();
-  json list = models.status == 200 ? json::parse(models.body, nullptr, false) : json();
+  if (refused(models)) return out;
+  json list = models.status == 200 ? parse(models) : json();
+  if (!out.refused.empty()) return out;
   if (list.is_object() && list.contains("data") && list["data"].is_array()) {
     for (const auto& m : list["data"]) {
       if (m.is_object() && m.contains("id") && m["id"].is_string()) {
@@ -132,7 +145,9 @@ EndpointProbe probe(Http& http, const std::vector<EngineProbe>& specs) {
       Answer& a = it->second;
       if (fresh) {
         HttpResult res = http.get(route.path);
-        if (res.status == 200) a.body = json::parse(res.body, nullptr, false);
+        if (refused(res)) return out;
+        if (res.status == 200) a.body = parse(res);
+        if (!out.refused.empty()) return out;
         a.ok = res.status == 200 && a.body.is_object();
       }
       if (!a.ok) continue;
@@ -166,6 +181,7 @@ EndpointProbe probe(Http& http, const std::vector<EngineProbe>& specs) {
     }
   }
   HttpResult metrics = http.get("/metrics");
+  if (refused(metrics)) return out;
   if (metrics.status == 200) add_info_labels(metrics.body, out.settings);
   return out;
 }
@@ -181,15 +197,22 @@ std::string endpoint_document(const EndpointProbe& p, const std::string& url,
     for (std::size_t i = 0; i < n; ++i) out += std::string(i ? "," : "") + "\n  " + each(i);
     out += n ? "\n ]" : "]";
   };
-  list("engines", [&](std::size_t i) {
-    const auto& e = p.engines[i];
-    return json{{"engine", e.engine}, {"version", e.version}, {"source", e.source}}.dump();
-  }, p.engines.size());
-  list("settings", [&](std::size_t i) {
-    const auto& s = p.settings[i];
-    return json{{"key", s.key}, {"value", s.value}, {"source", s.source}}.dump();
-  }, p.settings.size());
-  list("problems", [&](std::size_t i) { return json(p.problems[i]).dump(); }, p.problems.size());
+  list(
+      "engines",
+      [&](std::size_t i) {
+        const auto& e = p.engines[i];
+        return json{{"engine", e.engine}, {"version", e.version}, {"source", e.source}}.dump();
+      },
+      p.engines.size());
+  list(
+      "settings",
+      [&](std::size_t i) {
+        const auto& s = p.settings[i];
+        return json{{"key", s.key}, {"value", s.value}, {"source", s.source}}.dump();
+      },
+      p.settings.size());
+  list(
+      "problems", [&](std::size_t i) { return json(p.problems[i]).dump(); }, p.problems.size());
   return out + "}\n";
 }
 

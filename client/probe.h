@@ -46,10 +46,14 @@ struct EndpointProbe {
   std::vector<ProbedSetting> settings;
   std::vector<std::string> problems;  ///< routes that failed, versions kb cannot read
   bool reachable = false;             ///< GET /v1/models got an HTTP answer, whatever its status
+  /// Set when an answer went past a budget (deadline, size, depth; see http.h): why, naming
+  /// the URL and the limit. The probe asks nothing more of that server, and what it
+  /// learned is incomplete: callers fail closed.
+  std::string refused;
 };
 
 /// Asks the server each route of `specs` (each path once), GET /v1/models and GET /metrics
-/// (the labels of `*_info` metrics are settings).
+/// (the labels of `*_info` metrics are settings); stops at the first answer refused.
 EndpointProbe probe(Http& http, const std::vector<EngineProbe>& specs);
 
 /// What the probe of the server at `url` learned, as the endpoint document `kb check`

@@ -1,6 +1,6 @@
-// Every input pays for itself (issue 33): `kb check` on directories with links out and
-// oversized files, each run of kb under an address-space cap so that unbounded memory
-// fails fast instead of swapping.
+// Every input pays for itself (issue 33): `kb check` and `kb oracle run` against hostile
+// servers, and `kb check` on directories with links out and oversized files, each run of
+// kb under an address-space cap so that unbounded memory fails fast instead of swapping.
 
 #include <catch2/catch.hpp>
 
@@ -8,7 +8,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <chrono>
+
 #include "cli_support.h"
+#include "oracle/hostile_server.h"
 
 using namespace kb_test;
 
@@ -35,8 +38,16 @@ Run kb_capped(const fs::path& dir, const std::string& args) {
   return r;
 }
 
+std::string check_records() {
+  return " --records " + q(fs::path(KB_TEST_DATA) / "check" / "records");
+}
+
 std::string deploy_records() {
   return " --records " + q(fs::path(KB_TEST_DATA) / "deploy" / "records");
+}
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
 // A file of `size` bytes that takes no room on disk.
@@ -54,6 +65,67 @@ std::size_t count(const std::string& text, const std::string& needle) {
 }
 
 }  // namespace
+
+TEST_CASE("kb check --endpoint refuses JSON nested 100,000 deep (exit 2, no crash)",
+          "[cli][check][endpoint][budget]") {
+  HostileServer server(HostileServer::Mode::deep);
+  auto dir = scratch("budget_deep");
+  Run r = kb_capped(dir, "check --endpoint " + server.url() + check_records());
+  CHECK(r.code == 2);
+  CHECK(r.err == server.url() +
+                     ": error[limits.endpoint-answer]: kb stopped asking the server: the answer "
+                     "of " +
+                     server.url() +
+                     "/v1/models nests deeper than 64 levels, kb's limit for a JSON answer\n"
+                     "  hint: check that the URL is the server's; raise --endpoint-timeout for a "
+                     "slow one\n");
+}
+
+TEST_CASE("kb check --endpoint stops an endless chunked answer at 4 MiB",
+          "[cli][check][endpoint][budget]") {
+  HostileServer server(HostileServer::Mode::endless);
+  auto dir = scratch("budget_endless");
+  const auto start = std::chrono::steady_clock::now();
+  Run r = kb_capped(
+      dir, "check --endpoint " + server.url() + check_records() + " --endpoint-timeout 30");
+  CHECK(seconds_since(start) < 20);
+  CHECK(r.code == 2);
+  CHECK(r.err.find(": error[limits.endpoint-answer]: kb stopped asking the server: the answer of " +
+                   server.url() +
+                   "/v1/models is larger than 4194304 bytes, kb's limit for an answer\n") ==
+        server.url().size());
+}
+
+TEST_CASE("kb check --endpoint-timeout 2 is the deadline for a server that trickles",
+          "[cli][check][endpoint][budget]") {
+  HostileServer server(HostileServer::Mode::trickle);
+  auto dir = scratch("budget_trickle");
+  const auto start = std::chrono::steady_clock::now();
+  Run r = kb_capped(dir,
+                    "check --endpoint " + server.url() + check_records() + " --endpoint-timeout 2");
+  const double took = seconds_since(start);
+  CHECK(took < 4);
+  CHECK(r.code == 2);
+  CHECK(r.err.find("error[limits.endpoint-answer]: kb stopped asking the server: " + server.url() +
+                   "/v1/models gave no complete answer within 2 s, kb's deadline for a "
+                   "request\n") != std::string::npos);
+}
+
+TEST_CASE("kb oracle run --timeout 2 gives up on a trickling server within the deadline",
+          "[cli][oracle][budget]") {
+  HostileServer server(HostileServer::Mode::trickle);
+  auto dir = scratch("budget_oracle");
+  const std::string data = std::string(KB_TEST_DATA) + "/oracle/";
+  const auto start = std::chrono::steady_clock::now();
+  Run r = kb_capped(dir, "oracle run cold-vs-warm --subject " + server.url() +
+                             " --timeout 2 --date 2026-10-05 --prompts '" + data +
+                             "prompts.jsonl' --records '" + data + "records'");
+  CHECK(seconds_since(start) < 4);
+  CHECK(r.code == 2);
+  CHECK(r.err == "kb oracle run: --subject " + server.url() + ": " + server.url() +
+                     "/v1/models gave no complete answer within 2 s, kb's deadline for a "
+                     "request\n");
+}
 
 TEST_CASE("kb check DIR does not follow a link out of DIR", "[cli][check][budget]") {
   auto dir = scratch("budget_link");

@@ -168,7 +168,8 @@ TEST_CASE("generations: text, token ids, chat, and failures as errors", "[client
   const auto sleepy = prompt("sleepy");
   r.prompt = &sleepy;
   CHECK(kb::client::generate(impatient, r, "toy-model").error ==
-        "no complete answer within 0.2 s (timed out or the connection dropped)");
+        "http://127.0.0.1:" + std::to_string(port) +
+            "/v1/completions gave no complete answer within 0.2 s, kb's deadline for a request");
 
   auto closed = http_to(1, 1);
   CHECK(kb::client::generate(closed, r, "toy-model").error == "cannot connect");
