@@ -158,18 +158,17 @@ struct Http::Impl {
     }
     cv.notify_all();
     watchdog.join();
+    // Nothing of an answer that did not complete is kept, nor the room it took.
+    if (too_large || fired || !res) std::string().swap(out.body);
     if (too_large) {
-      out.body.clear();
       out.refused = true;
       out.error = "the answer of " + out.url + " is larger than " + std::to_string(max_bytes) +
                   " bytes, kb's limit for an answer";
     } else if (fired) {
-      out.body.clear();
       out.refused = true;
       out.error = out.url + " gave no complete answer within " + seconds_text(timeout) +
                   " s, kb's deadline for a request";
     } else if (!res) {
-      out.body.clear();
       out.error = describe(res.error(), timeout);
     } else {
       out.status = res->status;
