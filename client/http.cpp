@@ -2,6 +2,7 @@
 
 #include <httplib.h>
 
+#include <atomic>
 #include <cctype>
 #include <chrono>
 #include <condition_variable>
@@ -10,6 +11,7 @@
 #include <thread>
 
 #include "kb/error.h"
+#include "socket_bytes.h"
 
 namespace kb::client {
 namespace {
@@ -97,6 +99,10 @@ struct Http::Impl {
   double timeout;
   std::size_t max_bytes;
   httplib::Client client;
+  // The connection's socket and its received-bytes count when the current request began
+  // (0 for a socket opened during it): what the watchdog measures the answer against.
+  std::atomic<int> sock{-1};
+  std::atomic<std::uint64_t> base{0};
 
   Impl(const Endpoint& e, const ClientOptions& o)
       : endpoint(e), timeout(o.timeout_seconds), max_bytes(o.max_answer_bytes), client(e.origin) {
@@ -113,7 +119,16 @@ struct Http::Impl {
     for (const auto& [k, v] : o.headers) headers.emplace(k, v);
     if (!o.api_key.empty()) headers.emplace("Authorization", "Bearer " + o.api_key);
     client.set_default_headers(std::move(headers));
+    client.set_socket_options([this](socket_t s) {
+      base = 0;
+      sock = static_cast<int>(s);
+    });
   }
+
+  // Bytes an answer may take on the wire: its body twice over (chunk framing, a
+  // compressed body's own bytes) and 1 MiB of headers. httplib reads headers without a
+  // limit on their number, so this is what bounds a server that sends them for ever.
+  std::uint64_t wire_cap() const { return 2 * static_cast<std::uint64_t>(max_bytes) + (1u << 20); }
 
   // Sends `req` and reads its answer within the deadline and the size cap. httplib's
   // timeouts are per read, so a server sending a byte a second would be waited on for
@@ -138,10 +153,22 @@ struct Http::Impl {
     const auto deadline = std::chrono::steady_clock::now() +
                           std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                               std::chrono::duration<double>(timeout));
+    base = bytes_received(sock).value_or(0);
+    bool flooded = false;
     std::thread watchdog([&] {
       std::unique_lock<std::mutex> lock(mu);
-      if (cv.wait_until(lock, deadline, [&] { return done; })) return;
-      fired = true;
+      while (!done) {
+        if (std::chrono::steady_clock::now() >= deadline) {
+          fired = true;
+          break;
+        }
+        if (cv.wait_for(lock, std::chrono::milliseconds(10), [&] { return done; })) return;
+        const auto got = bytes_received(sock);
+        if (got && *got > base + wire_cap()) {
+          flooded = true;
+          break;
+        }
+      }
       // While the request is still connecting there is no socket to shut yet: try again
       // until it gives up.
       while (!done) {
@@ -159,8 +186,12 @@ struct Http::Impl {
     cv.notify_all();
     watchdog.join();
     // Nothing of an answer that did not complete is kept, nor the room it took.
-    if (too_large || fired || !res) std::string().swap(out.body);
-    if (too_large) {
+    if (too_large || flooded || fired || !res) std::string().swap(out.body);
+    if (flooded) {
+      out.refused = true;
+      out.error = "the answer of " + out.url + " took more than " + std::to_string(wire_cap()) +
+                  " bytes on the wire (headers and framing included), kb's limit for an answer";
+    } else if (too_large) {
       out.refused = true;
       out.error = "the answer of " + out.url + " is larger than " + std::to_string(max_bytes) +
                   " bytes, kb's limit for an answer";

@@ -13,8 +13,9 @@
 
 namespace kb::client {
 
-/// Bytes of one answer (headers aside) kb reads at most, whatever its framing
-/// (Content-Length, chunked, compressed); a longer answer is refused, not kept.
+/// Bytes of one answer's body kb reads at most, whatever its framing (Content-Length,
+/// chunked, compressed); a longer answer is refused, not kept. The whole answer, headers
+/// and framing included, may take twice that and 1 MiB more on the wire.
 inline constexpr std::size_t kMaxAnswerBytes = 4u << 20;
 /// Nesting of a JSON answer kb parses at most; a deeper one is refused.
 inline constexpr int kMaxAnswerDepth = 64;

@@ -96,6 +96,20 @@ TEST_CASE("kb check --endpoint stops an endless chunked answer at 4 MiB",
         server.url().size());
 }
 
+TEST_CASE("kb check --endpoint stops a server sending headers without end",
+          "[cli][check][endpoint][budget]") {
+  HostileServer server(HostileServer::Mode::headers);
+  auto dir = scratch("budget_headers");
+  const auto start = std::chrono::steady_clock::now();
+  Run r = kb_capped(
+      dir, "check --endpoint " + server.url() + check_records() + " --endpoint-timeout 60");
+  CHECK(seconds_since(start) < 20);
+  CHECK(r.code == 2);
+  CHECK(r.err.find(": error[limits.endpoint-answer]: kb stopped asking the server: the answer of " +
+                   server.url() + "/v1/models took more than 9437184 bytes on the wire") ==
+        server.url().size());
+}
+
 TEST_CASE("kb check --endpoint-timeout 2 is the deadline for a server that trickles",
           "[cli][check][endpoint][budget]") {
   HostileServer server(HostileServer::Mode::trickle);

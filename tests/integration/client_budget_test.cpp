@@ -109,3 +109,15 @@ TEST_CASE("a server sending a byte at a time cannot stretch the deadline", "[cli
   CHECK(seconds_since(probe_start) < 2.5);
   CHECK(p.refused == res.error);
 }
+
+TEST_CASE("headers without end are cut at 9 MiB on the wire", "[client][budget]") {
+  HostileServer server(HostileServer::Mode::headers);
+  Http http = http_to(server, 20);
+  const auto start = std::chrono::steady_clock::now();
+  const auto res = http.get("/v1/models");
+  CHECK(seconds_since(start) < 10);
+  CHECK(res.refused);
+  CHECK(res.error == "the answer of " + server.url() +
+                         "/v1/models took more than 9437184 bytes on the wire (headers and "
+                         "framing included), kb's limit for an answer");
+}

@@ -2,8 +2,8 @@
 
 // A server that answers the way no honest one does, on a raw socket so that nothing
 // between it and kb smooths the answer: JSON nested 100,000 deep, a chunked body that
-// never ends, or an answer sent one byte at a time. Runs on a thread of the test process;
-// the CLI tests point the kb binary at it, the integration tests kb_client.
+// never ends, headers that never end, or an answer sent one byte at a time. Runs on a thread of the
+// test process; the CLI tests point the kb binary at it, the integration tests kb_client.
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -26,6 +26,7 @@ class HostileServer {
     deep,     ///< 200, a JSON object nested 100,000 levels deep
     endless,  ///< 200, Transfer-Encoding: chunked, 64 KiB chunks until the client leaves
     trickle,  ///< a whole answer, status line included, one byte every 200 ms
+    headers,  ///< 200, then 8 KB header lines until the client leaves
   };
 
   /// Serves `mode` on the paths starting with `hostile_prefix` ("" for every path); other
@@ -128,6 +129,14 @@ class HostileServer {
       }
       const std::string chunk = "10000\r\n" + std::string(0x10000, ' ') + "\r\n";
       while (!stop_ && send_all(fd, chunk)) {
+      }
+      return false;
+    }
+    if (mode_ == Mode::headers) {
+      if (!send_all(fd, "HTTP/1.1 200 OK\r\n")) return false;
+      std::string lines;
+      for (int i = 0; i < 8; ++i) lines += "X-Flood: " + std::string(8000, 'a') + "\r\n";
+      while (!stop_ && send_all(fd, lines)) {
       }
       return false;
     }

@@ -179,8 +179,8 @@ inline constexpr CodeInfo kCodes[] = {
      "a directory `kb check` reads holds more than 10,000 files or 64 MiB",
      "check the deployment's own folder, or name its files"},
     {"limits.endpoint-answer", error, input,
-     "a server named by --endpoint answered past a budget: more than 4 MiB, JSON nested deeper "
-     "than 64, or not within the deadline",
+     "a server named by --endpoint answered past a budget: a body over 4 MiB, over 9 MiB on the "
+     "wire, JSON nested deeper than 64, or not within the deadline",
      "check that the URL is the server's; raise --endpoint-timeout for a slow one"},
     {"limits.expansion", error, record,
      "the input expands (YAML aliases, shell or Kubernetes variables, copied environments) to "
