@@ -108,7 +108,7 @@ TEST_CASE("kb check: text output", "[cli][check]") {
   CHECK(r.out.find("         why: engine vllm 0.26.0 in >=0.26.0, <0.28\n") != std::string::npos);
 }
 
-TEST_CASE("kb check: an unknown engine fails closed; --allow-unknown makes it a warning",
+TEST_CASE("kb check: an unknown engine fails closed, --allow-unknown makes it a warning",
           "[cli][check]") {
   json j = check_json("unknown-engine.yaml", 2);
   REQUIRE(j["diagnostics"].size() == 1);

@@ -77,7 +77,7 @@ TEST_CASE("framing leniencies are refused at once with their status", "[server][
   CHECK(s.errors().empty());
 }
 
-TEST_CASE("413 comes before the body and without 100 Continue; 100 only when it is read",
+TEST_CASE("413 comes before the body and without 100 Continue, 100 only when it is read",
           "[server][framing]") {
   kb::http::ServeConfig cfg;
   cfg.max_body_bytes = 64 * 1024;

@@ -100,7 +100,7 @@ TEST_CASE("a root that is gone keeps the last snapshot, failing, until it is bac
   CHECK(health["watching"] == "inotify");
 }
 
-TEST_CASE("a subfolder moved away drops its records; moved back, they return",
+TEST_CASE("a subfolder moved away drops its records, moved back, they return",
           "[server][reload][tree]") {
   TreeCopy tree;
   TestServer s(on(tree));
@@ -117,7 +117,7 @@ TEST_CASE("a subfolder moved away drops its records; moved back, they return",
   CHECK(s.errors().empty());
 }
 
-TEST_CASE("a record swapped for a link to a FIFO is reported; reloads go on",
+TEST_CASE("a record swapped for a link to a FIFO is reported, reloads go on",
           "[server][reload][tree]") {
   TreeCopy tree;
   TestServer s(on(tree));
@@ -141,7 +141,7 @@ TEST_CASE("a record swapped for a link to a FIFO is reported; reloads go on",
   fs::remove(fifo);
 }
 
-TEST_CASE("healthz: a reload running past its limit is stuck, 503; metrics say so",
+TEST_CASE("healthz: a reload running past its limit is stuck, 503, metrics say so",
           "[server][reload][health]") {
   TreeCopy tree;
   std::mutex mu;

@@ -180,7 +180,7 @@ std::string metrics_from_other_peer(int port, const std::string& line) {
 
 }  // namespace
 
-TEST_CASE("when no connection can make room the new one gets 503; a stalled answer is dropped",
+TEST_CASE("when no connection can make room the new one gets 503, a stalled answer is dropped",
           "[server][slow]") {
   kb::http::ServeConfig cfg;
   cfg.threads = 2;

@@ -177,7 +177,7 @@ TEST_CASE("kubernetes: Dynamo v1alpha1 graph", "[deploy][kubernetes][dynamo]") {
             "prefix_caching = true on VllmPrefillWorker (the default of vllm 0.26.0)"});
 }
 
-TEST_CASE("kubernetes: Dynamo v1beta1 components; the worker flag beats kv_role",
+TEST_CASE("kubernetes: Dynamo v1beta1 components, the worker flag beats kv_role",
           "[deploy][kubernetes][dynamo]") {
   Read r = read_files({"dynamo-v1beta1-disagg.yaml"});
   REQUIRE(r.diags.empty());

@@ -67,7 +67,7 @@ TEST_CASE("shell: the LMCache launcher hits the layout gotcha, with what to do",
   CHECK(apc.fixes[0].advice == "no fixed release of vllm yet");
 }
 
-TEST_CASE("shell: SGLang P/D with a router; asymmetric dtype and TP", "[deploy][shell]") {
+TEST_CASE("shell: SGLang P/D with a router, asymmetric dtype and TP", "[deploy][shell]") {
   Read r = read_files({"sglang-pd.sh"});
   REQUIRE(r.diags.empty());
   REQUIRE(r.names() ==

@@ -74,7 +74,7 @@ TEST_CASE("a typo'd bool or enum value is repaired to the one spelling it is nea
   CHECK(disagg.candidates[0].matched == "disaggregated");
 }
 
-TEST_CASE("a value that normalises is exact; the rest are declined with the rule that says why",
+TEST_CASE("a value that normalises is exact, the rest are declined with the rule that says why",
           "[repair]") {
   Resolution yes = resolve_value("s", bool_setting(), "Yes");
   REQUIRE(yes.target);

@@ -172,7 +172,7 @@ TEST_CASE("a body needs a length, within the limit, refused before it is sent", 
   CHECK(status_of(kPost + "Content-Length: 99999999999999999999999999\r\n\r\n") == 413);
 }
 
-TEST_CASE("Expect: 100-continue only when the body will be read; others 417", "[net][parser]") {
+TEST_CASE("Expect: 100-continue only when the body will be read, others 417", "[net][parser]") {
   RequestParser p;
   feed(p, kPost + "Content-Length: 2\r\nExpect: 100-continue\r\n\r\n");
   CHECK_FALSE(p.complete());

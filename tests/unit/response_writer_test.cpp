@@ -37,7 +37,7 @@ TEST_CASE("an answer has its status line, Date, length and body", "[net][writer]
   CHECK(out.substr(out.size() - 11) == "\r\n\r\n{\"a\":1}");
 }
 
-TEST_CASE("HEAD, 204 and 304 carry no body; closing and HTTP/1.0 say so", "[net][writer]") {
+TEST_CASE("HEAD, 204 and 304 carry no body, closing and HTTP/1.0 say so", "[net][writer]") {
   httplib::Response res;
   res.status = 200;
   res.set_content("hello", "text/plain");

@@ -14,7 +14,7 @@ TEST_CASE("one trim, one lower, one id -> slug", "[text]") {
   CHECK(id_slug("vllm") == "vllm");
 }
 
-TEST_CASE("a slug is one lower-case segment; an id is slugs joined by '/'", "[text]") {
+TEST_CASE("a slug is one lower-case segment, an id is slugs joined by '/'", "[text]") {
   CHECK(valid_slug("pd-cache-hit"));
   CHECK(valid_slug("0.26_x"));
   CHECK(valid_slug("a..b"));  // a harmless file name; no segment can be '..'

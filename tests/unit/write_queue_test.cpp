@@ -72,7 +72,7 @@ TEST_CASE("write queue: a failed write stops the queue and is thrown to the load
   CHECK(writes == 2);
 }
 
-TEST_CASE("write queue: cancel stops it; nothing is written after", "[write_queue]") {
+TEST_CASE("write queue: cancel stops it, nothing is written after", "[write_queue]") {
   std::atomic<int> writes{0};
   kb::WriteQueue q([&](const kb::Record&, bool) { ++writes; }, 8);
   q.cancel();  // never started: nothing to stop
