@@ -8,6 +8,7 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -83,6 +84,10 @@ class HostileServer {
     while (!stop_) {
       const int fd = ::accept4(listen_, nullptr, nullptr, SOCK_CLOEXEC);
       if (fd < 0) continue;
+      // A client that stopped reading and shut its socket may leave no RST to end a
+      // blocked send: give up on it after 2 s instead of the kernel's minutes.
+      const timeval patience{2, 0};
+      ::setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &patience, sizeof patience);
       while (!stop_ && handle(fd)) {
       }
       ::close(fd);
