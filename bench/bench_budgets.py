@@ -46,6 +46,10 @@ def attacks():
     while len(s) < 520 * 1000:
         s += "sh -c 'echo starting; true' && sh -c \"echo done\"\n"
     out.append(("sh -c on every line, 520 KB", "shc.sh", s))
+    s = ""
+    while len(s) < 520 * 1000:
+        s += 'sh -c "exec vllm serve m --port 8000"\n'
+    out.append(("sh -c vllm serve, 13,000 lines", "shc-vllm.sh", s))
     return out
 
 
