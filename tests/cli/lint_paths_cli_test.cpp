@@ -8,14 +8,15 @@ using namespace kb_test;
 
 namespace {
 
-// Two engines (one with an unknown field), two gotchas (one with an unknown field), one
-// of them in a subdirectory, and a file the loader does not read.
+// Two engines (one with an unknown field), two gotchas (one with an unknown field), and a
+// file the loader does not read. (A record in a subfolder of its namespace is refused:
+// `file.path`, tested with the loader.)
 fs::path fixture_tree(const fs::path& dir) {
   fs::path rec = dir / "records";
   spit(rec / "engines/vllm.yaml", "name: vLLM\nrepo: vllm-project/vllm\n");
   spit(rec / "engines/sglang.yaml", "name: SGLang\nrepo: sgl-project/sglang\nrepp: x\n");
   spit(rec / "gotchas/cache-hit-differs.yaml", kGotcha);
-  spit(rec / "gotchas/pd/bad.yaml", std::string(kGotcha) + "severty: major\n");
+  spit(rec / "gotchas/bad.yaml", std::string(kGotcha) + "severty: major\n");
   spit(rec / "gotchas/notes.txt", "not a record\n");
   return rec;
 }
@@ -34,7 +35,7 @@ TEST_CASE("kb lint DIR: the records directory itself is `kb lint`", "[cli][lint]
   CHECK(whole.out ==
         "engines/sglang.yaml:3:1: error[schema.unknown-field]: unknown field 'repp'\n"
         "  hint: did you mean 'repo'?\n"
-        "gotchas/pd/bad.yaml:7:1: error[schema.unknown-field]: unknown field 'severty'\n"
+        "gotchas/bad.yaml:7:1: error[schema.unknown-field]: unknown field 'severty'\n"
         "  hint: did you mean 'severity'?\n"
         "2 records, 2 errors, 0 warnings\n");
   for (const std::string& arg : {quoted(rec), quoted(rec) + "/", quoted(rec / "gotchas/..")}) {
@@ -55,7 +56,7 @@ TEST_CASE("kb lint DIR: a directory of the tree lints the record files under it"
   INFO(gotchas.err);
   CHECK(gotchas.code == 1);
   CHECK(gotchas.out ==
-        "gotchas/pd/bad.yaml:7:1: error[schema.unknown-field]: unknown field 'severty'\n"
+        "gotchas/bad.yaml:7:1: error[schema.unknown-field]: unknown field 'severty'\n"
         "  hint: did you mean 'severity'?\n"
         "2 records, 1 errors, 0 warnings\n");
   CHECK(gotchas.err.empty());
@@ -66,11 +67,11 @@ TEST_CASE("kb lint DIR: a directory of the tree lints the record files under it"
         "engines/sglang.yaml:3:1: error[schema.unknown-field]: unknown field 'repp'\n"
         "  hint: did you mean 'repo'?\n"
         "2 records, 1 errors, 0 warnings\n");
-  // In the context of the tree: gotchas/pd/ alone holds no engine its gotcha affects.
-  auto pd = kb(dir, "lint --records " + quoted(rec) + " " + quoted(rec / "gotchas/pd"));
-  CHECK(pd.code == 1);
-  CHECK(pd.out ==
-        "gotchas/pd/bad.yaml:7:1: error[schema.unknown-field]: unknown field 'severty'\n"
+  // In the context of the tree: the file alone holds no engine its gotcha affects.
+  auto one = kb(dir, "lint --records " + quoted(rec) + " " + quoted(rec / "gotchas/bad.yaml"));
+  CHECK(one.code == 1);
+  CHECK(one.out ==
+        "gotchas/bad.yaml:7:1: error[schema.unknown-field]: unknown field 'severty'\n"
         "  hint: did you mean 'severity'?\n"
         "1 records, 1 errors, 0 warnings\n");
 }
