@@ -13,7 +13,7 @@
 
 namespace fs = std::filesystem;
 
-TEST_CASE("no test case name holds a ';', which would split it in two under ctest", "[tests]") {
+TEST_CASE("no test case name holds a semicolon, which ctest would split in two", "[tests]") {
   const std::regex name(R"re(TEST_CASE\(\s*"((?:[^"\\]|\\.)*)")re");
   std::vector<std::string> bad;
   std::size_t seen = 0;
