@@ -32,7 +32,8 @@ void add_explain(CLI::App& app, Action& run) {
   };
   auto cfg = std::make_shared<ExplainConfig>();
   auto* sub = app.add_subcommand(
-      "explain", "Print what a diagnostic code means and how it is usually fixed (`all`: every code)");
+      "explain",
+      "Print what a diagnostic code means and how it is usually fixed (`all`: every code)");
   sub->add_option("code", cfg->code, "A diagnostic code, e.g. schema.unknown-field, or all");
   sub->add_option("--update", cfg->update,
                   "Rewrite the generated table of every code between the markers of this "

@@ -4,10 +4,10 @@
 
 #include "commands.h"
 #include "kb/corpus.h"
+#include "kb/diagnostic_codes.h"
 #include "kb/error.h"
 #include "kb/file_read.h"
 #include "kb/import_text.h"
-#include "kb/diagnostic_codes.h"
 
 namespace kb::cli {
 namespace {
@@ -24,7 +24,8 @@ std::string read_input(const std::string& file) {
   const std::size_t limit = LoadOptions{}.max_file_bytes;
   FileRead read = read_file(file, named_input_policy(limit));
   if (read.failure) {
-    throw Error(Errc::io, "import-text: cannot read " + file + ": " + read_failure_text(read, limit));
+    throw Error(Errc::io,
+                "import-text: cannot read " + file + ": " + read_failure_text(read, limit));
   }
   return std::move(read.bytes);
 }

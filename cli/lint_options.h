@@ -34,7 +34,8 @@ struct LintConfig {
 inline void add_lint_options(CLI::App* sub, LintConfig& cfg) {
   add_records_option(sub, cfg.records);
   add_date_option(sub, "--today", cfg.today, "Date to measure staleness from (YYYY-MM-DD)");
-  sub->add_option("--stale-after", cfg.stale_after, "Warn when a record was last verified longer ago (days)")
+  sub->add_option("--stale-after", cfg.stale_after,
+                  "Warn when a record was last verified longer ago (days)")
       ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
   sub->add_option("--max-file-bytes", cfg.max_file_bytes, "Refuse record files larger than this")

@@ -259,7 +259,9 @@ class Planner {
 
 }  // namespace
 
-std::string slug(const std::string& id) { return std::string(text::id_slug(id)); }
+std::string slug(const std::string& id) {
+  return std::string(text::id_slug(id));
+}
 
 OraclePlan make_plan(const OracleConfig& cfg) {
   return Planner(cfg).make();

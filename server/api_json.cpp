@@ -4,7 +4,6 @@
 #include "kb/record_dates.h"
 #include "kb/resolver.h"
 
-
 namespace kb::http {
 
 using nlohmann::json;

@@ -14,9 +14,12 @@ namespace {
 
 json fix_json(const FixAdvice& a) {
   auto or_null = [](const std::string& v) { return v.empty() ? json(nullptr) : json(v); };
-  return {{"engine", a.engine},       {"running", or_null(a.running)},
-          {"affected", or_null(a.affected)}, {"fixed_in", or_null(a.fixed_in)},
-          {"resolution", a.resolution}, {"advice", a.advice}};
+  return {{"engine", a.engine},
+          {"running", or_null(a.running)},
+          {"affected", or_null(a.affected)},
+          {"fixed_in", or_null(a.fixed_in)},
+          {"resolution", a.resolution},
+          {"advice", a.advice}};
 }
 
 json finding(const Finding& f, bool ignored, const std::string& base_url) {
@@ -135,7 +138,8 @@ json deployment(const Deployment& d) {
 json clause_json(const Clause& c) {
   json children = json::array();
   for (const auto& x : c.children) children.push_back(clause_json(x));
-  return {{"text", c.text}, {"truth", c.truth}, {"facts", c.facts}, {"children", std::move(children)}};
+  return {
+      {"text", c.text}, {"truth", c.truth}, {"facts", c.facts}, {"children", std::move(children)}};
 }
 
 }  // namespace
@@ -182,7 +186,8 @@ json explanation_json(const Explanation& e) {
     if (!s.service.empty()) one["service"] = s.service;
     services.push_back(std::move(one));
   }
-  return {{"id", e.id}, {"title", e.title}, {"result", e.result}, {"services", std::move(services)}};
+  return {
+      {"id", e.id}, {"title", e.title}, {"result", e.result}, {"services", std::move(services)}};
 }
 
 Deployment deployment_from_body(std::string_view body, std::vector<Diagnostic>& diags,

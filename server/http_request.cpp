@@ -79,7 +79,9 @@ bool bool_param(const httplib::Request& req, const char* name, bool fallback) {
   bad(std::string(name) + ": expected true or false");
 }
 
-bool valid_slug(std::string_view slug) { return text::valid_slug(slug); }
+bool valid_slug(std::string_view slug) {
+  return text::valid_slug(slug);
+}
 
 bool etag_matches(const httplib::Request& req, const std::string& quoted_etag) {
   if (!req.has_header("If-None-Match")) return false;

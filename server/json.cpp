@@ -8,8 +8,9 @@ namespace kb::json {
 using nlohmann::json;
 
 json diagnostic(const Diagnostic& d) {
-  json j = {{"file", d.file},         {"line", d.line},       {"column", d.column},
-            {"severity", to_string(d.severity)}, {"code", d.code}, {"message", d.message}};
+  json j = {{"file", d.file},     {"line", d.line},
+            {"column", d.column}, {"severity", to_string(d.severity)},
+            {"code", d.code},     {"message", d.message}};
   if (!d.hint.empty()) j["hint"] = d.hint;
   if (!d.record.empty()) j["record"] = d.record;
   return j;
@@ -46,7 +47,9 @@ json reference(const Corpus& corpus, const RefValue& ref, Kind ns) {
   if (target) {
     if (const Record* t = corpus.find(*target)) j["name"] = std::string(display_name(*t));
   }
-  if (!ref.versions.empty()) j[ns == Kind::engine && ref.field.rfind("subject", 0) == 0 ? "version" : "versions"] = ref.versions;
+  if (!ref.versions.empty())
+    j[ns == Kind::engine && ref.field.rfind("subject", 0) == 0 ? "version" : "versions"] =
+        ref.versions;
   return j;
 }
 
@@ -176,8 +179,8 @@ json spellings(const Vec<Spelling>& list, const char* name_key) {
   for (const auto& s : list) {
     // A JSON field sits inside a flag's value (`--kv-transfer-config`) or a config key's
     // mapping (`kv_transfer_config`); the model keeps one name, and only flags start with -.
-    const bool json_in_key = std::string_view(name_key) == "flag" && !s.field.empty() &&
-                             s.name.rfind("-", 0) != 0;
+    const bool json_in_key =
+        std::string_view(name_key) == "flag" && !s.field.empty() && s.name.rfind("-", 0) != 0;
     json x = {{json_in_key ? "key" : name_key, s.name}};
     if (!s.field.empty()) x["field"] = s.field;
     if (s.has_value) x["value"] = s.value;
@@ -193,7 +196,10 @@ void put_text(json& j, std::string_view k, const std::string& v) {
   if (!v.empty()) j[std::string(k)] = v;
 }
 
-#define TEXT(name, member) {name, [](const Corpus&, const Record& r, json& j) { put_text(j, name, r.member); }}
+#define TEXT(name, member)                                                             \
+  {                                                                                    \
+    name, [](const Corpus&, const Record& r, json& j) { put_text(j, name, r.member); } \
+  }
 
 // A scalar mapping as written, in order of the file.
 json pairs(const Vec<ConfigEntry>& list) {
@@ -222,22 +228,35 @@ const std::vector<std::pair<std::string_view, Put>>& encoders() {
       {"id", [](const Corpus&, const Record&, json&) {}},
       TEXT("title", title),
       {"aliases", [](const Corpus&, const Record& r, json& j) { j["aliases"] = r.aliases; }},
-      {"references", [](const Corpus&, const Record& r, json& j) { j["references"] = cites(r.references); }},
+      {"references",
+       [](const Corpus&, const Record& r, json& j) { j["references"] = cites(r.references); }},
       TEXT("notes", notes),
-      {"severity", [](const Corpus&, const Record& r, json& j) { put_text(j, "severity", std::string(to_string(r.severity))); }},
-      {"status", [](const Corpus&, const Record& r, json& j) { put_text(j, "status", std::string(to_string(r.status))); }},
+      {"severity", [](const Corpus&, const Record& r,
+                      json& j) { put_text(j, "severity", std::string(to_string(r.severity))); }},
+      {"status", [](const Corpus&, const Record& r,
+                    json& j) { put_text(j, "status", std::string(to_string(r.status))); }},
       TEXT("kind", category),
-      TEXT("family", family), TEXT("created", created), TEXT("updated", updated),
-      TEXT("as_of", as_of), TEXT("confidence", confidence),
+      TEXT("family", family),
+      TEXT("created", created),
+      TEXT("updated", updated),
+      TEXT("as_of", as_of),
+      TEXT("confidence", confidence),
       {"tags", [](const Corpus&, const Record& r, json& j) { j["tags"] = r.tags; }},
-      {"affects", [](const Corpus& c, const Record& r, json& j) { j["affects"] = refs(c, r.affects, Kind::engine); }},
-      {"applies_when", [](const Corpus& c, const Record& r, json& j) {
+      {"affects", [](const Corpus& c, const Record& r,
+                     json& j) { j["affects"] = refs(c, r.affects, Kind::engine); }},
+      {"applies_when",
+       [](const Corpus& c, const Record& r, json& j) {
          if (r.applies_when) j["applies_when"] = predicate(c, *r.applies_when);
        }},
-      TEXT("symptom", symptom), TEXT("root_cause", root_cause), TEXT("workaround", workaround),
-      {"related", [](const Corpus& c, const Record& r, json& j) { j["related"] = refs(c, r.related, Kind::gotcha); }},
-      {"oracles", [](const Corpus& c, const Record& r, json& j) { j["oracles"] = refs(c, r.oracles, Kind::oracle); }},
-      {"fixes", [](const Corpus& c, const Record& r, json& j) {
+      TEXT("symptom", symptom),
+      TEXT("root_cause", root_cause),
+      TEXT("workaround", workaround),
+      {"related", [](const Corpus& c, const Record& r,
+                     json& j) { j["related"] = refs(c, r.related, Kind::gotcha); }},
+      {"oracles", [](const Corpus& c, const Record& r,
+                     json& j) { j["oracles"] = refs(c, r.oracles, Kind::oracle); }},
+      {"fixes",
+       [](const Corpus& c, const Record& r, json& j) {
          json a = json::array();
          for (const auto& f : r.fixes) {
            json x = {
@@ -251,15 +270,18 @@ const std::vector<std::pair<std::string_view, Put>>& encoders() {
          }
          j["fixes"] = a;
        }},
-      {"detection", [](const Corpus& c, const Record& r, json& j) {
+      {"detection",
+       [](const Corpus& c, const Record& r, json& j) {
          if (!r.detection) return;
          const Detection& d = *r.detection;
-         json x = {{"lying_signals", d.lying_signals}, {"oracles", refs(c, d.oracles, Kind::oracle)}};
+         json x = {{"lying_signals", d.lying_signals},
+                   {"oracles", refs(c, d.oracles, Kind::oracle)}};
          x["silent"] = d.silent ? json(*d.silent) : json(nullptr);
          if (!d.canary.empty()) x["canary"] = d.canary;
          j["detection"] = std::move(x);
        }},
-      {"impact", [](const Corpus&, const Record& r, json& j) {
+      {"impact",
+       [](const Corpus&, const Record& r, json& j) {
          json a = json::array();
          for (const auto& i : r.impact) {
            json x = {{"metric", i.metric}};
@@ -269,7 +291,8 @@ const std::vector<std::pair<std::string_view, Put>>& encoders() {
          }
          j["impact"] = a;
        }},
-      {"repairs", [](const Corpus&, const Record& r, json& j) {
+      {"repairs",
+       [](const Corpus&, const Record& r, json& j) {
          json log = json::array();
          for (const auto& e : r.repairs) {
            json x = {{"date", e.date}, {"field", e.field}, {"from", e.from}, {"to", e.to}};
@@ -279,23 +302,33 @@ const std::vector<std::pair<std::string_view, Put>>& encoders() {
          }
          j["repairs"] = log;
        }},
-      TEXT("name", engine->name), TEXT("repo", engine->repo), TEXT("url", engine->url), TEXT("description", description),
-      {"relations", [](const Corpus& c, const Record& r, json& j) {
+      TEXT("name", engine->name),
+      TEXT("repo", engine->repo),
+      TEXT("url", engine->url),
+      TEXT("description", description),
+      {"relations",
+       [](const Corpus& c, const Record& r, json& j) {
          json a = json::array();
-         for (const auto& rel : r.engine->relations) a.push_back({{"type", rel.type}, {"engine", reference(c, rel.engine, Kind::engine)}});
+         for (const auto& rel : r.engine->relations)
+           a.push_back({{"type", rel.type}, {"engine", reference(c, rel.engine, Kind::engine)}});
          j["relations"] = a;
        }},
-      {"packages", [](const Corpus&, const Record& r, json& j) {
+      {"packages",
+       [](const Corpus&, const Record& r, json& j) {
          json a = json::array();
-         for (const auto& p : r.engine->packages) a.push_back({{"name", p.name}, {"ecosystem", p.ecosystem}});
+         for (const auto& p : r.engine->packages)
+           a.push_back({{"name", p.name}, {"ecosystem", p.ecosystem}});
          j["packages"] = a;
        }},
-      {"images", [](const Corpus& c, const Record& r, json& j) {
+      {"images",
+       [](const Corpus& c, const Record& r, json& j) {
          json a = json::array();
-         for (const auto& i : r.engine->images) a.push_back({{"image", i.image}, {"engines", refs(c, i.engines, Kind::engine)}});
+         for (const auto& i : r.engine->images)
+           a.push_back({{"image", i.image}, {"engines", refs(c, i.engines, Kind::engine)}});
          j["images"] = a;
        }},
-      {"entrypoints", [](const Corpus&, const Record& r, json& j) {
+      {"entrypoints",
+       [](const Corpus&, const Record& r, json& j) {
          json a = json::array();
          for (const auto& e : r.engine->entrypoints) {
            json x = json::object();
@@ -306,7 +339,8 @@ const std::vector<std::pair<std::string_view, Put>>& encoders() {
          }
          j["entrypoints"] = a;
        }},
-      {"probe", [](const Corpus&, const Record& r, json& j) {
+      {"probe",
+       [](const Corpus&, const Record& r, json& j) {
          json a = json::array();
          for (const auto& p : r.engine->probe) {
            json route = {{"path", p.path}};
@@ -316,7 +350,8 @@ const std::vector<std::pair<std::string_view, Put>>& encoders() {
          }
          j["probe"] = a;
        }},
-      {"releases", [](const Corpus& c, const Record& r, json& j) {
+      {"releases",
+       [](const Corpus& c, const Record& r, json& j) {
          json a = json::array();
          for (const auto& rel : r.engine->releases) {
            json x = {{"version", rel.version}, {"bundles", refs(c, rel.bundles, Kind::engine)}};
@@ -325,30 +360,51 @@ const std::vector<std::pair<std::string_view, Put>>& encoders() {
          }
          j["releases"] = a;
        }},
-      TEXT("method", method), TEXT("pass_criterion", pass_criterion),
-      {"runner", [](const Corpus&, const Record& r, json& j) {
-         if (r.runner) j["runner"] = {{"kind", r.runner->kind}, {"params", pairs(r.runner->params)}};
+      TEXT("method", method),
+      TEXT("pass_criterion", pass_criterion),
+      {"runner",
+       [](const Corpus&, const Record& r, json& j) {
+         if (r.runner)
+           j["runner"] = {{"kind", r.runner->kind}, {"params", pairs(r.runner->params)}};
        }},
-      {"oracle", [](const Corpus& c, const Record& r, json& j) { j["oracle"] = reference(c, r.result->oracle, Kind::oracle); }},
+      {"oracle", [](const Corpus& c, const Record& r,
+                    json& j) { j["oracle"] = reference(c, r.result->oracle, Kind::oracle); }},
       TEXT("date", result->date),
-      {"subject", [](const Corpus& c, const Record& r, json& j) {
+      {"subject",
+       [](const Corpus& c, const Record& r, json& j) {
          j["subject"] = {{"engines", refs(c, r.result->subject.engines, Kind::engine)},
                          {"config", pairs(r.result->subject.config)}};
          if (!r.result->subject.model.empty()) j["subject"]["model"] = r.result->subject.model;
        }},
       {"passed", [](const Corpus&, const Record& r, json& j) { j["passed"] = r.result->passed; }},
       {"failed", [](const Corpus&, const Record& r, json& j) { j["failed"] = r.result->failed; }},
-      {"errors", [](const Corpus&, const Record& r, json& j) { if (r.result->errors) j["errors"] = r.result->errors; }},
-      {"skipped", [](const Corpus&, const Record& r, json& j) { if (r.result->skipped) j["skipped"] = r.result->skipped; }},
-      {"evidence_for", [](const Corpus& c, const Record& r, json& j) { j["evidence_for"] = refs(c, r.result->evidence_for, Kind::gotcha); }},
-      {"source", [](const Corpus&, const Record& r, json& j) { if (r.result->source) j["source"] = citation(*r.result->source); }},
-      {"failures", [](const Corpus&, const Record& r, json& j) { j["failures"] = failures(r.result->failures); }},
-      {"incomplete", [](const Corpus&, const Record& r, json& j) { j["incomplete"] = r.result->incomplete; }},
+      {"errors",
+       [](const Corpus&, const Record& r, json& j) {
+         if (r.result->errors) j["errors"] = r.result->errors;
+       }},
+      {"skipped",
+       [](const Corpus&, const Record& r, json& j) {
+         if (r.result->skipped) j["skipped"] = r.result->skipped;
+       }},
+      {"evidence_for",
+       [](const Corpus& c, const Record& r, json& j) {
+         j["evidence_for"] = refs(c, r.result->evidence_for, Kind::gotcha);
+       }},
+      {"source",
+       [](const Corpus&, const Record& r, json& j) {
+         if (r.result->source) j["source"] = citation(*r.result->source);
+       }},
+      {"failures", [](const Corpus&, const Record& r,
+                      json& j) { j["failures"] = failures(r.result->failures); }},
+      {"incomplete",
+       [](const Corpus&, const Record& r, json& j) { j["incomplete"] = r.result->incomplete; }},
       {"key", [](const Corpus&, const Record& r, json& j) { j["key"] = r.setting->key; }},
       {"type", [](const Corpus&, const Record& r, json& j) { j["value_type"] = r.setting->type; }},
       {"scope", [](const Corpus&, const Record& r, json& j) { j["scope"] = r.setting->scope; }},
-      {"synonyms", [](const Corpus&, const Record& r, json& j) { j["synonyms"] = r.setting->synonyms; }},
-      {"values", [](const Corpus& c, const Record& r, json& j) {
+      {"synonyms",
+       [](const Corpus&, const Record& r, json& j) { j["synonyms"] = r.setting->synonyms; }},
+      {"values",
+       [](const Corpus& c, const Record& r, json& j) {
          json a = json::array();
          for (const auto& v : r.setting->values) {
            json x = {{"value", v.value}, {"synonyms", v.synonyms}};
@@ -359,7 +415,8 @@ const std::vector<std::pair<std::string_view, Put>>& encoders() {
          }
          j["values"] = a;
        }},
-      {"engines", [](const Corpus& c, const Record& r, json& j) {
+      {"engines",
+       [](const Corpus& c, const Record& r, json& j) {
          json a = json::array();
          for (const auto& e : r.setting->engines) {
            json x = {{"engine", reference(c, e.engine, Kind::engine)},
@@ -380,7 +437,8 @@ const std::vector<std::pair<std::string_view, Put>>& encoders() {
          j["engines"] = a;
        }},
       {"match", [](const Corpus&, const Record& r, json& j) { j["match"] = r.match; }},
-      {"traits", [](const Corpus& c, const Record& r, json& j) { j["traits"] = key_values(c, r.traits); }},
+      {"traits",
+       [](const Corpus& c, const Record& r, json& j) { j["traits"] = key_values(c, r.traits); }},
   };
   return all;
 }

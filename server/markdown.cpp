@@ -158,8 +158,8 @@ std::string render_markdown(std::string_view markdown) {
   padded.append(markdown).append(kOverReadPadding, '\0');
   std::string html;
   html.reserve(markdown.size() + markdown.size() / 4 + 64);
-  md_html(padded.data(), static_cast<MD_SIZE>(markdown.size()), append_output, &html,
-          kParserFlags, MD_HTML_FLAG_XHTML | MD_HTML_FLAG_SKIP_UTF8_BOM);
+  md_html(padded.data(), static_cast<MD_SIZE>(markdown.size()), append_output, &html, kParserFlags,
+          MD_HTML_FLAG_XHTML | MD_HTML_FLAG_SKIP_UTF8_BOM);
   return filter_links(html);
 }
 

@@ -28,7 +28,8 @@ List engine_groups(const View& v, const Links& links, const Record& engine) {
   return groups_by_family(v, links, gotchas, [&](const Record& g) {
     std::string range;
     for (const auto& ref : g.affects) {
-      if (target_id(v, ref, Kind::engine) == engine.id && !ref.versions.empty()) range = ref.versions;
+      if (target_id(v, ref, Kind::engine) == engine.id && !ref.versions.empty())
+        range = ref.versions;
     }
     return range;
   });

@@ -7,7 +7,8 @@
 
 namespace kb::pages {
 
-const std::vector<std::string_view> kSeverities(std::begin(kSeverityNames), std::end(kSeverityNames));
+const std::vector<std::string_view> kSeverities(std::begin(kSeverityNames),
+                                                std::end(kSeverityNames));
 const std::vector<std::string_view> kStatuses(std::begin(kStatusNames), std::end(kStatusNames));
 
 Links::Links(LinkStyle style, int depth) : style_(style) {

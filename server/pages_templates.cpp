@@ -6,10 +6,10 @@
 #include <sstream>
 
 #include "kb/error.h"
+#include "kb/text.h"
 #include "markdown.h"
 #include "pages_internal.h"
 #include "web_assets.h"
-#include "kb/text.h"
 
 namespace kb::pages {
 

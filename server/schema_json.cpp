@@ -81,7 +81,8 @@ json struct_schema(const Struct& s, json& defs) {
     v["description"] = std::string(f.doc);
     props[std::string(f.name)] = std::move(v);
   }
-  json out = {{"type", "object"}, {"properties", std::move(props)}, {"additionalProperties", false}};
+  json out = {
+      {"type", "object"}, {"properties", std::move(props)}, {"additionalProperties", false}};
   if (!required.empty()) out["required"] = std::move(required);
   if (!s.one_of.empty()) {
     json any = json::array();
@@ -152,7 +153,8 @@ json one_value(const Field& f, json& defs) {
       return {{"$ref", "#/$defs/predicate"}};
     case ValueType::scalar_map:
       return {{"type", "object"},
-              {"additionalProperties", {{"type", json::array({"string", "number", "boolean", "null"})}}}};
+              {"additionalProperties",
+               {{"type", json::array({"string", "number", "boolean", "null"})}}}};
     case ValueType::setting_map:
       return {{"type", "object"}, {"additionalProperties", {{"type", scalar_types()}}}};
     case ValueType::engine_versions: {
@@ -209,11 +211,12 @@ json predicate_defs(json& defs) {
                 {"additionalProperties", false}};
   };
   json forms = json::array();
-  forms.push_back({{"type", "object"},
-                   {"properties", {{"engine", {{"type", "string"}, {"pattern", "\\S"}}},
-                                   {"versions", range_schema}}},
-                   {"required", {"engine"}},
-                   {"additionalProperties", false}});
+  forms.push_back(
+      {{"type", "object"},
+       {"properties",
+        {{"engine", {{"type", "string"}, {"pattern", "\\S"}}}, {"versions", range_schema}}},
+       {"required", {"engine"}},
+       {"additionalProperties", false}});
   forms.push_back(form("all", {{"type", "array"}, {"minItems", 1}, {"items", self}}));
   forms.push_back(form("any", {{"type", "array"}, {"minItems", 1}, {"items", self}}));
   forms.push_back(form("not", self));
@@ -221,18 +224,21 @@ json predicate_defs(json& defs) {
   forms.push_back(form("model", tests));
   forms.push_back(form("hardware", tests));
   forms.push_back(form("config_set", keys));
-  forms.push_back(form("role", {{"anyOf", json::array({role, {{"type", "array"}, {"minItems", 1}, {"items", role}}})}}));
-  forms.push_back(form("differs",
-                       {{"anyOf", json::array({{{"type", scalar_types()}},
-                                               keys,
-                                               {{"type", "object"},
-                                                {"properties", {{"engine", {{"type", "string"}}}}},
-                                                {"required", {"engine"}},
-                                                {"additionalProperties", false}}})}}));
-  forms.push_back(form("compare", {{"type", "array"},
-                                   {"minItems", 3},
-                                   {"maxItems", 3},
-                                   {"prefixItems", json::array({operand, {{"enum", cmp}}, operand})}}));
+  forms.push_back(form(
+      "role",
+      {{"anyOf", json::array({role, {{"type", "array"}, {"minItems", 1}, {"items", role}}})}}));
+  forms.push_back(
+      form("differs", {{"anyOf", json::array({{{"type", scalar_types()}},
+                                              keys,
+                                              {{"type", "object"},
+                                               {"properties", {{"engine", {{"type", "string"}}}}},
+                                               {"required", {"engine"}},
+                                               {"additionalProperties", false}}})}}));
+  forms.push_back(
+      form("compare", {{"type", "array"},
+                       {"minItems", 3},
+                       {"maxItems", 3},
+                       {"prefixItems", json::array({operand, {{"enum", cmp}}, operand})}}));
   return {{"description", "applies_when: one operator per mapping (see records/README.md)"},
           {"anyOf", std::move(forms)}};
 }

@@ -20,15 +20,15 @@ namespace kb::http {
 
 /// Everything `kb serve` can be told, with its defaults.
 struct ServeConfig {
-  std::filesystem::path records = "records";     ///< watch and serve this tree ...
-  std::filesystem::path db;                      ///< ... or this prebuilt index, read-only
-  std::string host = "127.0.0.1";                ///< loopback unless told otherwise
-  int port = 8080;                               ///< 0: any free port (tests)
-  unsigned threads = 16;                         ///< request workers (connections cost none)
-  bool cors = false;                             ///< Access-Control-Allow-Origin: * on the API
-  std::filesystem::path web_dir;                 ///< templates from disk instead of the binary
-  std::string access_log;                        ///< "" none, "-" stdout, else a file (appended)
-  std::size_t max_body_bytes = 8u << 20;         ///< larger request bodies get 413
+  std::filesystem::path records = "records";  ///< watch and serve this tree ...
+  std::filesystem::path db;                   ///< ... or this prebuilt index, read-only
+  std::string host = "127.0.0.1";             ///< loopback unless told otherwise
+  int port = 8080;                            ///< 0: any free port (tests)
+  unsigned threads = 16;                      ///< request workers (connections cost none)
+  bool cors = false;                          ///< Access-Control-Allow-Origin: * on the API
+  std::filesystem::path web_dir;              ///< templates from disk instead of the binary
+  std::string access_log;                     ///< "" none, "-" stdout, else a file (appended)
+  std::size_t max_body_bytes = 8u << 20;      ///< larger request bodies get 413
   /// Bytes of requests still arriving (heads, bodies, pipelined requests) that one remote
   /// address's connections, and all connections, may hold; a read past either is
   /// answered 503 with Retry-After and its connection closed, its bytes freed.
@@ -37,7 +37,7 @@ struct ServeConfig {
   /// A single check (POST /api/v1/check, the check page) stops after this much time and
   /// answers 503 `limits.check-time`; it stops as soon as its client leaves, too.
   std::chrono::milliseconds check_time_limit{10000};
-  std::size_t max_batch = 1000;                  ///< deployments per POST /api/v1/check/batch
+  std::size_t max_batch = 1000;  ///< deployments per POST /api/v1/check/batch
   /// Engines, settings and services of all deployments of one batch together: the work a
   /// batch may ask for (each unknown name costs a fuzzy search), whatever its byte size.
   std::size_t max_batch_facts = 20000;
@@ -58,7 +58,7 @@ struct ServeConfig {
   bool force_polling = false;                  ///< watch by polling even where inotify works
   /// A reload running longer than this is stuck: /healthz answers 503 until it ends.
   std::chrono::milliseconds reload_stuck_after{std::chrono::seconds(60)};
-  LintOptions lint;                            ///< as `kb lint` would check the files
+  LintOptions lint;  ///< as `kb lint` would check the files
   /// Where operational problems (reload failures, 500s) are reported; stderr when empty.
   std::function<void(const std::string&)> error_log;
 

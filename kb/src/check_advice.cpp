@@ -14,7 +14,9 @@
 namespace kb {
 namespace {
 
-std::string slug(std::string_view id) { return std::string(text::id_slug(id)); }
+std::string slug(std::string_view id) {
+  return std::string(text::id_slug(id));
+}
 
 std::string engine_slug(const Corpus& corpus, const RefValue& ref) {
   auto id = corpus.target(Kind::engine, ref.raw);

@@ -7,8 +7,8 @@
 
 #include "check_input.h"
 #include "kb/check.h"
-#include "kb/version.h"
 #include "kb/diagnostic_codes.h"
+#include "kb/version.h"
 #include "text_util.h"
 
 namespace kb {
@@ -16,8 +16,8 @@ namespace {
 
 using yaml::Node;
 
-const std::vector<std::string> kDeploymentKeys = {"engines",  "config",   "model",      "hardware",
-                                                  "services", "name",     "description"};
+const std::vector<std::string> kDeploymentKeys = {"engines",  "config", "model",      "hardware",
+                                                  "services", "name",   "description"};
 const std::vector<std::string> kServiceKeys = {"name",  "role",     "engines",    "config",
                                                "model", "hardware", "description"};
 const std::vector<std::string> kEngineKeys = {"engine", "version"};
@@ -148,7 +148,8 @@ class DeploymentReader {
       for (const auto& [k, val] : item.entries) {
         if (!out_.expect_key(k)) continue;
         if (k.value == "name") {
-          if (out_.expect_scalar(val, field + ".name")) svc.name = std::string(text::trim(val.value));
+          if (out_.expect_scalar(val, field + ".name"))
+            svc.name = std::string(text::trim(val.value));
         } else if (k.value == "role") {
           if (out_.expect_scalar(val, field + ".role")) {
             Setting role{"role", std::string(text::trim(val.value)), k.pos};
@@ -211,8 +212,8 @@ class DeploymentReader {
       return;
     }
     if (e.name.empty()) {
-      out_.add(Severity::error, diag_code("check.missing-engine"), e.pos, field + ": no engine name",
-               "write {engine: vllm, version: 0.26.0}");
+      out_.add(Severity::error, diag_code("check.missing-engine"), e.pos,
+               field + ": no engine name", "write {engine: vllm, version: 0.26.0}");
       return;
     }
     out.push_back(std::move(e));
@@ -231,10 +232,10 @@ class DeploymentReader {
   void read_config(const Node& v, const std::string& field, std::vector<Setting>& out) {
     if (v.is_null()) return;
     if (!v.is_map()) {
-      out_.add(
-          Severity::error, diag_code("check.type"), v.pos,
-          field + ": expected a mapping of keys to values, found " + std::string(yaml::type_name(v)),
-          field + ": {prefix_caching: true}");
+      out_.add(Severity::error, diag_code("check.type"), v.pos,
+               field + ": expected a mapping of keys to values, found " +
+                   std::string(yaml::type_name(v)),
+               field + ": {prefix_caching: true}");
       return;
     }
     std::unordered_set<std::string> seen;
@@ -309,8 +310,8 @@ class IgnoreReader {
       }
     }
     if (e.id.empty()) {
-      out_.add(Severity::error, diag_code("check.ignore-missing-id"), v.pos, field + ": no gotcha id",
-               "write id: gotchas/NAME");
+      out_.add(Severity::error, diag_code("check.ignore-missing-id"), v.pos,
+               field + ": no gotcha id", "write id: gotchas/NAME");
       ok = false;
     }
     if (e.reason.empty()) {
@@ -356,9 +357,10 @@ std::vector<Service> Deployment::effective_services() const {
   }
   for (Service& s : out) {
     for (const DeployedEngine& e : engines) {
-      const bool has = std::any_of(s.engines.begin(), s.engines.end(), [&](const DeployedEngine& x) {
-        return !x.id.empty() && !e.id.empty() ? x.id == e.id : x.name == e.name;
-      });
+      const bool has =
+          std::any_of(s.engines.begin(), s.engines.end(), [&](const DeployedEngine& x) {
+            return !x.id.empty() && !e.id.empty() ? x.id == e.id : x.name == e.name;
+          });
       if (!has) s.engines.push_back(e);
     }
     for (const Setting& c : config) {

@@ -148,7 +148,8 @@ class Compiler {
       if (fresh) {
         auto range = VersionRange::parse(n.range_text);
         it->second.bad = !range;
-        if (range && !range->is_any()) it->second.range = std::make_shared<const VersionRange>(*range);
+        if (range && !range->is_any())
+          it->second.range = std::make_shared<const VersionRange>(*range);
       }
       n.bad_range = it->second.bad;
       n.range = it->second.range;
@@ -169,7 +170,8 @@ class Compiler {
     t.setting = vocab_.setting(key.raw);
     t.key = t.setting ? t.setting->setting->key : key.raw;
     if (t.setting) {
-      for (const auto& id : vocab_.engines_with_default(*t.setting)) t.default_slots.push_back(slot(id));
+      for (const auto& id : vocab_.engines_with_default(*t.setting))
+        t.default_slots.push_back(slot(id));
     }
     return t;
   }

@@ -24,7 +24,7 @@ struct Record;
 /// The engine slots and config keys a deployment must touch before a gotcha's predicate
 /// can differ from its value for an empty deployment (see `trigger` in check_index.cpp).
 struct CheckTrigger {
-  std::vector<int> slots;        ///< sorted, unique
+  std::vector<int> slots;         ///< sorted, unique
   std::vector<std::string> keys;  ///< sorted, unique
   bool operator==(const CheckTrigger& o) const { return slots == o.slots && keys == o.keys; }
 };
@@ -34,7 +34,7 @@ struct CompiledGotcha {
   const Record* record = nullptr;  ///< owned by the corpus the index was built for
   int rank = 0;                    ///< severity rank: blocker 0 ... info 3, unknown 4
   check::Node root;
-  bool always = false;  ///< may hold for an empty deployment: a candidate of every check
+  bool always = false;   ///< may hold for an empty deployment: a candidate of every check
   CheckTrigger trigger;  ///< when not `always`
 };
 
@@ -63,7 +63,8 @@ struct CheckIndex::Impl {
 
 /// Prepares resolved services for evaluation (engine instances by slot, settings by key);
 /// `env` points into `services`, which must outlive it.
-void prepare_env(const CheckIndex::Impl& impl, const std::vector<Service>& services, check::Env& env);
+void prepare_env(const CheckIndex::Impl& impl, const std::vector<Service>& services,
+                 check::Env& env);
 
 /// Fills a finding's symptom, workaround, tags and fix advice from its record, for the
 /// engines service `hit` runs (check_advice.cpp).

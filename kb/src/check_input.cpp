@@ -70,8 +70,8 @@ void InputDiagnostics::unknown_key(const yaml::Node& k, const std::string& prefi
   std::string list;
   for (const auto& c : choices) list += (list.empty() ? "" : ", ") + c;
   if (auto guess = did_you_mean(k.value, choices)) {
-    add(Severity::error, diag_code("check.unknown-field"), k.pos, prefix + k.value + ": unknown key",
-        "did you mean '" + *guess + "'?");
+    add(Severity::error, diag_code("check.unknown-field"), k.pos,
+        prefix + k.value + ": unknown key", "did you mean '" + *guess + "'?");
   } else {
     add(Severity::warning, diag_code("check.unknown-field"), k.pos,
         prefix + k.value + ": unknown key, ignored", "known keys: " + list);

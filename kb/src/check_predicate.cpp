@@ -103,7 +103,8 @@ Truth differs_engine(const Node& n, const Env& env) {
 
 // The values one side of a compare takes: a literal, this service's value, or the values
 // of every service of a role. `maybe` is set when one of them is uncertain.
-std::vector<std::string> side_values(const Side& side, const Env& env, const ServiceEnv& s, bool& maybe) {
+std::vector<std::string> side_values(const Side& side, const Env& env, const ServiceEnv& s,
+                                     bool& maybe) {
   if (side.literal) return {side.value};
   std::vector<std::string> out;
   auto add = [&](const ServiceEnv& x) {
@@ -168,7 +169,8 @@ std::string join(const List& parts, std::string_view sep) {
 
 std::string test_text(const Test& t) {
   if (t.op == "eq") return t.key + " = " + (t.values.empty() ? "" : t.values.front());
-  if (t.op == "in" || t.op == "not_in") return t.key + " " + t.op + " [" + join(t.values, ", ") + "]";
+  if (t.op == "in" || t.op == "not_in")
+    return t.key + " " + t.op + " [" + join(t.values, ", ") + "]";
   static const std::pair<std::string_view, std::string_view> kSym[] = {
       {"ne", "!="}, {"gt", ">"}, {"gte", ">="}, {"lt", "<"}, {"lte", "<="}};
   std::string sym = t.op;
@@ -184,7 +186,9 @@ std::string side_text(const Side& s) {
 }
 
 void push_unique(std::vector<Why>& out, Why w) {
-  auto same = [&](const Why& x) { return x.text == w.text && x.file == w.file && x.pos.line == w.pos.line; };
+  auto same = [&](const Why& x) {
+    return x.text == w.text && x.file == w.file && x.pos.line == w.pos.line;
+  };
   if (std::none_of(out.begin(), out.end(), same)) out.push_back(std::move(w));
 }
 
@@ -214,12 +218,14 @@ Why value_why(const Env& env, const ServiceEnv& s, const std::string& key, const
                        (e.version.empty() ? "" : " " + e.version) + ")";
     return {text, file_of(s, e.file), e.version_pos.line ? e.version_pos : e.pos, e.end};
   }
-  return {key + " may be set by a default that depends on the version" + who, s.service->file, s.service->pos};
+  return {key + " may be set by a default that depends on the version" + who, s.service->file,
+          s.service->pos};
 }
 
 }  // namespace
 
-Value effective(const Env& env, const ServiceEnv& s, const std::string& key, const Record* setting) {
+Value effective(const Env& env, const ServiceEnv& s, const std::string& key,
+                const Record* setting) {
   Value v;
   auto it = s.config.find(key);
   if (it != s.config.end()) {
@@ -262,7 +268,8 @@ std::string describe(const Node& n) {
     case Op::role:
       return "role " + join(n.roles, " or ");
     case Op::differs:
-      if (n.engine >= 0 || !n.engine_name.empty()) return "prefill and decode run different " + n.engine_name + " versions";
+      if (n.engine >= 0 || !n.engine_name.empty())
+        return "prefill and decode run different " + n.engine_name + " versions";
       for (const auto& t : n.keys) parts.push_back(t.key);
       return "prefill and decode differ in " + join(parts, ", ");
     case Op::compare:
@@ -389,7 +396,8 @@ void explain(const Node& n, const Env& env, const ServiceEnv& s, std::vector<Why
       // The fact that gave the role, when one did; else the service itself.
       const Setting* role = s.service->find("role");
       std::string text = "service " +
-                         (s.service->name.empty() ? std::string("(the deployment)") : "'" + s.service->name + "'") +
+                         (s.service->name.empty() ? std::string("(the deployment)")
+                                                  : "'" + s.service->name + "'") +
                          " has role " + s.service->role;
       if (role && !role->via.empty()) text += " (" + role->via + ")";
       if (role && role->pos.line > 0) {

@@ -55,17 +55,17 @@ struct Compare {
 struct Node {
   Predicate::Op op = Predicate::Op::any;
   Vec<Node> children;
-  int engine = -1;   ///< slot of the engine id; -1 when the reference resolves to nothing
-  Str engine_name;   ///< for messages: "vllm"
-  Str range_text;    ///< as written; empty when any version matches
+  int engine = -1;  ///< slot of the engine id; -1 when the reference resolves to nothing
+  Str engine_name;  ///< for messages: "vllm"
+  Str range_text;   ///< as written; empty when any version matches
   /// Set when range_text parses and is not `*`; one object per distinct text, shared by
   /// every node of an index that names it (a corpus repeats a few hundred ranges).
   std::shared_ptr<const VersionRange> range;
-  bool bad_range = false;             ///< range_text does not parse
+  bool bad_range = false;  ///< range_text does not parse
   Vec<Test> tests;         ///< config
   Vec<Test> keys;          ///< config_set, differs (op unused)
   Vec<std::string> roles;  ///< role
-  Boxed<Compare> compare;             ///< compare
+  Boxed<Compare> compare;  ///< compare
 };
 
 /// One deployed engine as the evaluator sees it.
@@ -79,7 +79,7 @@ struct ServiceEnv {
   const Service* service = nullptr;
   std::vector<std::vector<Instance>> by_slot;
   std::unordered_map<std::string, const Setting*> config;  ///< by canonical key
-  std::vector<const Instance*> instances;                 ///< every resolved engine
+  std::vector<const Instance*> instances;                  ///< every resolved engine
 };
 
 /// A deployment prepared for evaluation.
@@ -91,8 +91,8 @@ struct Env {
 /// A setting's value on a service: set, defaulted, uncertain, or not known at all.
 struct Value {
   std::optional<std::string> value;
-  bool maybe = false;                 ///< a default that depends on an unknown version
-  const Setting* from = nullptr;      ///< the deployment fact, when set
+  bool maybe = false;                    ///< a default that depends on an unknown version
+  const Setting* from = nullptr;         ///< the deployment fact, when set
   const Instance* by_default = nullptr;  ///< the engine whose default it is
 };
 

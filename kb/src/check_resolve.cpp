@@ -7,14 +7,16 @@
 
 #include "check_resolve.h"
 #include "kb/corpus.h"
-#include "kb/schema.h"
 #include "kb/diagnostic_codes.h"
+#include "kb/schema.h"
 #include "text_util.h"
 
 namespace kb {
 namespace {
 
-std::string slug(std::string_view id) { return std::string(text::id_slug(id)); }
+std::string slug(std::string_view id) {
+  return std::string(text::id_slug(id));
+}
 
 class Resolver {
  public:
@@ -61,7 +63,8 @@ class Resolver {
         // Set when the service starts: known to be set, with a value nobody can read here.
         s.key = def.key;
         s.setting = rec->id;
-        auto dup = std::find_if(out.begin(), out.end(), [&](const Setting& x) { return x.key == s.key; });
+        auto dup =
+            std::find_if(out.begin(), out.end(), [&](const Setting& x) { return x.key == s.key; });
         if (dup == out.end()) out.push_back(std::move(s));
         continue;
       }
@@ -85,12 +88,13 @@ class Resolver {
       s.setting = rec->id;
       // A fact a reader found says how it was spelled in `via`; only a changed value is news.
       if (s.raw_value != s.value || (s.raw_key != s.key && s.via.empty())) {
-        diags_.push_back({Severity::note, diag_code("check.normalized"), file_of(s.file), s.pos.line,
-                          s.pos.column,
+        diags_.push_back({Severity::note, diag_code("check.normalized"), file_of(s.file),
+                          s.pos.line, s.pos.column,
                           s.raw_key + ": " + s.raw_value + " is read as " + s.key + ": " + s.value,
                           "", ""});
       }
-      auto dup = std::find_if(out.begin(), out.end(), [&](const Setting& x) { return x.key == s.key; });
+      auto dup =
+          std::find_if(out.begin(), out.end(), [&](const Setting& x) { return x.key == s.key; });
       if (dup != out.end()) {
         if (dup->value != s.value) {
           report(diag_code("check.conflicting-setting"), s.file, s.pos,
@@ -124,14 +128,16 @@ class Resolver {
           de.via = s.key + " = " + s.value;
           svc.engines.push_back(std::move(de));
         }
-        for (const KeyValue& kv : v.implies) derive(svc, kv, s.file, s.pos, s.key + " = " + s.value);
+        for (const KeyValue& kv : v.implies)
+          derive(svc, kv, s.file, s.pos, s.key + " = " + s.value);
       }
     }
     if (!svc.model.empty()) {
       auto models = vocab_.models_for(svc.model);
       if (!models.empty()) {
         for (const KeyValue& kv : models.front()->traits) {
-          derive(svc, kv, svc.file, svc.model_pos, "model " + svc.model + " (" + models.front()->id + ")");
+          derive(svc, kv, svc.file, svc.model_pos,
+                 "model " + svc.model + " (" + models.front()->id + ")");
         }
       }
     }
@@ -151,7 +157,8 @@ class Resolver {
                        [&](const DeployedEngine& e) { return e.id == id; });
   }
 
-  void derive(Service& svc, const KeyValue& kv, const std::string& file, Pos pos, const std::string& via) {
+  void derive(Service& svc, const KeyValue& kv, const std::string& file, Pos pos,
+              const std::string& via) {
     const Record* rec = vocab_.setting(kv.key.raw);
     if (!rec) return;
     if (svc.find(rec->setting->key)) return;
@@ -170,7 +177,8 @@ class Resolver {
   void report(const char* code, const std::string& file, Pos pos, std::string message,
               std::string hint, bool always_error = false) {
     diags_.push_back({allow_ && !always_error ? Severity::warning : Severity::error, code,
-                      file_of(file), pos.line, pos.column, std::move(message), std::move(hint), ""});
+                      file_of(file), pos.line, pos.column, std::move(message), std::move(hint),
+                      ""});
   }
 
   const Corpus& corpus_;

@@ -9,9 +9,9 @@
 #include "check_index_impl.h"
 #include "check_resolve.h"
 #include "kb/corpus.h"
+#include "kb/diagnostic_codes.h"
 #include "kb/error.h"
 #include "kb/evidence.h"
-#include "kb/diagnostic_codes.h"
 #include "text_util.h"
 
 namespace kb {

@@ -7,11 +7,11 @@
 #include <map>
 #include <optional>
 
+#include "corpus_files.h"
+#include "kb/diagnostic_codes.h"
 #include "kb/error.h"
 #include "kb/file_read.h"
-#include "kb/diagnostic_codes.h"
 #include "parallel.h"
-#include "corpus_files.h"
 #include "text_util.h"
 
 namespace kb {
@@ -235,18 +235,27 @@ void Corpus::check_names(const Record& r, std::vector<Diagnostic>& out) const {
     if (text::trim(ref.raw).empty()) continue;
     auto ids = names_->exact(slot.target, ref.raw);
     if (ids.size() == 1) continue;
-    Diagnostic d{Severity::error, diag_code("ref.dangling"), r.file, ref.pos.line, ref.pos.column, "", "", r.id};
+    Diagnostic d{Severity::error,
+                 diag_code("ref.dangling"),
+                 r.file,
+                 ref.pos.line,
+                 ref.pos.column,
+                 "",
+                 "",
+                 r.id};
     if (ids.size() > 1) {
       d.code = diag_code("ref.ambiguous");
-      d.message = ref.field + ": '" + ref.raw + "' names several records (" + ids[0] + ", " + ids[1] + ")";
+      d.message =
+          ref.field + ": '" + ref.raw + "' names several records (" + ids[0] + ", " + ids[1] + ")";
       d.hint = "write the full id";
     } else {
       Resolution res = resolve(*names_, slot.target, ref.raw);
       d.code = std::string(dangling_code(res));
-      d.message = res.other_namespace_id.empty()
-                      ? ref.field + ": no " + std::string(kind_name(slot.target)) + " '" + ref.raw + "'"
-                      : ref.field + ": '" + ref.raw + "' names " + res.other_namespace_id +
-                            ", but this field holds " + std::string(kind_namespace(slot.target)) + " ids";
+      d.message =
+          res.other_namespace_id.empty()
+              ? ref.field + ": no " + std::string(kind_name(slot.target)) + " '" + ref.raw + "'"
+              : ref.field + ": '" + ref.raw + "' names " + res.other_namespace_id +
+                    ", but this field holds " + std::string(kind_namespace(slot.target)) + " ids";
       d.hint = res.candidates.empty()
                    ? dangling_hint(res)
                    : dangling_hint(res, repair_text_for(*this, slot.target, ref.raw,

@@ -9,9 +9,12 @@ namespace kb {
 
 std::string_view to_string(Severity s) {
   switch (s) {
-    case Severity::error: return "error";
-    case Severity::warning: return "warning";
-    case Severity::note: return "note";
+    case Severity::error:
+      return "error";
+    case Severity::warning:
+      return "warning";
+    case Severity::note:
+      return "note";
   }
   return "error";
 }
@@ -26,8 +29,8 @@ void sort_diagnostics(std::vector<Diagnostic>& diags) {
 }
 
 std::size_t count_severity(const std::vector<Diagnostic>& diags, Severity s) {
-  return static_cast<std::size_t>(
-      std::count_if(diags.begin(), diags.end(), [s](const Diagnostic& d) { return d.severity == s; }));
+  return static_cast<std::size_t>(std::count_if(
+      diags.begin(), diags.end(), [s](const Diagnostic& d) { return d.severity == s; }));
 }
 
 std::string format_diagnostic(const Diagnostic& d) {

@@ -31,10 +31,14 @@ std::string cell(std::string_view text) {
 
 std::string_view to_string(CodeScope s) {
   switch (s) {
-    case CodeScope::record: return "record";
-    case CodeScope::tree: return "tree";
-    case CodeScope::deployment: return "deployment";
-    case CodeScope::input: return "input";
+    case CodeScope::record:
+      return "record";
+    case CodeScope::tree:
+      return "tree";
+    case CodeScope::deployment:
+      return "deployment";
+    case CodeScope::input:
+      return "input";
   }
   return "record";
 }
@@ -69,8 +73,9 @@ std::string explain_code(const CodeInfo& info) {
       out += "  found by: kb check and POST /api/v1/check, reading a deployment\n";
       break;
     case CodeScope::input:
-      out += "  found by: the command reading that input (import-text, results import, "
-             "oracle run, repair)\n";
+      out +=
+          "  found by: the command reading that input (import-text, results import, "
+          "oracle run, repair)\n";
       break;
   }
   return out;
@@ -80,8 +85,7 @@ std::string codes_markdown() {
   std::string out = "| code | severity | from | meaning | usual fix |\n|---|---|---|---|---|\n";
   for (const CodeInfo& c : diagnostic_codes()) {
     out += "| `" + std::string(c.code) + "` | " + std::string(to_string(c.severity)) + " | " +
-           std::string(to_string(c.scope)) + " | " + cell(c.meaning) + " | " + cell(c.fix) +
-           " |\n";
+           std::string(to_string(c.scope)) + " | " + cell(c.meaning) + " | " + cell(c.fix) + " |\n";
   }
   return out;
 }

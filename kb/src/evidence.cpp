@@ -43,7 +43,7 @@ struct Tally {
 struct SubjectGroup {
   std::string oracle;
   std::string engine_label;
-  std::string label;  // engine_label, plus the config when another group shares it
+  std::string label;    // engine_label, plus the config when another group shares it
   SharedPairs engines;  // shared by every EvidenceGroup made from this one
   SharedPairs config;
   Tally all;
@@ -85,7 +85,9 @@ std::string tally_text(std::int64_t passed, std::int64_t failed, std::int64_t er
   return out;
 }
 
-std::string oracle_slug(std::string_view oracle) { return std::string(text::id_slug(oracle)); }
+std::string oracle_slug(std::string_view oracle) {
+  return std::string(text::id_slug(oracle));
+}
 
 // `keep` bounds the result ids listed (the newest are kept); counts cover them all.
 EvidenceGroup make_group(const SubjectGroup& g, Tally t, std::size_t keep = SIZE_MAX) {

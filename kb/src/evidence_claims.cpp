@@ -227,11 +227,11 @@ void check_fixed(const Corpus& corpus, const Record& g, const EvidenceSummary& s
                             r.result->date + "), still fails: " + std::to_string(r.result->failed) +
                             "/" + std::to_string(r.result->passed + r.result->failed) + " failed";
       if (inside) {
-        report(
-            oracle, r,
-            make(Severity::warning, diag_code("evidence.fixed-but-failing"), g, status_pos(), std::move(message),
-                 "no result shows the fix yet: add a passing result on a fixed "
-                 "version, or set status back to open"));
+        report(oracle, r,
+               make(Severity::warning, diag_code("evidence.fixed-but-failing"), g, status_pos(),
+                    std::move(message),
+                    "no result shows the fix yet: add a passing result on a fixed "
+                    "version, or set status back to open"));
       } else {
         report(oracle, r,
                make(Severity::error, diag_code("evidence.fixed-but-failing"), g, status_pos(),

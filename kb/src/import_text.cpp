@@ -83,7 +83,8 @@ class SeedParser {
       int lineno = static_cast<int>(i) + 1;
       if (auto h = exact_header(line)) {
         if (!started_ && *h != kId) {
-          error(diag_code("import.missing-id"), lineno, 1, "the record does not start with an 'id' section",
+          error(diag_code("import.missing-id"), lineno, 1,
+                "the record does not start with an 'id' section",
                 "put a line 'id' and then the record id (e.g. gotchas/my-gotcha) first");
         }
         if (*h == kId && sections_[kId].seen) {
@@ -160,8 +161,9 @@ class SeedParser {
       }
       std::string body = join(sec.lines);
       if (text::trim(body).empty()) {
-        report(s == kSymptom ? Severity::error : Severity::warning, diag_code("import.empty-section"),
-               sec.header_line, 1, "section '" + std::string(kSeedSections[s]) + "' is empty",
+        report(s == kSymptom ? Severity::error : Severity::warning,
+               diag_code("import.empty-section"), sec.header_line, 1,
+               "section '" + std::string(kSeedSections[s]) + "' is empty",
                s == kSymptom ? "every gotcha needs a Symptom: what an operator sees"
                              : "write its text or remove the header");
         continue;
@@ -206,7 +208,8 @@ class SeedParser {
       return;
     }
     if (values.size() > 1) {
-      error(diag_code("import.bad-id"), values[1].second, 1, "the 'id' section holds more than one line",
+      error(diag_code("import.bad-id"), values[1].second, 1,
+            "the 'id' section holds more than one line",
             "the id is one line, e.g. gotchas/my-gotcha");
       return;
     }
@@ -263,12 +266,12 @@ TextImport parse_seed_text(std::string_view bytes, const std::string& file) {
     return out;
   };
   if (auto nul = bytes.find('\0'); nul != std::string_view::npos) {
-    return fail(diag_code("import.nul"), text::offset_to_pos(bytes, nul), "the file contains a NUL byte",
-                "the seed layout is UTF-8 text");
+    return fail(diag_code("import.nul"), text::offset_to_pos(bytes, nul),
+                "the file contains a NUL byte", "the seed layout is UTF-8 text");
   }
   if (auto bad = text::invalid_utf8_offset(bytes); bad != std::string_view::npos) {
-    return fail(diag_code("import.not-utf8"), text::offset_to_pos(bytes, bad), "bytes that are not UTF-8",
-                "save the file as UTF-8");
+    return fail(diag_code("import.not-utf8"), text::offset_to_pos(bytes, bad),
+                "bytes that are not UTF-8", "save the file as UTF-8");
   }
   if (bytes.starts_with(kBom)) bytes.remove_prefix(kBom.size());
   if (text::trim(bytes).empty()) {
@@ -301,11 +304,13 @@ namespace {
 struct ImportedField {
   std::string_view name;
   std::string_view (*value)(const Record&);  ///< "" when unset
-  bool text;  ///< Markdown: a block scalar
+  bool text;                                 ///< Markdown: a block scalar
 };
 
-#define KB_IMPORTED(name, member, text) \
-  {name, [](const Record& r) { return std::string_view(r.member); }, text}
+#define KB_IMPORTED(name, member, text)                                    \
+  {                                                                        \
+    name, [](const Record& r) { return std::string_view(r.member); }, text \
+  }
 
 constexpr ImportedField kImportedFields[] = {
     KB_IMPORTED("title", title, false),

@@ -9,9 +9,9 @@ Linted lint_corpus(std::shared_ptr<const Corpus> corpus, const LintOptions& opti
   out.corpus = std::move(corpus);
   out.evidence = EvidenceIndex::build(*out.corpus);
   out.diagnostics = out.corpus->diagnostics();
-  auto claims = out.evidence.check_claims(
-      *out.corpus, options.today.empty() ? text::today_utc() : options.today,
-      options.stale_after_days);
+  auto claims = out.evidence.check_claims(*out.corpus,
+                                          options.today.empty() ? text::today_utc() : options.today,
+                                          options.stale_after_days);
   out.diagnostics.insert(out.diagnostics.end(), claims.begin(), claims.end());
   sort_diagnostics(out.diagnostics);
   return out;

@@ -6,24 +6,36 @@ namespace kb {
 
 std::string_view kind_namespace(Kind k) {
   switch (k) {
-    case Kind::gotcha: return "gotchas";
-    case Kind::engine: return "engines";
-    case Kind::oracle: return "oracles";
-    case Kind::result: return "results";
-    case Kind::setting: return "settings";
-    case Kind::model: return "models";
+    case Kind::gotcha:
+      return "gotchas";
+    case Kind::engine:
+      return "engines";
+    case Kind::oracle:
+      return "oracles";
+    case Kind::result:
+      return "results";
+    case Kind::setting:
+      return "settings";
+    case Kind::model:
+      return "models";
   }
   return "gotchas";
 }
 
 std::string_view kind_name(Kind k) {
   switch (k) {
-    case Kind::gotcha: return "gotcha";
-    case Kind::engine: return "engine";
-    case Kind::oracle: return "oracle";
-    case Kind::result: return "result";
-    case Kind::setting: return "setting";
-    case Kind::model: return "model";
+    case Kind::gotcha:
+      return "gotcha";
+    case Kind::engine:
+      return "engine";
+    case Kind::oracle:
+      return "oracle";
+    case Kind::result:
+      return "result";
+    case Kind::setting:
+      return "setting";
+    case Kind::model:
+      return "model";
   }
   return "gotcha";
 }
@@ -32,7 +44,9 @@ std::string_view to_string(GotchaSeverity s) {
   return kSeverityNames[static_cast<std::size_t>(s)];
 }
 
-std::string_view to_string(GotchaStatus s) { return kStatusNames[static_cast<std::size_t>(s)]; }
+std::string_view to_string(GotchaStatus s) {
+  return kStatusNames[static_cast<std::size_t>(s)];
+}
 
 std::optional<GotchaSeverity> parse_gotcha_severity(std::string_view s) {
   for (GotchaSeverity g : kAllGotchaSeverities) {
@@ -145,13 +159,20 @@ std::string_view display_name(const Record& r) {
 
 const char* errc_code(Errc e) {
   switch (e) {
-    case Errc::invalid_argument: return "invalid-argument";
-    case Errc::not_found: return "not-found";
-    case Errc::io: return "io";
-    case Errc::database: return "database";
-    case Errc::too_large: return "too-large";
-    case Errc::timeout: return "timeout";
-    case Errc::internal: return "internal";
+    case Errc::invalid_argument:
+      return "invalid-argument";
+    case Errc::not_found:
+      return "not-found";
+    case Errc::io:
+      return "io";
+    case Errc::database:
+      return "database";
+    case Errc::too_large:
+      return "too-large";
+    case Errc::timeout:
+      return "timeout";
+    case Errc::internal:
+      return "internal";
   }
   return "internal";
 }

@@ -118,7 +118,8 @@ class Linter {
     const bool ordered_op = t.op == "gt" || t.op == "gte" || t.op == "lt" || t.op == "lte";
     if (ordered_op && !ordered_type(def)) {
       add(Severity::error, diag_code("predicate.bad-operator"), t.key.pos,
-          t.key.field + ": " + t.op + " compares numbers or versions; " + def.key + " is " + def.type,
+          t.key.field + ": " + t.op + " compares numbers or versions; " + def.key + " is " +
+              def.type,
           "use eq, ne, in or not_in");
     }
     for (std::size_t i = 0; i < t.values.size(); ++i) {
@@ -136,8 +137,8 @@ class Linter {
 
   void compare(const Predicate& p) {
     if (p.compare->left.is_literal && p.compare->right.is_literal) {
-      add(Severity::error, diag_code("predicate.invalid"), p.pos, "compare: both sides are literals",
-          "one side must be a setting");
+      add(Severity::error, diag_code("predicate.invalid"), p.pos,
+          "compare: both sides are literals", "one side must be a setting");
       return;
     }
     const bool ordered_op = p.compare->cmp != "==" && p.compare->cmp != "!=";
@@ -170,8 +171,8 @@ class Linter {
       }
     }
     if (def.type == "enum" && def.values.empty()) {
-      add(Severity::error, diag_code("setting.no-values"), Pos{1, 1}, "an enum setting lists its values",
-          "values: [a, b]");
+      add(Severity::error, diag_code("setting.no-values"), Pos{1, 1},
+          "an enum setting lists its values", "values: [a, b]");
     }
     if (def.type != "enum" && !def.values.empty()) {
       add(Severity::error, diag_code("setting.values-not-enum"), def.values.front().pos,
@@ -191,12 +192,14 @@ class Linter {
       for (const KeyValue& kv : v.implies) key_value(kv, nullptr);
     }
     for (const EngineSpelling& e : def.engines) {
-      for (const SettingDefault& d : e.defaults) value(r_, d.value, d.pos, "defaults", diag_code("setting.bad-value"));
+      for (const SettingDefault& d : e.defaults)
+        value(r_, d.value, d.pos, "defaults", diag_code("setting.bad-value"));
       for (const auto* list : {&e.flags, &e.env, &e.keys}) {
         for (const Spelling& s : *list) {
           if (s.has_value) value(r_, s.value, s.pos, s.name, diag_code("setting.bad-value"));
           if (s.invert && def.type != "bool") {
-            add(Severity::error, diag_code("setting.bad-invert"), s.pos, s.name + ": invert is for bool settings");
+            add(Severity::error, diag_code("setting.bad-invert"), s.pos,
+                s.name + ": invert is for bool settings");
           }
         }
       }
@@ -224,7 +227,8 @@ class Linter {
   // Engine atoms of applies_when naming `engine_id`.
   void engine_atoms(const Predicate& p, const std::string& engine_id,
                     std::vector<const RefValue*>& out) const {
-    if (p.op == Predicate::Op::engine && p.engine && corpus_.target(Kind::engine, p.engine->raw) == engine_id)
+    if (p.op == Predicate::Op::engine && p.engine &&
+        corpus_.target(Kind::engine, p.engine->raw) == engine_id)
       out.push_back(&*p.engine);
     for (const auto& c : p.children) engine_atoms(c, engine_id, out);
   }
@@ -233,7 +237,8 @@ class Linter {
     auto range = VersionRange::parse(ref.versions);
     const bool all = text::trim(ref.versions).empty() || (range && range->is_any());
     if (all || (range && range->contains(fixed))) {
-      add(Severity::error, diag_code("fixes.range-mismatch"), ref.versions_pos.line ? ref.versions_pos : ref.pos,
+      add(Severity::error, diag_code("fixes.range-mismatch"),
+          ref.versions_pos.line ? ref.versions_pos : ref.pos,
           ref.field + ": " + (all ? std::string("every version") : "'" + ref.versions + "'") +
               " includes " + f.fixed_in + ", the first fixed version of its fix chain",
           "end the range before the fix, e.g. \"<" + f.fixed_in + "\"");
@@ -272,8 +277,9 @@ class Linter {
           "add fixes: [{engine: ..., fixed_in: ..., resolution: fixed}] so kb check can tell "
           "fixed deployments from affected ones");
     } else if (r_.status == GotchaStatus::fixed && !any_fixed) {
-      const bool disabled = std::any_of(r_.fixes.begin(), r_.fixes.end(),
-                                        [](const FixChain& f) { return f.resolution == "disabled"; });
+      const bool disabled = std::any_of(r_.fixes.begin(), r_.fixes.end(), [](const FixChain& f) {
+        return f.resolution == "disabled";
+      });
       add(Severity::error, diag_code("fixes.status-mismatch"), status_pos(),
           disabled ? "status fixed, but the fix chain only disables the feature"
                    : "status fixed, but no fix chain gives a first fixed version",

@@ -137,7 +137,8 @@ ApplyResult apply_repairs(const Corpus& corpus, RepairPlan& plan, std::string_vi
     // An editor may save between the read above and the write: the write goes ahead only
     // if the file in place is still the one read, and never over a save.
     if (replace_if_unchanged(path, *text, record->source_text) == ReplaceResult::changed) {
-      refuse(diag_code("repair.stale"), "the file was saved while it was being repaired; nothing written");
+      refuse(diag_code("repair.stale"),
+             "the file was saved while it was being repaired; nothing written");
       continue;
     }
     for (auto* r : pending) r->applied = true;

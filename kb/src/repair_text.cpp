@@ -72,8 +72,9 @@ bool scalar_edit(std::string_view body, const std::vector<std::size_t>& starts,
       inner += body[end++];
     }
     if (end >= body.size() || inner != r.from) return fail("'" + r.from + "' is not there");
-    out = Edit{at, end + 1 - at,
-               yaml_out::scalar(r.to, quote == '"' ? yaml_out::Quote::double_ : yaml_out::Quote::single)};
+    out = Edit{
+        at, end + 1 - at,
+        yaml_out::scalar(r.to, quote == '"' ? yaml_out::Quote::double_ : yaml_out::Quote::single)};
     return true;
   }
   if (body.compare(at, r.from.size(), r.from) != 0) return fail("'" + r.from + "' is not there");
@@ -122,8 +123,8 @@ std::string flow_entry(const PlannedRepair& r, std::string_view today, std::size
                        const std::string& eol) {
   const std::string pad(indent, ' ');
   return pad + "- {date: " + std::string(today) + ", field: " + yaml_out::double_quoted(r.field) +
-         ", from: " + yaml_out::scalar(r.from) + ", to: " + yaml_out::scalar(r.to) + "," + eol + pad +
-         "   reason: " + yaml_out::double_quoted(r.reason) +
+         ", from: " + yaml_out::scalar(r.from) + ", to: " + yaml_out::scalar(r.to) + "," + eol +
+         pad + "   reason: " + yaml_out::double_quoted(r.reason) +
          ", confidence: " + confidence_text(r.confidence) + "}" + eol;
 }
 
@@ -132,9 +133,9 @@ std::string block_entry(const PlannedRepair& r, std::string_view today, std::siz
   const std::string pad(indent, ' ');
   const std::string key_pad(indent + 2, ' ');
   return pad + "- date: " + std::string(today) + eol + key_pad +
-         "field: " + yaml_out::double_quoted(r.field) + eol + key_pad + "from: " + yaml_out::scalar(r.from) + eol +
-         key_pad + "to: " + yaml_out::scalar(r.to) + eol + key_pad +
-         "reason: " + yaml_out::double_quoted(r.reason) + eol + key_pad +
+         "field: " + yaml_out::double_quoted(r.field) + eol + key_pad +
+         "from: " + yaml_out::scalar(r.from) + eol + key_pad + "to: " + yaml_out::scalar(r.to) +
+         eol + key_pad + "reason: " + yaml_out::double_quoted(r.reason) + eol + key_pad +
          "confidence: " + confidence_text(r.confidence) + eol;
 }
 
@@ -264,8 +265,14 @@ std::optional<std::string> repaired_text(const Record& record,
                                          const std::vector<PlannedRepair>& repairs,
                                          std::string_view today,
                                          std::vector<Diagnostic>& problems) {
-  Diagnostic problem{Severity::error, diag_code("repair.not-in-place"), record.file, 0, 0, "",
-                     "edit the file by hand", record.id};
+  Diagnostic problem{Severity::error,
+                     diag_code("repair.not-in-place"),
+                     record.file,
+                     0,
+                     0,
+                     "",
+                     "edit the file by hand",
+                     record.id};
   auto fail = [&](std::string message = {}) -> std::optional<std::string> {
     if (!message.empty()) problem.message = std::move(message);
     problems.push_back(std::move(problem));

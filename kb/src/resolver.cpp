@@ -10,9 +10,9 @@
 #include <cstdio>
 #include <functional>
 
+#include "kb/text.h"
 #include "resolver_internal.h"
 #include "similarity.h"
-#include "kb/text.h"
 
 namespace kb {
 namespace {
@@ -97,7 +97,9 @@ std::string format_score(double score) {
   return buf;
 }
 
-std::string_view trim_view(std::string_view raw) { return text::trim(raw); }
+std::string_view trim_view(std::string_view raw) {
+  return text::trim(raw);
+}
 
 std::optional<Kind> namespace_prefix(std::string_view raw) {
   // Asked of every reference a page or a check resolves: compared in place, not lowered
@@ -339,7 +341,8 @@ Resolution judge(Resolution r, std::string_view key, const RepairPolicy& policy,
 }
 
 std::string_view dangling_code(const Resolution& r) {
-  return r.other_namespace_id.empty() ? diag_code("ref.dangling") : diag_code("ref.wrong-namespace");
+  return r.other_namespace_id.empty() ? diag_code("ref.dangling")
+                                      : diag_code("ref.wrong-namespace");
 }
 
 std::string dangling_hint(const Resolution& r) {

@@ -103,7 +103,8 @@ class JsonReader {
 
  private:
   Diagnostic shape(const yaml::Node& n, std::string message) const {
-    return report_diag(Severity::error, diag_code("results.bad-shape"), file_, n.pos, std::move(message),
+    return report_diag(Severity::error, diag_code("results.bad-shape"), file_, n.pos,
+                       std::move(message),
                        "expected {\"passed\": N, \"failed\": M, \"errors\": E, \"skipped\": S} "
                        "or [{\"name\": ..., \"outcome\": \"passed\"}, ...]");
   }
@@ -157,10 +158,10 @@ class JsonReader {
     c.errors = std::max<std::int64_t>(errors, 0);
     c.skipped = std::max<std::int64_t>(skipped, 0);
     if (total >= 0 && total != c.total()) {
-      diags.push_back(report_diag(Severity::warning, diag_code("results.count-mismatch"), file_, counts.pos,
-                                  "total is " + std::to_string(total) +
-                                      " but the counts add up to " + std::to_string(c.total()) +
-                                      "; using the counts"));
+      diags.push_back(
+          report_diag(Severity::warning, diag_code("results.count-mismatch"), file_, counts.pos,
+                      "total is " + std::to_string(total) + " but the counts add up to " +
+                          std::to_string(c.total()) + "; using the counts"));
     }
     return true;
   }
@@ -211,8 +212,8 @@ class JsonReader {
       } else if (o == "skipped" || o == "skip") {
         ++c.skipped;
       } else {
-        diags.push_back(report_diag(Severity::error, diag_code("results.unknown-outcome"), file_, outcome->pos,
-                                    "unknown outcome '" + outcome->value + "'",
+        diags.push_back(report_diag(Severity::error, diag_code("results.unknown-outcome"), file_,
+                                    outcome->pos, "unknown outcome '" + outcome->value + "'",
                                     "use passed, failed, error or skipped"));
         ok = false;
       }

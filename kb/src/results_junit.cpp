@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "evidence_internal.h"
-#include "results_internal.h"
 #include "kb/diagnostic_codes.h"
+#include "results_internal.h"
 
 namespace kb {
 namespace {

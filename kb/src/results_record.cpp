@@ -12,8 +12,8 @@
 #include "kb/error.h"
 #include "kb/evidence.h"
 #include "kb/results_import.h"
-#include "kb/version.h"
 #include "kb/text.h"
+#include "kb/version.h"
 #include "yaml_scalar.h"
 
 namespace kb {
@@ -58,7 +58,9 @@ std::string slugify(std::string_view s) {
   return out;
 }
 
-std::string after_slash(std::string_view id) { return std::string(text::id_slug(id)); }
+std::string after_slash(std::string_view id) {
+  return std::string(text::id_slug(id));
+}
 
 // One-line scalars go through the one YAML scalar writer.
 using yaml_out::scalar;

@@ -60,7 +60,8 @@ RefValue ref(const Node& v, const std::string& field) {
 
 std::vector<RefValue> refs(const Node& v, const std::string& path) {
   std::vector<RefValue> out;
-  for (std::size_t i = 0; i < v.items.size(); ++i) out.push_back(ref(v.items[i], item_path(path, i)));
+  for (std::size_t i = 0; i < v.items.size(); ++i)
+    out.push_back(ref(v.items[i], item_path(path, i)));
   return out;
 }
 
@@ -107,16 +108,26 @@ Citation citation(const Node& v) {
   c.pos = v.pos;
   entries(v, [&](const std::string& k, const Node& val) {
     const std::string s = scalar(val);
-    if (k == "type") c.type = s;
-    else if (k == "repo") c.repo = s;
-    else if (k == "number") c.number = integer(s);
-    else if (k == "ref") c.ref = s;
-    else if (k == "url") c.url = s;
-    else if (k == "title") c.title = s;
-    else if (k == "state") c.state = s;
-    else if (k == "as_of") c.as_of = s;
-    else if (k == "date") c.date = s;
-    else if (k == "note") c.note = s;
+    if (k == "type")
+      c.type = s;
+    else if (k == "repo")
+      c.repo = s;
+    else if (k == "number")
+      c.number = integer(s);
+    else if (k == "ref")
+      c.ref = s;
+    else if (k == "url")
+      c.url = s;
+    else if (k == "title")
+      c.title = s;
+    else if (k == "state")
+      c.state = s;
+    else if (k == "as_of")
+      c.as_of = s;
+    else if (k == "date")
+      c.date = s;
+    else if (k == "note")
+      c.note = s;
   });
   return c;
 }
@@ -156,9 +167,12 @@ Spelling spelling(const Node& item, std::string_view name_key) {
     return s;
   }
   entries(item, [&](const std::string& k, const Node& val) {
-    if (k == name_key || k == "flag" || k == "key") s.name = scalar(val);
-    else if (k == "field") s.field = scalar(val);
-    else if (k == "invert") s.invert = scalar(val) == "true" || scalar(val) == "True" || scalar(val) == "TRUE";
+    if (k == name_key || k == "flag" || k == "key")
+      s.name = scalar(val);
+    else if (k == "field")
+      s.field = scalar(val);
+    else if (k == "invert")
+      s.invert = scalar(val) == "true" || scalar(val) == "True" || scalar(val) == "TRUE";
     else if (k == "value") {
       s.value = scalar(val);
       s.has_value = true;
@@ -177,12 +191,18 @@ EngineSpelling engine_spelling(const Node& item, const std::string& path) {
   EngineSpelling e;
   e.pos = item.pos;
   entries(item, [&](const std::string& k, const Node& val) {
-    if (k == "engine") e.engine = ref(val, path + ".engine");
-    else if (k == "versions") e.versions = scalar(val);
-    else if (k == "flags") e.flags = spellings(val, "flag");
-    else if (k == "env") e.env = spellings(val, "name");
-    else if (k == "json") e.json = spellings(val, "flag");
-    else if (k == "keys") e.keys = spellings(val, "key");
+    if (k == "engine")
+      e.engine = ref(val, path + ".engine");
+    else if (k == "versions")
+      e.versions = scalar(val);
+    else if (k == "flags")
+      e.flags = spellings(val, "flag");
+    else if (k == "env")
+      e.env = spellings(val, "name");
+    else if (k == "json")
+      e.json = spellings(val, "flag");
+    else if (k == "keys")
+      e.keys = spellings(val, "key");
     else if (k == "defaults") {
       for (const Node& d : val.items) {
         SettingDefault sd;
@@ -204,11 +224,16 @@ SettingValue setting_value(const Node& item, const std::string& path) {
     return sv;
   }
   entries(item, [&](const std::string& k, const Node& val) {
-    if (k == "value") sv.value = scalar(val);
-    else if (k == "synonyms") sv.synonyms = strings(val);
-    else if (k == "description") sv.description = scalar(val);
-    else if (k == "engines") sv.engines = refs(val, path + ".engines");
-    else if (k == "implies") sv.implies = key_values(val, path + ".implies");
+    if (k == "value")
+      sv.value = scalar(val);
+    else if (k == "synonyms")
+      sv.synonyms = strings(val);
+    else if (k == "description")
+      sv.description = scalar(val);
+    else if (k == "engines")
+      sv.engines = refs(val, path + ".engines");
+    else if (k == "implies")
+      sv.implies = key_values(val, path + ".implies");
   });
   return sv;
 }
@@ -217,14 +242,19 @@ FixChain fix_chain(const Node& item, const std::string& path) {
   FixChain f;
   f.pos = item.pos;
   entries(item, [&](const std::string& k, const Node& val) {
-    if (k == "engine") f.engine = ref(val, path + ".engine");
-    else if (k == "issues") f.issues = citations(val, "issue");
-    else if (k == "prs") f.prs = citations(val, "pr");
+    if (k == "engine")
+      f.engine = ref(val, path + ".engine");
+    else if (k == "issues")
+      f.issues = citations(val, "issue");
+    else if (k == "prs")
+      f.prs = citations(val, "pr");
     else if (k == "fixed_in") {
       f.fixed_in = scalar(val);
       f.fixed_in_pos = val.pos;
-    } else if (k == "resolution") f.resolution = scalar(val);
-    else if (k == "note") f.note = scalar(val);
+    } else if (k == "resolution")
+      f.resolution = scalar(val);
+    else if (k == "note")
+      f.note = scalar(val);
   });
   return f;
 }
@@ -233,10 +263,14 @@ Detection detection(const Node& v, const std::string& path) {
   Detection d;
   d.pos = v.pos;
   entries(v, [&](const std::string& k, const Node& val) {
-    if (k == "silent") d.silent = truth(val);
-    else if (k == "lying_signals") d.lying_signals = strings(val);
-    else if (k == "oracles") d.oracles = refs(val, path + ".oracles");
-    else if (k == "canary") d.canary = scalar(val);
+    if (k == "silent")
+      d.silent = truth(val);
+    else if (k == "lying_signals")
+      d.lying_signals = strings(val);
+    else if (k == "oracles")
+      d.oracles = refs(val, path + ".oracles");
+    else if (k == "canary")
+      d.canary = scalar(val);
   });
   return d;
 }
@@ -245,7 +279,8 @@ void subject(Record& r, const Node& v) {
   entries(v, [&](const std::string& k, const Node& val) {
     if (k == "engines") {
       for (std::size_t i = 0; i < val.items.size(); ++i) {
-        r.result->subject.engines.push_back(engine_ref(val.items[i], item_path("subject.engines", i), "version"));
+        r.result->subject.engines.push_back(
+            engine_ref(val.items[i], item_path("subject.engines", i), "version"));
       }
     } else if (k == "config") {
       r.result->subject.config = pairs(val);
@@ -259,8 +294,10 @@ RunnerDecl runner(const Node& v) {
   RunnerDecl d;
   d.pos = v.pos;
   entries(v, [&](const std::string& k, const Node& val) {
-    if (k == "kind") d.kind = scalar(val);
-    else if (k == "params") d.params = pairs(val);
+    if (k == "kind")
+      d.kind = scalar(val);
+    else if (k == "params")
+      d.params = pairs(val);
   });
   return d;
 }
@@ -272,99 +309,148 @@ std::vector<RepairEntry> repairs(const Node& v) {
     e.pos = item.pos;
     entries(item, [&](const std::string& k, const Node& val) {
       const std::string s = scalar(val);
-      if (k == "date") e.date = s;
-      else if (k == "field") e.field = s;
-      else if (k == "from") e.from = s;
-      else if (k == "to") e.to = s;
-      else if (k == "reason") e.reason = s;
-      else if (k == "confidence") e.confidence = std::strtod(s.c_str(), nullptr);
+      if (k == "date")
+        e.date = s;
+      else if (k == "field")
+        e.field = s;
+      else if (k == "from")
+        e.from = s;
+      else if (k == "to")
+        e.to = s;
+      else if (k == "reason")
+        e.reason = s;
+      else if (k == "confidence")
+        e.confidence = std::strtod(s.c_str(), nullptr);
     });
     out.push_back(std::move(e));
   }
   return out;
 }
 
-#define TEXT(name, member) {name, [](Record& r, const Node& v, const std::string&) { r.member = scalar(v); }}
+#define TEXT(name, member)                                                           \
+  {                                                                                  \
+    name, [](Record& r, const Node& v, const std::string&) { r.member = scalar(v); } \
+  }
 
 const std::vector<std::pair<std::string_view, Setter>>& common_setters() {
   static const std::vector<std::pair<std::string_view, Setter>> s = {
       {"id", [](Record&, const Node&, const std::string&) {}},  // checked against the path
       TEXT("title", title),
       {"aliases", [](Record& r, const Node& v, const std::string&) { r.aliases = strings(v); }},
-      {"references", [](Record& r, const Node& v, const std::string&) { r.references = citations(v); }},
+      {"references",
+       [](Record& r, const Node& v, const std::string&) { r.references = citations(v); }},
       TEXT("notes", notes)};
   return s;
 }
 
 const std::vector<std::pair<std::string_view, Setter>>& own_setters(Kind k) {
   static const std::vector<std::pair<std::string_view, Setter>> gotcha = {
-      {"severity", [](Record& r, const Node& v, const std::string&) { r.severity = parse_gotcha_severity(scalar(v)); }},
-      {"status", [](Record& r, const Node& v, const std::string&) { r.status = parse_gotcha_status(scalar(v)); }},
+      {"severity", [](Record& r, const Node& v,
+                      const std::string&) { r.severity = parse_gotcha_severity(scalar(v)); }},
+      {"status", [](Record& r, const Node& v,
+                    const std::string&) { r.status = parse_gotcha_status(scalar(v)); }},
       TEXT("kind", category),
-      TEXT("family", family), TEXT("created", created), TEXT("updated", updated),
-      TEXT("as_of", as_of), TEXT("confidence", confidence),
+      TEXT("family", family),
+      TEXT("created", created),
+      TEXT("updated", updated),
+      TEXT("as_of", as_of),
+      TEXT("confidence", confidence),
       {"tags", [](Record& r, const Node& v, const std::string&) { r.tags = strings(v); }},
-      {"affects", [](Record& r, const Node& v, const std::string& p) {
-         for (std::size_t i = 0; i < v.items.size(); ++i) r.affects.push_back(engine_ref(v.items[i], item_path(p, i), "versions"));
+      {"affects",
+       [](Record& r, const Node& v, const std::string& p) {
+         for (std::size_t i = 0; i < v.items.size(); ++i)
+           r.affects.push_back(engine_ref(v.items[i], item_path(p, i), "versions"));
        }},
-      {"applies_when", [](Record& r, const Node& v, const std::string& p) { r.applies_when = read_predicate(v, p); }},
-      TEXT("symptom", symptom), TEXT("root_cause", root_cause), TEXT("workaround", workaround),
+      {"applies_when", [](Record& r, const Node& v,
+                          const std::string& p) { r.applies_when = read_predicate(v, p); }},
+      TEXT("symptom", symptom),
+      TEXT("root_cause", root_cause),
+      TEXT("workaround", workaround),
       {"related", [](Record& r, const Node& v, const std::string& p) { r.related = refs(v, p); }},
       {"oracles", [](Record& r, const Node& v, const std::string& p) { r.oracles = refs(v, p); }},
-      {"fixes", [](Record& r, const Node& v, const std::string& p) {
-         for (std::size_t i = 0; i < v.items.size(); ++i) r.fixes.push_back(fix_chain(v.items[i], item_path(p, i)));
+      {"fixes",
+       [](Record& r, const Node& v, const std::string& p) {
+         for (std::size_t i = 0; i < v.items.size(); ++i)
+           r.fixes.push_back(fix_chain(v.items[i], item_path(p, i)));
        }},
-      {"detection", [](Record& r, const Node& v, const std::string& p) { r.detection = detection(v, p); }},
-      {"impact", [](Record& r, const Node& v, const std::string&) {
-         r.impact = objects<Impact>(v, "metric", [](Impact& x, const std::string& k, const Node& val) {
-           if (k == "metric") x.metric = scalar(val);
-           else if (k == "change") x.change = scalar(val);
-           else if (k == "note") x.note = scalar(val);
-         });
+      {"detection",
+       [](Record& r, const Node& v, const std::string& p) { r.detection = detection(v, p); }},
+      {"impact",
+       [](Record& r, const Node& v, const std::string&) {
+         r.impact =
+             objects<Impact>(v, "metric", [](Impact& x, const std::string& k, const Node& val) {
+               if (k == "metric")
+                 x.metric = scalar(val);
+               else if (k == "change")
+                 x.change = scalar(val);
+               else if (k == "note")
+                 x.note = scalar(val);
+             });
        }},
       {"repairs", [](Record& r, const Node& v, const std::string&) { r.repairs = repairs(v); }}};
   static const std::vector<std::pair<std::string_view, Setter>> engine = {
-      TEXT("name", engine->name), TEXT("repo", engine->repo), TEXT("url", engine->url), TEXT("description", description),
+      TEXT("name", engine->name),
+      TEXT("repo", engine->repo),
+      TEXT("url", engine->url),
+      TEXT("description", description),
       TEXT("kind", category),
-      {"relations", [](Record& r, const Node& v, const std::string& p) {
+      {"relations",
+       [](Record& r, const Node& v, const std::string& p) {
          for (std::size_t i = 0; i < v.items.size(); ++i) {
            EngineRelation rel;
            rel.pos = v.items[i].pos;
            if (const Node* t = v.items[i].find("type")) rel.type = scalar(*t);
-           if (const Node* e = v.items[i].find("engine")) rel.engine = ref(*e, item_path(p, i) + ".engine");
+           if (const Node* e = v.items[i].find("engine"))
+             rel.engine = ref(*e, item_path(p, i) + ".engine");
            r.engine->relations.push_back(std::move(rel));
          }
        }},
-      {"packages", [](Record& r, const Node& v, const std::string&) {
-         r.engine->packages = objects<Package>(v, "name", [](Package& x, const std::string& k, const Node& val) {
-           if (k == "name") x.name = scalar(val);
-           else if (k == "ecosystem") x.ecosystem = scalar(val);
-         });
+      {"packages",
+       [](Record& r, const Node& v, const std::string&) {
+         r.engine->packages =
+             objects<Package>(v, "name", [](Package& x, const std::string& k, const Node& val) {
+               if (k == "name")
+                 x.name = scalar(val);
+               else if (k == "ecosystem")
+                 x.ecosystem = scalar(val);
+             });
        }},
-      {"images", [](Record& r, const Node& v, const std::string& p) {
+      {"images",
+       [](Record& r, const Node& v, const std::string& p) {
          for (std::size_t i = 0; i < v.items.size(); ++i) {
            const Node& item = v.items[i];
            Image img;
            img.pos = item.pos;
            if (item.is_scalar()) img.image = item.value;
            if (const Node* x = item.find("image")) img.image = scalar(*x);
-           if (const Node* x = item.find("engines")) img.engines = refs(*x, item_path(p, i) + ".engines");
+           if (const Node* x = item.find("engines"))
+             img.engines = refs(*x, item_path(p, i) + ".engines");
            r.engine->images.push_back(std::move(img));
          }
        }},
-      {"entrypoints", [](Record& r, const Node& v, const std::string&) {
-         r.engine->entrypoints = objects<Entrypoint>(v, "command", [](Entrypoint& x, const std::string& k, const Node& val) {
-           if (k == "command") x.command = scalar(val);
-           else if (k == "module") x.module = scalar(val);
-           else if (k == "role") x.role = scalar(val);
-         });
+      {"entrypoints",
+       [](Record& r, const Node& v, const std::string&) {
+         r.engine->entrypoints = objects<Entrypoint>(
+             v, "command", [](Entrypoint& x, const std::string& k, const Node& val) {
+               if (k == "command")
+                 x.command = scalar(val);
+               else if (k == "module")
+                 x.module = scalar(val);
+               else if (k == "role")
+                 x.role = scalar(val);
+             });
        }},
-      {"probe", [](Record& r, const Node& v, const std::string&) {
-         r.engine->probe = objects<ProbeRoute>(v, "path", [](ProbeRoute& x, const std::string& k, const Node& val) {
-           if (k == "path") x.path = scalar(val);
-           else if (k == "version") x.version = scalar(val);
-           else if (k == "expect") x.expect = pairs(val);
-         });
+      {"probe",
+       [](Record& r, const Node& v, const std::string&) {
+         r.engine->probe = objects<ProbeRoute>(
+             v, "path", [](ProbeRoute& x, const std::string& k, const Node& val) {
+               if (k == "path")
+                 x.path = scalar(val);
+               else if (k == "version")
+                 x.version = scalar(val);
+               else if (k == "expect")
+                 x.expect = pairs(val);
+             });
        }},
       {"releases", [](Record& r, const Node& v, const std::string& p) {
          for (std::size_t i = 0; i < v.items.size(); ++i) {
@@ -385,50 +471,81 @@ const std::vector<std::pair<std::string_view, Setter>>& own_setters(Kind k) {
          }
        }}};
   static const std::vector<std::pair<std::string_view, Setter>> oracle = {
-      TEXT("method", method), TEXT("pass_criterion", pass_criterion),
+      TEXT("method", method),
+      TEXT("pass_criterion", pass_criterion),
       {"runner", [](Record& r, const Node& v, const std::string&) { r.runner = runner(v); }}};
   static const std::vector<std::pair<std::string_view, Setter>> result = {
-      {"oracle", [](Record& r, const Node& v, const std::string& p) { r.result->oracle = ref(v, p); }},
+      {"oracle",
+       [](Record& r, const Node& v, const std::string& p) { r.result->oracle = ref(v, p); }},
       TEXT("date", result->date),
       {"subject", [](Record& r, const Node& v, const std::string&) { subject(r, v); }},
-      {"passed", [](Record& r, const Node& v, const std::string&) { r.result->passed = integer(scalar(v)); }},
-      {"failed", [](Record& r, const Node& v, const std::string&) { r.result->failed = integer(scalar(v)); }},
-      {"errors", [](Record& r, const Node& v, const std::string&) { r.result->errors = integer(scalar(v)); }},
-      {"skipped", [](Record& r, const Node& v, const std::string&) { r.result->skipped = integer(scalar(v)); }},
-      {"evidence_for", [](Record& r, const Node& v, const std::string& p) { r.result->evidence_for = refs(v, p); }},
-      {"source", [](Record& r, const Node& v, const std::string&) { r.result->source = citation(v); }},
-      {"failures", [](Record& r, const Node& v, const std::string&) {
-         r.result->failures = objects<Failure>(v, "prompt", [](Failure& x, const std::string& k, const Node& val) {
-           if (k == "prompt") x.prompt = integer(scalar(val));
-           else if (k == "position") x.position = integer(scalar(val));
-           else if (k == "trial") x.trial = integer(scalar(val));
-           else if (k == "run") x.run = integer(scalar(val));
-           else if (k == "compared") x.compared = scalar(val);
-           else if (k == "expected") x.expected = scalar(val);
-           else if (k == "got") x.got = scalar(val);
-         });
+      {"passed",
+       [](Record& r, const Node& v, const std::string&) { r.result->passed = integer(scalar(v)); }},
+      {"failed",
+       [](Record& r, const Node& v, const std::string&) { r.result->failed = integer(scalar(v)); }},
+      {"errors",
+       [](Record& r, const Node& v, const std::string&) { r.result->errors = integer(scalar(v)); }},
+      {"skipped", [](Record& r, const Node& v,
+                     const std::string&) { r.result->skipped = integer(scalar(v)); }},
+      {"evidence_for",
+       [](Record& r, const Node& v, const std::string& p) { r.result->evidence_for = refs(v, p); }},
+      {"source",
+       [](Record& r, const Node& v, const std::string&) { r.result->source = citation(v); }},
+      {"failures",
+       [](Record& r, const Node& v, const std::string&) {
+         r.result->failures =
+             objects<Failure>(v, "prompt", [](Failure& x, const std::string& k, const Node& val) {
+               if (k == "prompt")
+                 x.prompt = integer(scalar(val));
+               else if (k == "position")
+                 x.position = integer(scalar(val));
+               else if (k == "trial")
+                 x.trial = integer(scalar(val));
+               else if (k == "run")
+                 x.run = integer(scalar(val));
+               else if (k == "compared")
+                 x.compared = scalar(val);
+               else if (k == "expected")
+                 x.expected = scalar(val);
+               else if (k == "got")
+                 x.got = scalar(val);
+             });
        }},
-      {"incomplete", [](Record& r, const Node& v, const std::string&) { r.result->incomplete = truth(v); }}};
+      {"incomplete",
+       [](Record& r, const Node& v, const std::string&) { r.result->incomplete = truth(v); }}};
   static const std::vector<std::pair<std::string_view, Setter>> setting = {
-      TEXT("key", setting->key), TEXT("type", setting->type), TEXT("scope", setting->scope),
-      {"synonyms", [](Record& r, const Node& v, const std::string&) { r.setting->synonyms = strings(v); }},
+      TEXT("key", setting->key),
+      TEXT("type", setting->type),
+      TEXT("scope", setting->scope),
+      {"synonyms",
+       [](Record& r, const Node& v, const std::string&) { r.setting->synonyms = strings(v); }},
       TEXT("description", description),
-      {"values", [](Record& r, const Node& v, const std::string& p) {
-         for (std::size_t i = 0; i < v.items.size(); ++i) r.setting->values.push_back(setting_value(v.items[i], item_path(p, i)));
+      {"values",
+       [](Record& r, const Node& v, const std::string& p) {
+         for (std::size_t i = 0; i < v.items.size(); ++i)
+           r.setting->values.push_back(setting_value(v.items[i], item_path(p, i)));
        }},
       {"engines", [](Record& r, const Node& v, const std::string& p) {
-         for (std::size_t i = 0; i < v.items.size(); ++i) r.setting->engines.push_back(engine_spelling(v.items[i], item_path(p, i)));
+         for (std::size_t i = 0; i < v.items.size(); ++i)
+           r.setting->engines.push_back(engine_spelling(v.items[i], item_path(p, i)));
        }}};
   static const std::vector<std::pair<std::string_view, Setter>> model = {
       {"match", [](Record& r, const Node& v, const std::string&) { r.match = strings(v); }},
-      {"traits", [](Record& r, const Node& v, const std::string& p) { r.traits = key_values(v, p); }}};
+      {"traits",
+       [](Record& r, const Node& v, const std::string& p) { r.traits = key_values(v, p); }}};
   switch (k) {
-    case Kind::gotcha: return gotcha;
-    case Kind::engine: return engine;
-    case Kind::oracle: return oracle;
-    case Kind::result: return result;
-    case Kind::setting: return setting;
-    case Kind::model: return model;
+    case Kind::gotcha:
+      return gotcha;
+    case Kind::engine:
+      return engine;
+    case Kind::oracle:
+      return oracle;
+    case Kind::result:
+      return result;
+    case Kind::setting:
+      return setting;
+    case Kind::model:
+      return model;
   }
   return gotcha;
 }

@@ -3,8 +3,8 @@
 
 #include <algorithm>
 
-#include "kb/version.h"
 #include "kb/diagnostic_codes.h"
+#include "kb/version.h"
 #include "schema_extract.h"
 #include "schema_validate.h"
 #include "similarity.h"
@@ -16,9 +16,9 @@ namespace {
 using yaml::CoreType;
 using Node = yaml::Node;
 
-const std::vector<std::string> kOps = {"all",  "any",      "not",     "engine",  "config",
-                                       "config_set", "role", "model", "hardware", "differs",
-                                       "compare"};
+const std::vector<std::string> kOps = {"all",      "any",        "not",    "engine",
+                                       "config",   "config_set", "role",   "model",
+                                       "hardware", "differs",    "compare"};
 constexpr int kMaxDepth = 32;
 
 bool contains(const std::vector<std::string_view>& v, std::string_view s) {
@@ -50,8 +50,9 @@ bool literal_scalar(const Node& v) {
 void Validator::predicate(const Node& v, const std::string& path, int depth) {
   if (!v.is_map() || v.entries.empty()) {
     error(diag_code("predicate.invalid"), v.pos,
-          path + ": expected a mapping with one of all, any, not, engine, config, config_set, "
-                 "role, model, hardware, differs, compare",
+          path +
+              ": expected a mapping with one of all, any, not, engine, config, config_set, "
+              "role, model, hardware, differs, compare",
           "e.g. {config: {prefix_caching: true}}");
     return;
   }
@@ -60,18 +61,37 @@ void Validator::predicate(const Node& v, const std::string& path, int depth) {
     return;
   }
   if (v.find("engine")) {
-    static const Struct kEngineAtom = {
-        "engine-atom", "", {
-            Field{"engine", ValueType::reference, false, true, Kind::engine, {}, nullptr, {}, "", "vllm"},
-            Field{"versions", ValueType::version_range, false, false, std::nullopt, {}, nullptr, {}, "", ""}},
-        {}};
+    static const Struct kEngineAtom = {"engine-atom",
+                                       "",
+                                       {Field{"engine",
+                                              ValueType::reference,
+                                              false,
+                                              true,
+                                              Kind::engine,
+                                              {},
+                                              nullptr,
+                                              {},
+                                              "",
+                                              "vllm"},
+                                        Field{"versions",
+                                              ValueType::version_range,
+                                              false,
+                                              false,
+                                              std::nullopt,
+                                              {},
+                                              nullptr,
+                                              {},
+                                              "",
+                                              ""}},
+                                       {}};
     object(v, kEngineAtom, path);
     return;
   }
   if (v.entries.size() != 1) {
-    error(diag_code("predicate.invalid"), v.pos,
-          path + ": a predicate has exactly one operator, found " + std::to_string(v.entries.size()),
-          "combine several with `all: [...]`");
+    error(
+        diag_code("predicate.invalid"), v.pos,
+        path + ": a predicate has exactly one operator, found " + std::to_string(v.entries.size()),
+        "combine several with `all: [...]`");
     return;
   }
   const auto& [k, val] = v.entries.front();
@@ -79,7 +99,8 @@ void Validator::predicate(const Node& v, const std::string& path, int depth) {
   const std::string here = path + "." + op;
   if (op == "all" || op == "any") {
     if (!val.is_seq() || val.items.empty()) {
-      error(diag_code("predicate.invalid"), val.pos, here + ": expected a non-empty list of predicates");
+      error(diag_code("predicate.invalid"), val.pos,
+            here + ": expected a non-empty list of predicates");
       return;
     }
     for (std::size_t i = 0; i < val.items.size(); ++i) {
@@ -91,19 +112,21 @@ void Validator::predicate(const Node& v, const std::string& path, int depth) {
     config_tests(val, here);
   } else if (op == "config_set") {
     if (!val.is_seq() || val.items.empty()) {
-      error(diag_code("predicate.invalid"), val.pos, here + ": expected a non-empty list of settings",
-            "e.g. {config_set: [kv_transfer]}");
+      error(diag_code("predicate.invalid"), val.pos,
+            here + ": expected a non-empty list of settings", "e.g. {config_set: [kv_transfer]}");
       return;
     }
     for (std::size_t i = 0; i < val.items.size(); ++i) {
       const Node& item = val.items[i];
       if (!item.is_scalar() || blank(item)) {
-        error(diag_code("predicate.invalid"), item.pos, here + "[" + std::to_string(i) + "]: expected a setting");
+        error(diag_code("predicate.invalid"), item.pos,
+              here + "[" + std::to_string(i) + "]: expected a setting");
       }
     }
   } else if (op == "role") {
     if (val.is_seq()) {
-      if (val.items.empty()) error(diag_code("predicate.invalid"), val.pos, here + ": empty list of roles");
+      if (val.items.empty())
+        error(diag_code("predicate.invalid"), val.pos, here + ": empty list of roles");
       for (std::size_t i = 0; i < val.items.size(); ++i) {
         role_value(val.items[i], here + "[" + std::to_string(i) + "]");
       }
@@ -112,19 +135,30 @@ void Validator::predicate(const Node& v, const std::string& path, int depth) {
     }
   } else if (op == "differs") {
     if (val.is_map()) {
-      static const Struct kDiffersEngine = {
-          "differs-engine", "", {
-              Field{"engine", ValueType::reference, false, true, Kind::engine, {}, nullptr, {}, "", "vllm"}},
-          {}};
+      static const Struct kDiffersEngine = {"differs-engine",
+                                            "",
+                                            {Field{"engine",
+                                                   ValueType::reference,
+                                                   false,
+                                                   true,
+                                                   Kind::engine,
+                                                   {},
+                                                   nullptr,
+                                                   {},
+                                                   "",
+                                                   "vllm"}},
+                                            {}};
       object(val, kDiffersEngine, here);
     } else if (val.is_seq()) {
-      if (val.items.empty()) error(diag_code("predicate.invalid"), val.pos, here + ": empty list of settings");
+      if (val.items.empty())
+        error(diag_code("predicate.invalid"), val.pos, here + ": empty list of settings");
       for (const Node& item : val.items) {
         if (!item.is_scalar() || blank(item))
           error(diag_code("predicate.invalid"), item.pos, here + ": expected a setting");
       }
     } else if (!val.is_scalar() || blank(val)) {
-      error(diag_code("predicate.invalid"), val.pos, here + ": expected a setting, a list of settings or {engine: E}");
+      error(diag_code("predicate.invalid"), val.pos,
+            here + ": expected a setting, a list of settings or {engine: E}");
     }
   } else if (op == "compare") {
     if (!val.is_seq() || val.items.size() != 3) {
@@ -135,8 +169,7 @@ void Validator::predicate(const Node& v, const std::string& path, int depth) {
     const Node& cmp = val.items[1];
     if (!cmp.is_scalar() || !contains(compare_operators(), cmp.value)) {
       error(diag_code("predicate.invalid"), cmp.pos,
-            here + "[1]: expected one of " + list_of(compare_operators()),
-            "quote it: \">\"");
+            here + "[1]: expected one of " + list_of(compare_operators()), "quote it: \">\"");
     }
     operand(val.items[0], here + "[0]");
     operand(val.items[2], here + "[2]");
@@ -151,8 +184,10 @@ void Validator::predicate(const Node& v, const std::string& path, int depth) {
 
 void Validator::role_value(const Node& v, const std::string& path) {
   if (!v.is_scalar() || !contains(roles(), v.value)) {
-    auto guess = v.is_scalar() ? did_you_mean(v.value, {roles().begin(), roles().end()}) : std::nullopt;
-    error(diag_code("schema.enum"), v.pos, path + ": unknown role '" + (v.is_scalar() ? v.value : "") + "'",
+    auto guess =
+        v.is_scalar() ? did_you_mean(v.value, {roles().begin(), roles().end()}) : std::nullopt;
+    error(diag_code("schema.enum"), v.pos,
+          path + ": unknown role '" + (v.is_scalar() ? v.value : "") + "'",
           guess ? "did you mean '" + *guess + "'? (one of " + list_of(roles()) + ")"
                 : "one of " + list_of(roles()));
   }
@@ -167,13 +202,15 @@ void Validator::operand(const Node& v, const std::string& path) {
     return;
   }
   if (!v.is_scalar() || blank(v)) {
-    error(diag_code("predicate.invalid"), v.pos, path + ": expected a setting, ROLE.setting or a literal");
+    error(diag_code("predicate.invalid"), v.pos,
+          path + ": expected a setting, ROLE.setting or a literal");
   }
 }
 
 void Validator::config_tests(const Node& v, const std::string& path) {
   if (!v.is_map() || v.entries.empty()) {
-    error(diag_code("predicate.invalid"), v.pos, path + ": expected a non-empty mapping of settings to values",
+    error(diag_code("predicate.invalid"), v.pos,
+          path + ": expected a non-empty mapping of settings to values",
           "e.g. {config: {prefix_caching: true}}");
     return;
   }
@@ -196,26 +233,32 @@ void Validator::config_tests(const Node& v, const std::string& path) {
     if (val.is_scalar()) continue;
     // {OP: VALUE}
     if (val.entries.size() != 1 || !val.entries.front().first.is_scalar()) {
-      error(diag_code("predicate.invalid"), val.pos, here + ": expected one comparison such as {in: [A, B]}");
+      error(diag_code("predicate.invalid"), val.pos,
+            here + ": expected one comparison such as {in: [A, B]}");
       continue;
     }
     const auto& [opk, opv] = val.entries.front();
     if (!contains(config_operators(), opk.value)) {
       auto guess = did_you_mean(opk.value, {config_operators().begin(), config_operators().end()});
-      error(diag_code("predicate.unknown-operator"), opk.pos, here + ": unknown comparison '" + opk.value + "'",
+      error(diag_code("predicate.unknown-operator"), opk.pos,
+            here + ": unknown comparison '" + opk.value + "'",
             guess ? "did you mean '" + *guess + "'?" : "one of " + list_of(config_operators()));
       continue;
     }
     if (opk.value == "in" || opk.value == "not_in") {
       if (!opv.is_seq() || opv.items.empty()) {
-        error(diag_code("predicate.invalid"), opv.pos, here + "." + opk.value + ": expected a non-empty list");
+        error(diag_code("predicate.invalid"), opv.pos,
+              here + "." + opk.value + ": expected a non-empty list");
         continue;
       }
       for (const Node& item : opv.items) {
-        if (!item.is_scalar()) error(diag_code("predicate.invalid"), item.pos, here + "." + opk.value + ": expected values");
+        if (!item.is_scalar())
+          error(diag_code("predicate.invalid"), item.pos,
+                here + "." + opk.value + ": expected values");
       }
     } else if (!opv.is_scalar()) {
-      error(diag_code("predicate.invalid"), opv.pos, here + "." + opk.value + ": expected a single value");
+      error(diag_code("predicate.invalid"), opv.pos,
+            here + "." + opk.value + ": expected a single value");
     }
   }
 }

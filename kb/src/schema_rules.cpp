@@ -7,9 +7,9 @@
 #include <charconv>
 #include <cstdint>
 
+#include "kb/diagnostic_codes.h"
 #include "oracle/runner_table.h"
 #include "similarity.h"
-#include "kb/diagnostic_codes.h"
 
 namespace kb::schema {
 namespace {
@@ -30,10 +30,10 @@ void runner_params(const yaml::Node& root, Validator& check) {
       std::string names;
       for (const auto& n : choices) names += (names.empty() ? "" : ", ") + n;
       const auto guess = did_you_mean(k.value, choices);
-      check.error(diag_code("runner.unknown-param"), k.pos,
-                  field + ": " + std::string(kind->name) + " has no parameter '" + k.value + "'",
-                  (guess ? "did you mean '" + *guess + "'? " : std::string()) +
-                      "its parameters: " + names);
+      check.error(
+          diag_code("runner.unknown-param"), k.pos,
+          field + ": " + std::string(kind->name) + " has no parameter '" + k.value + "'",
+          (guess ? "did you mean '" + *guess + "'? " : std::string()) + "its parameters: " + names);
       continue;
     }
     if (!val.is_scalar()) continue;  // the table's scalar_map already said so

@@ -13,7 +13,8 @@ namespace {
 using T = ValueType;
 
 // Values shared by several fields.
-const std::vector<std::string_view> kSeverities(std::begin(kSeverityNames), std::end(kSeverityNames));
+const std::vector<std::string_view> kSeverities(std::begin(kSeverityNames),
+                                                std::end(kSeverityNames));
 const std::vector<std::string_view> kStatuses(std::begin(kStatusNames), std::end(kStatusNames));
 
 Field text(std::string_view name, std::string_view doc, std::string_view example = {}) {
@@ -26,8 +27,8 @@ Field of(std::string_view name, T type, std::string_view doc, std::string_view e
   return Field{name, type, false, false, std::nullopt, {}, nullptr, {}, doc, example};
 }
 Field one_of(std::string_view name, std::vector<std::string_view> values, std::string_view doc) {
-  return Field{name, T::enumeration, false, false, std::nullopt, std::move(values), nullptr, {},
-               doc, {}};
+  return Field{
+      name, T::enumeration, false, false, std::nullopt, std::move(values), nullptr, {}, doc, {}};
 }
 Field ref(std::string_view name, Kind k, std::string_view doc, std::string_view example = {}) {
   return Field{name, T::reference, false, false, k, {}, nullptr, {}, doc, example};
@@ -49,7 +50,8 @@ Field required(Field f) {
 const Struct kCitation = {
     "citation",
     "An upstream source: an issue, a pull request, a commit, a document.",
-    {required(text("type", "what it is: issue, pr, commit, doc, url, release, discussion", "issue")),
+    {required(
+         text("type", "what it is: issue, pr, commit, doc, url, release, discussion", "issue")),
      text("repo", "GitHub owner/name", "vllm-project/vllm"),
      of("number", T::integer, "issue or pull request number", "52617"),
      text("ref", "commit sha or tag", "98dff2a"),
@@ -80,12 +82,11 @@ const Struct kEngineRange = {
      of("versions", T::version_range, "affected versions; absent: all", "\">=0.26.0, <0.28\"")},
     {}};
 
-const Struct kSubjectEngine = {
-    "subject-engine",
-    "An engine a result was run on, optionally with its exact version.",
-    {required(ref("engine", Kind::engine, "the engine", "vllm")),
-     of("version", T::version, "the exact version that ran", "0.26.0")},
-    {}};
+const Struct kSubjectEngine = {"subject-engine",
+                               "An engine a result was run on, optionally with its exact version.",
+                               {required(ref("engine", Kind::engine, "the engine", "vllm")),
+                                of("version", T::version, "the exact version that ran", "0.26.0")},
+                               {}};
 
 const Struct kSubject = {
     "subject",
@@ -118,9 +119,9 @@ const Struct kFixChain = {
      text("note", "anything the chain does not say")},
     {}};
 
-const std::vector<std::string_view> kSignals = {
-    "http-200", "health-endpoint", "cached-tokens", "hit-rate", "finish-reason",
-    "logs",     "metrics",         "startup"};
+const std::vector<std::string_view> kSignals = {"http-200", "health-endpoint", "cached-tokens",
+                                                "hit-rate", "finish-reason",   "logs",
+                                                "metrics",  "startup"};
 
 const Struct kDetection = {
     "detection",
@@ -136,8 +137,8 @@ const Struct kImpact = {
     "impact",
     "What a performance or capacity gotcha degrades, and by how much.",
     {required(one_of("metric",
-                     {"throughput", "ttft", "itl", "kv-capacity", "hit-rate", "bandwidth",
-                      "memory", "accuracy", "availability", "cost"},
+                     {"throughput", "ttft", "itl", "kv-capacity", "hit-rate", "bandwidth", "memory",
+                      "accuracy", "availability", "cost"},
                      "what degrades")),
      text("change", "by how much, as the source says", "\"about -50%\""),
      text("note", "under which conditions")},
@@ -297,33 +298,33 @@ std::vector<Field> common(bool title_required, std::vector<Field> own) {
 const Struct kGotcha = {
     "gotcha",
     "A claim: what goes wrong, why, what to do, and when a deployment is hit.",
-    common(true,
-           {required(one_of("severity", kSeverities,
-                            "blocker: wrong output health checks cannot see; major: crash, "
-                            "hang, perf cliff, feature silently lost; minor; info")),
-            required(one_of("status", kStatuses, "upstream state")),
-            text("kind", "free classification: correctness, config, performance, ...",
-                 "correctness"),
-            text("family", "groups related gotchas", "disaggregation"),
-            of("created", T::date, "when the record was written"),
-            of("updated", T::date, "when it last changed in substance"),
-            of("as_of", T::date, "when status and fixes were last verified upstream"),
-            one_of("confidence",
-                   {"reproduced-upstream", "maintainer-confirmed", "single-report", "hypothesis",
-                    "third-party"},
-                   "how well the claim is established"),
-            list(text("tags", "free lower-case words", "cache-key")),
-            list(obj("affects", kEngineRange, "engines it affects, optionally with versions",
-                     "engine")),
-            of("applies_when", T::predicate, "when a deployment is hit (see kb check)"),
-            required(md("symptom", "what an operator sees")),
-            md("root_cause", "why it happens"), md("workaround", "what to do until it is fixed"),
-            list(ref("related", Kind::gotcha, "related gotchas")),
-            list(ref("oracles", Kind::oracle, "oracles that decide whether it happens")),
-            list(obj("fixes", kFixChain, "the fix chain per engine or fork")),
-            obj("detection", kDetection, "which signals lie, what catches it"),
-            list(obj("impact", kImpact, "what degrades, by how much")),
-            list(obj("repairs", kRepair, "written by `kb repair --write`, never by hand"))}),
+    common(true, {required(one_of("severity", kSeverities,
+                                  "blocker: wrong output health checks cannot see; major: crash, "
+                                  "hang, perf cliff, feature silently lost; minor; info")),
+                  required(one_of("status", kStatuses, "upstream state")),
+                  text("kind", "free classification: correctness, config, performance, ...",
+                       "correctness"),
+                  text("family", "groups related gotchas", "disaggregation"),
+                  of("created", T::date, "when the record was written"),
+                  of("updated", T::date, "when it last changed in substance"),
+                  of("as_of", T::date, "when status and fixes were last verified upstream"),
+                  one_of("confidence",
+                         {"reproduced-upstream", "maintainer-confirmed", "single-report",
+                          "hypothesis", "third-party"},
+                         "how well the claim is established"),
+                  list(text("tags", "free lower-case words", "cache-key")),
+                  list(obj("affects", kEngineRange, "engines it affects, optionally with versions",
+                           "engine")),
+                  of("applies_when", T::predicate, "when a deployment is hit (see kb check)"),
+                  required(md("symptom", "what an operator sees")),
+                  md("root_cause", "why it happens"),
+                  md("workaround", "what to do until it is fixed"),
+                  list(ref("related", Kind::gotcha, "related gotchas")),
+                  list(ref("oracles", Kind::oracle, "oracles that decide whether it happens")),
+                  list(obj("fixes", kFixChain, "the fix chain per engine or fork")),
+                  obj("detection", kDetection, "which signals lie, what catches it"),
+                  list(obj("impact", kImpact, "what degrades, by how much")),
+                  list(obj("repairs", kRepair, "written by `kb repair --write`, never by hand"))}),
     {}};
 
 const Struct kEngine = {
@@ -331,8 +332,8 @@ const Struct kEngine = {
     "An engine, connector or library that gotchas affect and deployments run.",
     common(false,
            {required(text("name", "display name", "vLLM")),
-            text("repo", "GitHub owner/name", "vllm-project/vllm"),
-            of("url", T::url, "home page"), md("description", "what it is"),
+            text("repo", "GitHub owner/name", "vllm-project/vllm"), of("url", T::url, "home page"),
+            md("description", "what it is"),
             text("kind", "free classification: inference-engine, kv-connector, ...",
                  "inference-engine"),
             list(obj("relations", kRelation, "plugin of, fork of, ...")),
@@ -346,27 +347,26 @@ const Struct kEngine = {
 const Struct kOracle = {
     "oracle",
     "A test that decides whether a gotcha happens.",
-    common(true, {md("method", "how to run it"),
-                  text("pass_criterion", "what passing means"),
+    common(true, {md("method", "how to run it"), text("pass_criterion", "what passing means"),
                   obj("runner", kRunner, "how `kb oracle run` runs it; absent: by hand only")}),
     {}};
 
 const Struct kResult = {
     "result",
     "One run of an oracle on a subject: the evidence.",
-    common(false,
-           {required(ref("oracle", Kind::oracle, "the oracle run", "monolithic-equivalence")),
-            required(of("date", T::date, "when it ran")),
-            obj("subject", kSubject, "what it ran on"),
-            required(of("passed", T::integer, "test cases that passed")),
-            required(of("failed", T::integer, "test cases that failed")),
-            of("errors", T::integer, "test cases that errored (neither passed nor failed)"),
-            of("skipped", T::integer, "test cases skipped"),
-            list(ref("evidence_for", Kind::gotcha, "gotchas a failure here reproduces")),
-            obj("source", kCitation, "where the figures come from"),
-            list(obj("failures", kFailure, "the failed comparisons, at most `failed` of them")),
-            of("incomplete", T::boolean, "the run was interrupted: the counts cover part of it",
-               "true")}),
+    common(
+        false,
+        {required(ref("oracle", Kind::oracle, "the oracle run", "monolithic-equivalence")),
+         required(of("date", T::date, "when it ran")), obj("subject", kSubject, "what it ran on"),
+         required(of("passed", T::integer, "test cases that passed")),
+         required(of("failed", T::integer, "test cases that failed")),
+         of("errors", T::integer, "test cases that errored (neither passed nor failed)"),
+         of("skipped", T::integer, "test cases skipped"),
+         list(ref("evidence_for", Kind::gotcha, "gotchas a failure here reproduces")),
+         obj("source", kCitation, "where the figures come from"),
+         list(obj("failures", kFailure, "the failed comparisons, at most `failed` of them")),
+         of("incomplete", T::boolean, "the run was interrupted: the counts cover part of it",
+            "true")}),
     {}};
 
 const Struct kSetting = {
@@ -377,8 +377,7 @@ const Struct kSetting = {
            {text("key", "the canonical key; default: the slug with '-' as '_'", "prefix_caching"),
             required(one_of("type", {"bool", "integer", "number", "enum", "string", "version"},
                             "how values are normalised and compared")),
-            one_of("scope", {"service", "model", "hardware"},
-                   "what it describes; default service"),
+            one_of("scope", {"service", "model", "hardware"}, "what it describes; default service"),
             list(text("synonyms", "other names of the key", "enable_prefix_caching")),
             md("description", "what it means, why gotchas care"),
             list(obj("values", kSettingValue, "enum: the allowed values", "value")),
@@ -388,57 +387,81 @@ const Struct kSetting = {
 const Struct kModel = {
     "model",
     "A model family: which model ids it matches and the traits gotchas test.",
-    common(true,
-           {required(list(text("match", "model ids it matches; `*` matches any characters",
-                               "\"Qwen/Qwen3.5-*\""))),
-            of("traits", T::setting_map, "model-scope settings and their values",
-               "{num_kv_heads: 2, moe: true}")}),
+    common(true, {required(list(text("match", "model ids it matches; `*` matches any characters",
+                                     "\"Qwen/Qwen3.5-*\""))),
+                  of("traits", T::setting_map, "model-scope settings and their values",
+                     "{num_kv_heads: 2, moe: true}")}),
     {}};
 
 }  // namespace
 
 std::string_view to_string(ValueType t) {
   switch (t) {
-    case T::text: return "text";
-    case T::markdown: return "Markdown";
-    case T::date: return "date";
-    case T::integer: return "integer";
-    case T::number: return "number";
-    case T::boolean: return "boolean";
-    case T::enumeration: return "one of";
-    case T::reference: return "reference";
-    case T::version: return "version";
-    case T::version_range: return "version range";
-    case T::url: return "URL";
-    case T::path: return "path";
-    case T::object: return "mapping";
-    case T::predicate: return "predicate";
-    case T::scalar_map: return "mapping of keys to values";
-    case T::setting_map: return "mapping of settings to values";
-    case T::engine_versions: return "mapping of engines to versions";
-    case T::scalar: return "value";
+    case T::text:
+      return "text";
+    case T::markdown:
+      return "Markdown";
+    case T::date:
+      return "date";
+    case T::integer:
+      return "integer";
+    case T::number:
+      return "number";
+    case T::boolean:
+      return "boolean";
+    case T::enumeration:
+      return "one of";
+    case T::reference:
+      return "reference";
+    case T::version:
+      return "version";
+    case T::version_range:
+      return "version range";
+    case T::url:
+      return "URL";
+    case T::path:
+      return "path";
+    case T::object:
+      return "mapping";
+    case T::predicate:
+      return "predicate";
+    case T::scalar_map:
+      return "mapping of keys to values";
+    case T::setting_map:
+      return "mapping of settings to values";
+    case T::engine_versions:
+      return "mapping of engines to versions";
+    case T::scalar:
+      return "value";
   }
   return "value";
 }
 
 const Struct& record_struct(Kind k) {
   switch (k) {
-    case Kind::gotcha: return kGotcha;
-    case Kind::engine: return kEngine;
-    case Kind::oracle: return kOracle;
-    case Kind::result: return kResult;
-    case Kind::setting: return kSetting;
-    case Kind::model: return kModel;
+    case Kind::gotcha:
+      return kGotcha;
+    case Kind::engine:
+      return kEngine;
+    case Kind::oracle:
+      return kOracle;
+    case Kind::result:
+      return kResult;
+    case Kind::setting:
+      return kSetting;
+    case Kind::model:
+      return kModel;
   }
   return kGotcha;
 }
 
 const std::vector<const Struct*>& nested_structs() {
   static const std::vector<const Struct*> all = {
-      &kCitation,     &kEngineRange,   &kFixChain,    &kDetection,       &kImpact,
-      &kRepair,       &kRelation,      &kPackage,     &kImage,           &kEntrypoint,
-      &kRelease,      &kProbe,         &kIssueCitation, &kPrCitation,  &kSettingValue,  &kEngineSpelling, &kFlagSpelling, &kEnvSpelling,
-      &kJsonSpelling, &kKeySpelling,   &kSettingDefault, &kSubject,      &kSubjectEngine, &kRunner, &kFailure};
+      &kCitation,       &kEngineRange,  &kFixChain,      &kDetection,    &kImpact,
+      &kRepair,         &kRelation,     &kPackage,       &kImage,        &kEntrypoint,
+      &kRelease,        &kProbe,        &kIssueCitation, &kPrCitation,   &kSettingValue,
+      &kEngineSpelling, &kFlagSpelling, &kEnvSpelling,   &kJsonSpelling, &kKeySpelling,
+      &kSettingDefault, &kSubject,      &kSubjectEngine, &kRunner,       &kFailure};
   return all;
 }
 
@@ -481,7 +504,7 @@ const std::vector<PredicateForm>& predicate_forms() {
 }
 
 const std::vector<std::string_view>& config_operators() {
-  static const std::vector<std::string_view> ops = {"eq", "ne", "in", "not_in",
+  static const std::vector<std::string_view> ops = {"eq", "ne",  "in", "not_in",
                                                     "gt", "gte", "lt", "lte"};
   return ops;
 }

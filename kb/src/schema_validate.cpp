@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "kb/version.h"
 #include "kb/diagnostic_codes.h"
+#include "kb/version.h"
 #include "similarity.h"
 #include "text_util.h"
 
@@ -29,21 +29,34 @@ std::string sub(const std::string& path, std::string_view name) {
 // "a date", "a version", ... for "expected X" messages.
 std::string expected(const Field& f) {
   switch (f.type) {
-    case ValueType::date: return "a date YYYY-MM-DD";
-    case ValueType::integer: return "a whole number >= 0";
-    case ValueType::number: return "a number";
-    case ValueType::boolean: return "true or false";
-    case ValueType::version: return "a version";
-    case ValueType::version_range: return "a version range";
-    case ValueType::url: return "an http(s) URL";
-    case ValueType::path: return "a path such as /version";
-    case ValueType::object: return "a mapping";
+    case ValueType::date:
+      return "a date YYYY-MM-DD";
+    case ValueType::integer:
+      return "a whole number >= 0";
+    case ValueType::number:
+      return "a number";
+    case ValueType::boolean:
+      return "true or false";
+    case ValueType::version:
+      return "a version";
+    case ValueType::version_range:
+      return "a version range";
+    case ValueType::url:
+      return "an http(s) URL";
+    case ValueType::path:
+      return "a path such as /version";
+    case ValueType::object:
+      return "a mapping";
     case ValueType::scalar_map:
     case ValueType::setting_map:
-    case ValueType::engine_versions: return "a mapping";
-    case ValueType::predicate: return "a predicate";
-    case ValueType::reference: return "a reference";
-    default: return "a single value";
+    case ValueType::engine_versions:
+      return "a mapping";
+    case ValueType::predicate:
+      return "a predicate";
+    case ValueType::reference:
+      return "a reference";
+    default:
+      return "a single value";
   }
 }
 
@@ -54,15 +67,16 @@ bool blank(const yaml::Node& n) {
 }
 
 void Validator::error(const std::string& code, Pos p, std::string msg, std::string hint) {
-  out_.push_back({Severity::error, code, file_, p.line, p.column, std::move(msg), std::move(hint),
-                  ""});
+  out_.push_back(
+      {Severity::error, code, file_, p.line, p.column, std::move(msg), std::move(hint), ""});
   ++errors_;
 }
 
 void Validator::record(const Node& root, Kind k, const std::string& id) {
   object(root, record_struct(k), "");
   if (const Node* v = root.find("id"); v && v->is_scalar() && v->value != id) {
-    error(diag_code("schema.id-mismatch"), v->pos, "id '" + v->value + "' does not match the file path",
+    error(diag_code("schema.id-mismatch"), v->pos,
+          "id '" + v->value + "' does not match the file path",
           "the path decides the id: write `id: " + id + "` or move the file");
   }
 }
@@ -84,7 +98,8 @@ void Validator::object(const Node& v, const Struct& s, const std::string& path) 
   }
   for (const auto& [k, val] : v.entries) {
     if (!k.is_scalar()) {
-      error(diag_code("schema.invalid-key"), k.pos, (path.empty() ? "" : path + ": ") + "keys must be plain names");
+      error(diag_code("schema.invalid-key"), k.pos,
+            (path.empty() ? "" : path + ": ") + "keys must be plain names");
       continue;
     }
     const Field* f = find_field(s, k.value);
@@ -103,7 +118,9 @@ void Validator::object(const Node& v, const Struct& s, const std::string& path) 
       std::string where = path.empty() ? "" : path + ": ";
       error(diag_code("schema.missing-field"), v.pos,
             where + "missing required field '" + std::string(f.name) + "'",
-            f.example.empty() ? "" : "add e.g. `" + std::string(f.name) + ": " + std::string(f.example) + "`");
+            f.example.empty()
+                ? ""
+                : "add e.g. `" + std::string(f.name) + ": " + std::string(f.example) + "`");
     }
   }
   if (!s.one_of.empty()) {
@@ -128,14 +145,16 @@ void Validator::field(const Field& f, const Node& v, const std::string& path) {
     return;
   }
   if (!v.is_seq()) {
-    error(diag_code("schema.type"), v.pos, path + ": expected a list, found " + std::string(yaml::type_name(v)),
+    error(diag_code("schema.type"), v.pos,
+          path + ": expected a list, found " + std::string(yaml::type_name(v)),
           v.is_scalar() ? "write `" + path + ": [" + v.value + "]`" : "");
     return;
   }
   for (std::size_t i = 0; i < v.items.size(); ++i) {
     const std::string item = path + "[" + std::to_string(i) + "]";
     if (v.items[i].is_null()) {
-      error(diag_code("schema.type"), v.items[i].pos, item + ": expected " + expected(f) + ", found nothing");
+      error(diag_code("schema.type"), v.items[i].pos,
+            item + ": expected " + expected(f) + ", found nothing");
       continue;
     }
     value(f, v.items[i], item);
@@ -166,7 +185,8 @@ void Validator::value(const Field& f, const Node& v, const std::string& path) {
 
 void Validator::map_of(const Field& f, const Node& v, const std::string& path) {
   if (!v.is_map()) {
-    error(diag_code("schema.type"), v.pos, path + ": expected a mapping, found " + std::string(yaml::type_name(v)),
+    error(diag_code("schema.type"), v.pos,
+          path + ": expected a mapping, found " + std::string(yaml::type_name(v)),
           f.example.empty() ? "" : "e.g. " + std::string(f.example));
     return;
   }
@@ -180,7 +200,8 @@ void Validator::map_of(const Field& f, const Node& v, const std::string& path) {
     }
     if (val.is_null()) {
       if (f.type == ValueType::scalar_map) continue;  // a key set to nothing
-      error(diag_code("schema.type"), val.pos, sub(path, k.value) + ": expected a value, found nothing");
+      error(diag_code("schema.type"), val.pos,
+            sub(path, k.value) + ": expected a value, found nothing");
       continue;
     }
     scalar(item, val, sub(path, k.value));
@@ -209,7 +230,8 @@ void Validator::scalar(const Field& f, const Node& v, const std::string& path) {
       }
       return;
     case ValueType::integer:
-      if (ct != CoreType::integer || s[0] == '-') wrong(diag_code("schema.type"), "write it unquoted, e.g. 3");
+      if (ct != CoreType::integer || s[0] == '-')
+        wrong(diag_code("schema.type"), "write it unquoted, e.g. 3");
       return;
     case ValueType::number:
       if (ct != CoreType::integer && ct != CoreType::floating) wrong(diag_code("schema.type"));
@@ -226,7 +248,8 @@ void Validator::scalar(const Field& f, const Node& v, const std::string& path) {
       return;
     }
     case ValueType::reference:
-      if (text::trim(s).empty()) error(diag_code("schema.empty-value"), v.pos, path + ": empty reference");
+      if (text::trim(s).empty())
+        error(diag_code("schema.empty-value"), v.pos, path + ": empty reference");
       return;
     case ValueType::version:
     case ValueType::version_range: {

@@ -39,7 +39,8 @@ class Validator {
   void value(const Field& f, const Node& v, const std::string& path);
   void scalar(const Field& f, const Node& v, const std::string& path);
   void map_of(const Field& f, const Node& v, const std::string& path);
-  void unknown_key(const Node& key, const std::string& path, const std::vector<std::string>& choices);
+  void unknown_key(const Node& key, const std::string& path,
+                   const std::vector<std::string>& choices);
   void config_tests(const Node& v, const std::string& path);
   void role_value(const Node& v, const std::string& path);
   void operand(const Node& v, const std::string& path);

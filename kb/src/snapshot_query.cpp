@@ -205,7 +205,8 @@ GotchaPage Snapshot::gotchas(const GotchaQuery& q) const {
   f.reproduced = enum_values("reproduced", q.reproduced, kReproduced);
   f.family = split_values("family", q.family);
   f.engine = engine_values(corpus(), q.engine);
-  f.include_withdrawn = q.include_withdrawn || (!f.status.empty() && any_of(f.status, to_string(GotchaStatus::withdrawn)));
+  f.include_withdrawn = q.include_withdrawn ||
+                        (!f.status.empty() && any_of(f.status, to_string(GotchaStatus::withdrawn)));
   if (!q.q.empty()) {
     f.use_ids = true;
     if (store_) {

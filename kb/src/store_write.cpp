@@ -179,7 +179,7 @@ struct StoreWriter {
   }
 
   sqlite3* const db;
-  const bool fresh;  ///< the index held no record when the update began
+  const bool fresh;                         ///< the index held no record when the update began
   std::unordered_set<std::string> written;  ///< ids written by this update, when fresh
   sql::Stmt del_rec, del_alias, del_cit, del_rep, del_res, del_fts;
   sql::Stmt ins_rec, ins_alias, ins_cit, ins_rep, ins_res, ins_fts;

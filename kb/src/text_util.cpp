@@ -88,7 +88,9 @@ std::string hex64(std::uint64_t v) {
   return buf;
 }
 
-std::string fnv1a_hex(std::string_view s) { return hex64(fnv1a(s)); }
+std::string fnv1a_hex(std::string_view s) {
+  return hex64(fnv1a(s));
+}
 
 std::string_view trim(std::string_view s) {
   while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);

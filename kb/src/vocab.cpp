@@ -240,7 +240,8 @@ std::vector<const Record*> Vocabulary::models_for(std::string_view model_id) con
     }
     if (best > 0) hits.emplace_back(best, m);
   }
-  std::stable_sort(hits.begin(), hits.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  std::stable_sort(hits.begin(), hits.end(),
+                   [](const auto& a, const auto& b) { return a.first > b.first; });
   std::vector<const Record*> out;
   for (const auto& h : hits) out.push_back(h.second);
   return out;

@@ -40,8 +40,8 @@ bool ordered_type(const SettingDef& def);
 
 /// A setting's default for one engine, when the engine's version may or may not be known.
 struct DefaultValue {
-  std::optional<std::string> value;  ///< normalised; empty when unknown or none
-  bool uncertain = false;  ///< the version is not known and the candidates disagree
+  std::optional<std::string> value;      ///< normalised; empty when unknown or none
+  bool uncertain = false;                ///< the version is not known and the candidates disagree
   const SettingDefault* from = nullptr;  ///< the entry that gave it
 };
 

@@ -78,8 +78,8 @@ class DirWatcher {
   dev_t root_dev_ = 0;
   std::unordered_map<int, std::filesystem::path> dirs_;  ///< watch descriptor -> directory
   std::string fallback_reason_;
-  std::set<std::string> changed_;  ///< files and directories named since take_changes()
-  bool rescan_ = false;            ///< only a full scan can tell what changed
+  std::set<std::string> changed_;       ///< files and directories named since take_changes()
+  bool rescan_ = false;                 ///< only a full scan can tell what changed
   std::unique_ptr<TreePoller> poller_;  ///< when polling
 };
 

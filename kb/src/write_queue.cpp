@@ -7,7 +7,9 @@ namespace kb {
 WriteQueue::WriteQueue(Write write, std::size_t capacity)
     : write_(std::move(write)), capacity_(capacity < 1 ? 1 : capacity) {}
 
-WriteQueue::~WriteQueue() { cancel(); }
+WriteQueue::~WriteQueue() {
+  cancel();
+}
 
 void WriteQueue::throw_if_failed() const {
   if (failed_) throw Error(failed_->first, failed_->second);

@@ -49,7 +49,7 @@ class WriteQueue {
   std::deque<std::pair<std::shared_ptr<const Record>, bool>> items_;
   bool closing_ = false;
   std::optional<std::pair<Errc, std::string>> failed_;  ///< the first write that threw
-  std::thread thread_;  ///< started by the first push
+  std::thread thread_;                                  ///< started by the first push
 };
 
 }  // namespace kb

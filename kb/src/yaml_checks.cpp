@@ -69,11 +69,11 @@ void check_duplicates(Node& n, const std::string& file, std::vector<Diagnostic>&
       if (k.type == Node::Type::scalar) {
         auto [it, fresh] = seen.emplace(k.value, k.pos);
         if (!fresh) {
-          diags.push_back({Severity::error, diag_code("yaml.duplicate-key"), file, k.pos.line, k.pos.column,
+          diags.push_back({Severity::error, diag_code("yaml.duplicate-key"), file, k.pos.line,
+                           k.pos.column,
                            "duplicate key '" + k.value + "' (first at line " +
                                std::to_string(it->second.line) + ")",
-                           "YAML keeps only one of them; merge the two values into one key",
-                           ""});
+                           "YAML keeps only one of them; merge the two values into one key", ""});
           continue;
         }
       }

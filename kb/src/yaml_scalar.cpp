@@ -61,8 +61,8 @@ bool is_number(std::string_view s) {
   if (dot == std::string_view::npos) return digits(mantissa, "0123456789_");
   const std::string_view whole = mantissa.substr(0, dot), frac = mantissa.substr(dot + 1);
   if (frac.find('.') != std::string_view::npos) return false;  // 0.26.0 is a version
-  return (whole.empty() || digits(whole, "0123456789_")) && (frac.empty() || digits(frac, "0123456789_")) &&
-         !(whole.empty() && frac.empty());
+  return (whole.empty() || digits(whole, "0123456789_")) &&
+         (frac.empty() || digits(frac, "0123456789_")) && !(whole.empty() && frac.empty());
 }
 
 // ',' ends a plain scalar in a flow sequence; ':' and '#' can start a mapping or a comment.
@@ -127,8 +127,8 @@ bool plain_safe(std::string_view s) {
 
 std::string scalar(std::string_view s, Quote preferred) {
   if (preferred == Quote::plain && plain_safe(s)) return std::string(s);
-  if (preferred == Quote::single && !has_unsafe_chars(s) && s.find('\n') == std::string_view::npos &&
-      s.find('\t') == std::string_view::npos) {
+  if (preferred == Quote::single && !has_unsafe_chars(s) &&
+      s.find('\n') == std::string_view::npos && s.find('\t') == std::string_view::npos) {
     std::string out = "'";
     for (char c : s) {
       out += c;
@@ -146,9 +146,9 @@ std::string typed_scalar(std::string_view s) {
   const auto all_digits = [](std::string_view d) {
     return !d.empty() && d.find_first_not_of("0123456789") == std::string_view::npos;
   };
-  const bool number = dot == std::string_view::npos
-                          ? all_digits(digits_part)
-                          : all_digits(digits_part.substr(0, dot)) && all_digits(digits_part.substr(dot + 1));
+  const bool number = dot == std::string_view::npos ? all_digits(digits_part)
+                                                    : all_digits(digits_part.substr(0, dot)) &&
+                                                          all_digits(digits_part.substr(dot + 1));
   if (s == "true" || s == "false" || number) return std::string(s);
   return scalar(s);
 }

@@ -30,9 +30,15 @@ bool all_of(std::string_view s, bool (*pred)(char)) {
   }
   return true;
 }
-bool is_dec(char c) { return c >= '0' && c <= '9'; }
-bool is_oct(char c) { return c >= '0' && c <= '7'; }
-bool is_hex(char c) { return is_dec(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
+bool is_dec(char c) {
+  return c >= '0' && c <= '9';
+}
+bool is_oct(char c) {
+  return c >= '0' && c <= '7';
+}
+bool is_hex(char c) {
+  return is_dec(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
 
 // [-+]? ( \. [0-9]+ | [0-9]+ ( \. [0-9]* )? ) ( [eE] [-+]? [0-9]+ )?
 bool is_core_float(std::string_view s) {
@@ -79,21 +85,30 @@ CoreType core_type(const Node& n) {
 
 std::string_view core_type_name(CoreType t) {
   switch (t) {
-    case CoreType::null: return "nothing";
-    case CoreType::boolean: return "a boolean";
-    case CoreType::integer: return "an integer";
-    case CoreType::floating: return "a number";
-    case CoreType::string: return "text";
+    case CoreType::null:
+      return "nothing";
+    case CoreType::boolean:
+      return "a boolean";
+    case CoreType::integer:
+      return "an integer";
+    case CoreType::floating:
+      return "a number";
+    case CoreType::string:
+      return "text";
   }
   return "?";
 }
 
 std::string_view type_name(const Node& n) {
   switch (n.type) {
-    case Node::Type::null: return "nothing";
-    case Node::Type::scalar: return "a scalar";
-    case Node::Type::seq: return "a list";
-    case Node::Type::map: return "a mapping";
+    case Node::Type::null:
+      return "nothing";
+    case Node::Type::scalar:
+      return "a scalar";
+    case Node::Type::seq:
+      return "a list";
+    case Node::Type::map:
+      return "a mapping";
   }
   return "?";
 }

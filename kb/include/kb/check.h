@@ -18,8 +18,6 @@ namespace kb {
 class Corpus;
 class EvidenceIndex;
 
-
-
 /// One entry of an ignore file: findings of gotcha `id` are reported as ignored.
 struct IgnoreEntry {
   std::string id;       ///< as written; resolved like a `related` reference
@@ -72,10 +70,10 @@ struct Finding {
   /// parse, or a default that depends on it) is in range: it may apply, and is reported
   /// so it is not missed.
   bool possible = false;
-  Pos pos;                     ///< locations[0].pos, or 0 if none
-  std::string service;         ///< the service it hit; "" for a deployment of one service
-  std::string ignore_reason;   ///< for ignored findings
-  std::string ignore_expires;  ///< for ignored findings
+  Pos pos;                          ///< locations[0].pos, or 0 if none
+  std::string service;              ///< the service it hit; "" for a deployment of one service
+  std::string ignore_reason;        ///< for ignored findings
+  std::string ignore_expires;       ///< for ignored findings
   std::string symptom;              ///< the record's symptom: first paragraph, plain text
   std::string workaround;           ///< the record's workaround: first paragraph, plain text
   std::string workaround_markdown;  ///< the whole workaround, Markdown
@@ -117,9 +115,9 @@ struct CheckOptions {
 
 /// The answer of `kb check`.
 struct CheckReport {
-  Deployment deployment;  ///< resolved: engine ids, canonical keys, effective services
-  std::vector<Finding> findings;        ///< worst severity first, then by id
-  std::vector<Finding> ignored;         ///< findings an ignore entry matched
+  Deployment deployment;          ///< resolved: engine ids, canonical keys, effective services
+  std::vector<Finding> findings;  ///< worst severity first, then by id
+  std::vector<Finding> ignored;   ///< findings an ignore entry matched
   std::vector<Diagnostic> diagnostics;  ///< about the deployment and the ignore file
 };
 

@@ -21,7 +21,8 @@ inline constexpr std::size_t kMaxDeploymentBytes = 1u << 20;
 struct Origin {
   std::string file;  ///< the input, as given ("-" for stdin)
   Pos pos;           ///< 0 when the fact is derived (a default, a model trait)
-  std::string via;   ///< how it was spelled: "--enable-prefix-caching", "image vllm/vllm-openai:v0.26.0"
+  std::string
+      via;  ///< how it was spelled: "--enable-prefix-caching", "image vllm/vllm-openai:v0.26.0"
 };
 
 /// One engine a service runs.
@@ -46,7 +47,7 @@ struct Setting {
   std::string via;    ///< "--no-enable-prefix-caching", "env VLLM_BATCH_INVARIANT", ...
   std::string raw_key;
   std::string raw_value;
-  std::string setting;  ///< the settings record, when known ("settings/prefix-caching")
+  std::string setting;   ///< the settings record, when known ("settings/prefix-caching")
   bool derived = false;  ///< implied by another fact (a connector's engine, a model's trait)
   /// Set when the service starts (a secret, a pod's own address): it is set, but its
   /// value is not known, so tests of its value are unknown.
@@ -70,7 +71,7 @@ struct Service {
   std::string file;
   std::vector<DeployedEngine> engines;
   std::vector<Setting> config;  ///< keys unique
-  std::string model;  ///< model id, when known
+  std::string model;            ///< model id, when known
   Pos model_pos;
 
   /// The setting with this key, or nullptr.

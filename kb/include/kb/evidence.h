@@ -134,9 +134,9 @@ struct OracleTally {
 /// Everything the data says about one gotcha's claim.
 struct EvidenceSummary {
   Reproduction state = Reproduction::no_evidence;
-  std::vector<EvidenceGroup> groups;    ///< results linked through evidence_for
-  SharedGroups controls;                ///< same oracle, other subjects, all passed
-  std::int64_t passed = 0;              ///< totals over `groups`
+  std::vector<EvidenceGroup> groups;  ///< results linked through evidence_for
+  SharedGroups controls;              ///< same oracle, other subjects, all passed
+  std::int64_t passed = 0;            ///< totals over `groups`
   std::int64_t failed = 0;
   std::int64_t runs = 0;
   std::string newest_date;             ///< newest linked result's date

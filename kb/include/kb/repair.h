@@ -89,7 +89,6 @@ ApplyResult apply_repairs(const Corpus& corpus, RepairPlan& plan, std::string_vi
 /// where and as the record says (or the file no longer parses).
 std::optional<std::string> repaired_text(const Record& record,
                                          const std::vector<PlannedRepair>& repairs,
-                                         std::string_view today,
-                                         std::vector<Diagnostic>& problems);
+                                         std::string_view today, std::vector<Diagnostic>& problems);
 
 }  // namespace kb

@@ -18,24 +18,24 @@ namespace kb::schema {
 
 /// What a field's value is. Scalars follow YAML 1.2's core schema, as editors read it.
 enum class ValueType {
-  text,           ///< a one-line scalar (a string, or a number or boolean read as text)
-  markdown,       ///< Markdown, best in a block scalar
-  date,           ///< YYYY-MM-DD, a real calendar date
-  integer,        ///< a whole number >= 0, unquoted
-  number,         ///< a number, unquoted
-  boolean,        ///< true or false, unquoted
-  enumeration,    ///< one of `Field::values`
-  reference,      ///< the id of a record in namespace `Field::ref`, bare or in full
-  version,        ///< an exact version: 0.26.0, 0.27.1rc2, v1.0
-  version_range,  ///< comma-separated comparisons: ">=0.26, <0.28"
-  url,            ///< an http(s) URL
-  path,           ///< a URL path from a server's root: starts with '/', no spaces, ? or #
-  object,         ///< a mapping with the fields of `Field::object`
-  predicate,      ///< an applies_when predicate
-  scalar_map,     ///< a mapping of names to scalar values
-  setting_map,    ///< a mapping of settings keys (references) to scalar values
+  text,             ///< a one-line scalar (a string, or a number or boolean read as text)
+  markdown,         ///< Markdown, best in a block scalar
+  date,             ///< YYYY-MM-DD, a real calendar date
+  integer,          ///< a whole number >= 0, unquoted
+  number,           ///< a number, unquoted
+  boolean,          ///< true or false, unquoted
+  enumeration,      ///< one of `Field::values`
+  reference,        ///< the id of a record in namespace `Field::ref`, bare or in full
+  version,          ///< an exact version: 0.26.0, 0.27.1rc2, v1.0
+  version_range,    ///< comma-separated comparisons: ">=0.26, <0.28"
+  url,              ///< an http(s) URL
+  path,             ///< a URL path from a server's root: starts with '/', no spaces, ? or #
+  object,           ///< a mapping with the fields of `Field::object`
+  predicate,        ///< an applies_when predicate
+  scalar_map,       ///< a mapping of names to scalar values
+  setting_map,      ///< a mapping of settings keys (references) to scalar values
   engine_versions,  ///< a mapping of engine references to exact versions
-  scalar,         ///< any scalar value (a setting's value, normalised by the setting's type)
+  scalar,           ///< any scalar value (a setting's value, normalised by the setting's type)
 };
 
 /// "text", "markdown", ... for docs.
@@ -47,11 +47,11 @@ struct Struct;
 struct Field {
   std::string_view name;
   ValueType type = ValueType::text;
-  bool list = false;      ///< a list of values of `type`
+  bool list = false;  ///< a list of values of `type`
   bool required = false;
-  std::optional<Kind> ref;                 ///< reference: the namespace it points into
-  std::vector<std::string_view> values;    ///< enumeration: the allowed values
-  const Struct* object = nullptr;          ///< object: its fields
+  std::optional<Kind> ref;               ///< reference: the namespace it points into
+  std::vector<std::string_view> values;  ///< enumeration: the allowed values
+  const Struct* object = nullptr;        ///< object: its fields
   /// object: a bare scalar stands for `{shorthand: scalar}` (`vllm` for `{engine: vllm}`).
   std::string_view shorthand;
   std::string_view doc;      ///< one line

@@ -27,9 +27,9 @@ inline constexpr int kSchemaVersion = 2;
 struct SearchHit {
   std::string id;
   std::string title;
-  double rank = 0;          ///< bm25; lower is better
-  std::string snippet;      ///< text around the match; matches wrapped in \x02 ... \x03
-  std::string content_hash; ///< of the record the hit was indexed from
+  double rank = 0;           ///< bm25; lower is better
+  std::string snippet;       ///< text around the match; matches wrapped in \x02 ... \x03
+  std::string content_hash;  ///< of the record the hit was indexed from
 };
 
 /// One record file as an index stores it.
@@ -85,14 +85,16 @@ class Store {
 
   /// Full-text search; `query` is user text, never FTS syntax (every term is quoted).
   /// Stops with kb::Error(timeout) past `budget`.
-  std::vector<SearchHit> search(std::string_view query, std::size_t limit,
-                                std::chrono::milliseconds budget = std::chrono::milliseconds(2000)) const;
+  std::vector<SearchHit> search(
+      std::string_view query, std::size_t limit,
+      std::chrono::milliseconds budget = std::chrono::milliseconds(2000)) const;
 
   /// Every record matching `query` (same rules as search()) as (id, content_hash),
   /// unranked and without snippets: the cheap form for filtering a list by text.
   /// Stops with kb::Error(timeout) past `budget`.
   std::vector<std::pair<std::string, std::string>> match(
-      std::string_view query, std::chrono::milliseconds budget = std::chrono::milliseconds(2000)) const;
+      std::string_view query,
+      std::chrono::milliseconds budget = std::chrono::milliseconds(2000)) const;
 
   /// A value of the `meta` table (schema_version, content_hash, built_at, records).
   std::optional<std::string> meta(std::string_view key) const;

@@ -6,10 +6,10 @@
 // `keys` spellings, like labels; keys no record spells are not configuration.
 
 #include "deploy/command.h"
-#include "kb/diagnostic_codes.h"
 #include "deploy/settings_reader.h"
 #include "deploy/yaml_docs.h"
 #include "kb/corpus.h"
+#include "kb/diagnostic_codes.h"
 #include "text_util.h"
 
 namespace kb::deploy {
@@ -28,8 +28,7 @@ class EndpointReader final : public Reader {
 
   bool accepts(std::string_view, std::string_view text, const Context&) const override {
     const std::string_view t = text::trim(text);
-    return !t.empty() && t[0] == '{' &&
-           text::trim(t.substr(1)).rfind("\"kb_endpoint\"", 0) == 0;
+    return !t.empty() && t[0] == '{' && text::trim(t.substr(1)).rfind("\"kb_endpoint\"", 0) == 0;
   }
 
   Facts read(const DeployInput& in, const Context& ctx) const override {
@@ -37,9 +36,10 @@ class EndpointReader final : public Reader {
     std::vector<Node> docs;
     if (!parse_documents(in.text, in.file, docs, out.diagnostics)) return out;
     if (docs.size() != 1 || !docs[0].is_map() || !docs[0].find("kb_endpoint")) {
-      out.diagnostics.push_back(diag(Severity::error, diag_code("deploy.not-endpoint"), in.file, {1, 1},
-                                     "an endpoint document is one JSON object with kb_endpoint",
-                                     "write it with `kb check --endpoint URL --save-endpoint FILE`"));
+      out.diagnostics.push_back(
+          diag(Severity::error, diag_code("deploy.not-endpoint"), in.file, {1, 1},
+               "an endpoint document is one JSON object with kb_endpoint",
+               "write it with `kb check --endpoint URL --save-endpoint FILE`"));
       return out;
     }
     const Node& doc = docs[0];
@@ -89,8 +89,9 @@ class EndpointReader final : public Reader {
     }
     SettingsReader settings(ctx, out, svc, entry_engine);
     if (const Node* role = doc.find("role"); role && role->is_scalar() && !role->value.empty()) {
-      settings.entrypoint_role(role->value, Word{role->value, role->pos, scalar_end(*role, in.text)},
-                               in.file, "--endpoint role");
+      settings.entrypoint_role(role->value,
+                               Word{role->value, role->pos, scalar_end(*role, in.text)}, in.file,
+                               "--endpoint role");
     }
     std::vector<KeyFact> keys;
     if (const Node* list = doc.find("settings"); list && list->is_seq()) {
@@ -108,7 +109,8 @@ class EndpointReader final : public Reader {
     }
     if (const Node* problems = doc.find("problems"); problems && problems->is_seq()) {
       for (const Node& p : problems->items) {
-        if (p.is_scalar()) out.unread.push_back({in.file, p.pos, p.value, "the probe could not read it"});
+        if (p.is_scalar())
+          out.unread.push_back({in.file, p.pos, p.value, "the probe could not read it"});
       }
     }
     out.services.push_back(std::move(svc));

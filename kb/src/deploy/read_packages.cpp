@@ -7,8 +7,8 @@
 #include "deploy/command.h"
 #include "deploy/shell_words.h"
 #include "deploy/yaml_docs.h"
-#include "text_util.h"
 #include "kb/diagnostic_codes.h"
+#include "text_util.h"
 
 namespace kb::deploy {
 namespace {

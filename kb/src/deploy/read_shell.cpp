@@ -4,8 +4,8 @@
 
 #include "deploy/catalog.h"
 #include "deploy/command.h"
-#include "text_util.h"
 #include "kb/diagnostic_codes.h"
+#include "text_util.h"
 
 namespace kb::deploy {
 namespace {

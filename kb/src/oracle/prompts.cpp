@@ -3,8 +3,8 @@
 
 #include <string>
 
-#include "kb/oracle.h"
 #include "kb/diagnostic_codes.h"
+#include "kb/oracle.h"
 #include "text_util.h"
 #include "yaml_tree.h"
 
@@ -42,8 +42,8 @@ class LineReader {
   Pos at(const yaml::Node& n) const { return Pos{line_, n.pos.column}; }
 
   void error(const yaml::Node& n, std::string message) {
-    out_.diagnostics.push_back(
-        diag(Severity::error, diag_code("prompts.bad-shape"), file_, at(n), std::move(message), kShapeHint));
+    out_.diagnostics.push_back(diag(Severity::error, diag_code("prompts.bad-shape"), file_, at(n),
+                                    std::move(message), kShapeHint));
     ok_ = false;
   }
 
@@ -67,8 +67,9 @@ class LineReader {
     const yaml::Node* messages = root.find("messages");
     for (const auto& [k, v] : root.entries) {
       if (k.value != "prompt" && k.value != "messages") {
-        out_.diagnostics.push_back(diag(Severity::warning, diag_code("prompts.unknown-field"), file_, at(k),
-                                        "ignoring field '" + k.value + "'", kShapeHint));
+        out_.diagnostics.push_back(diag(Severity::warning, diag_code("prompts.unknown-field"),
+                                        file_, at(k), "ignoring field '" + k.value + "'",
+                                        kShapeHint));
       }
     }
     if ((prompt == nullptr) == (messages == nullptr)) {
@@ -141,7 +142,8 @@ PromptSet parse_prompts(std::string_view text, const std::string& file) {
     LineReader(file, line, out).read(root);
   }
   if (out.prompts.size() > kMaxPrompts) {
-    out.diagnostics.push_back(diag(Severity::error, diag_code("prompts.too-many"), file, Pos{line, 1},
+    out.diagnostics.push_back(diag(Severity::error, diag_code("prompts.too-many"), file,
+                                   Pos{line, 1},
                                    "more than " + std::to_string(kMaxPrompts) + " prompts"));
   } else if (out.prompts.empty() && count_severity(out.diagnostics, Severity::error) == 0) {
     out.diagnostics.push_back(diag(Severity::error, diag_code("prompts.empty"), file, Pos{1, 1},
