@@ -6,9 +6,10 @@ build_pkgs=(build-essential cmake pkg-config libsqlite3-dev libyaml-dev libyaml-
   libcpp-httplib-dev nlohmann-json3-dev catch2 libmd4c-html0-dev libmd4c-dev
   libkainjow-mustache-dev libpugixml-dev libcli11-dev sqlite3)
 # --fuzz: what fuzz/run.sh needs on top (libFuzzer and the sanitizer runtimes);
-# --test: the browser test's and the fuzzers' packages, since `make test` runs both.
+# --test: the browser test's, the format check's and the fuzzers' packages, since
+# `make test` runs them all.
 fuzz_pkgs=(clang-14 libclang-rt-14-dev)
-test_pkgs=(chromium curl "${fuzz_pkgs[@]}")
+test_pkgs=(chromium curl clang-format-14 "${fuzz_pkgs[@]}")
 want=("${build_pkgs[@]}")
 case "${1:-}" in
   --test) want+=("${test_pkgs[@]}") ;;
