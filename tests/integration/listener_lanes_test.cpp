@@ -13,17 +13,6 @@ namespace net = kb::http::net;
 
 namespace {
 
-// Polls `done` for up to 5 s; whether it came true.
-template <class F>
-bool eventually(F done) {
-  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(5);
-  while (!done()) {
-    if (std::chrono::steady_clock::now() > until) return false;
-    std::this_thread::sleep_for(std::chrono::milliseconds(2));
-  }
-  return true;
-}
-
 struct Lanes {
   net::ConnectionStats stats;
   std::atomic<bool> slow_started{false};

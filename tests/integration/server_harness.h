@@ -6,8 +6,11 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <poll.h>
+
 #include <sys/socket.h>
 #include <unistd.h>
+#include <chrono>
+#include <thread>
 
 #include <httplib.h>
 #include <catch2/catch.hpp>
@@ -269,6 +272,18 @@ class Raw {
 };
 
 /// The status code of a raw HTTP response, 0 when there is none.
+/// Polls `done` every 2 ms for up to 5 s; whether it came true. For what a server does
+/// after it answers (counting a request, finishing a reload): never a fixed sleep.
+template <class F>
+bool eventually(F done) {
+  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  while (!done()) {
+    if (std::chrono::steady_clock::now() > until) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  return true;
+}
+
 inline int raw_status(const std::string& response) {
   if (response.rfind("HTTP/1.1 ", 0) != 0 || response.size() < 12) return 0;
   return std::atoi(response.substr(9, 3).c_str());
