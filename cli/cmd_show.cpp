@@ -3,6 +3,7 @@
 #include "commands.h"
 #include "json.h"
 #include "kb/import_text.h"
+#include "kb/text.h"
 #include "lint_options.h"
 
 namespace kb::cli {
@@ -95,7 +96,7 @@ void add_show(CLI::App& app, Action& run) {
                   << "\n";
       } else if (cfg->format == "yaml") {
         std::string_view src = r->source_text;
-        if (src.substr(0, 3) == "\xEF\xBB\xBF") src.remove_prefix(3);
+        if (src.starts_with(kb::text::kUtf8Bom)) src.remove_prefix(kb::text::kUtf8Bom.size());
         std::cout << src;
       } else {
         std::cout << plain_text(*r);

@@ -15,7 +15,7 @@ namespace kb::cli {
 struct LintConfig {
   std::string records = "records";
   std::string today;
-  int stale_after = 90;
+  int stale_after = kb::kDefaultStaleAfterDays;
   std::size_t max_file_bytes = LoadOptions{}.max_file_bytes;
   unsigned threads = 0;
   std::string format = "text";

@@ -1,4 +1,5 @@
 #include "kb/import_text.h"
+#include "kb/text.h"
 
 #include <algorithm>
 #include <array>
@@ -12,7 +13,6 @@
 namespace kb {
 namespace {
 
-constexpr std::string_view kBom = "\xEF\xBB\xBF";
 constexpr std::size_t kSectionCount = std::size(kSeedSections);
 constexpr std::size_t kId = 0;
 constexpr std::size_t kSymptom = 1;
@@ -273,7 +273,7 @@ TextImport parse_seed_text(std::string_view bytes, const std::string& file) {
     return fail(diag_code("import.not-utf8"), text::offset_to_pos(bytes, bad),
                 "bytes that are not UTF-8", "save the file as UTF-8");
   }
-  if (bytes.starts_with(kBom)) bytes.remove_prefix(kBom.size());
+  if (bytes.starts_with(text::kUtf8Bom)) bytes.remove_prefix(text::kUtf8Bom.size());
   if (text::trim(bytes).empty()) {
     return fail(diag_code("import.empty"), Pos{}, "the file is empty",
                 "a record starts with a line 'id', then its id, then a 'Symptom' section");

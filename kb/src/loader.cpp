@@ -5,6 +5,7 @@
 #include "kb/corpus.h"
 #include "kb/diagnostic_codes.h"
 #include "kb/record_dates.h"
+#include "kb/text.h"
 #include "schema_read.h"
 #include "text_util.h"
 #include "yaml_tree.h"
@@ -20,7 +21,6 @@ void drop_foreign_parts(Record& r) {
   if (r.kind != Kind::result) r.result.reset();
 }
 
-constexpr std::string_view kBom = "\xEF\xBB\xBF";
 // The least a record file may expand to (aliases), whatever its size: 4 KiB.
 constexpr std::size_t kRecordExpansionFloor = 4 * 1024;
 
@@ -117,7 +117,7 @@ FileResult load_record_text(const std::string& file, std::string_view bytes,
     return out;
   }
   std::string_view body = bytes;
-  if (body.substr(0, kBom.size()) == kBom) body.remove_prefix(kBom.size());
+  if (body.starts_with(text::kUtf8Bom)) body.remove_prefix(text::kUtf8Bom.size());
   if (text::trim(body).empty()) {
     error(diag_code("yaml.empty"), Pos{1, 1}, "the file is empty",
           "a record is a mapping such as `title: ...`");

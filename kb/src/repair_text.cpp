@@ -7,13 +7,12 @@
 
 #include "kb/diagnostic_codes.h"
 #include "kb/repair.h"
+#include "kb/text.h"
 #include "yaml_scalar.h"
 #include "yaml_tree.h"
 
 namespace kb {
 namespace {
-
-constexpr std::string_view kBom = "\xEF\xBB\xBF";
 
 struct Edit {
   std::size_t offset;
@@ -279,8 +278,8 @@ std::optional<std::string> repaired_text(const Record& record,
     return std::nullopt;
   };
   std::string_view text = record.source_text;
-  const bool bom = text.substr(0, kBom.size()) == kBom;
-  const std::string_view body = bom ? text.substr(kBom.size()) : text;
+  const bool bom = text.substr(0, text::kUtf8Bom.size()) == text::kUtf8Bom;
+  const std::string_view body = bom ? text.substr(text::kUtf8Bom.size()) : text;
 
   yaml::Node root;
   std::vector<Diagnostic> diags;
@@ -299,7 +298,7 @@ std::optional<std::string> repaired_text(const Record& record,
                    [](const Edit& a, const Edit& b) { return a.offset > b.offset; });
   std::string out(body);
   for (const auto& e : edits) out.replace(e.offset, e.length, e.text);
-  return bom ? std::string(kBom) + out : out;
+  return bom ? std::string(text::kUtf8Bom) + out : out;
 }
 
 }  // namespace kb

@@ -1,5 +1,6 @@
 #include "kb/results_import.h"
 #include "kb/diagnostic_codes.h"
+#include "kb/text.h"
 
 #include <cctype>
 #include <charconv>
@@ -255,7 +256,7 @@ ReportParse parse_report(std::string_view text, const std::string& file, ReportF
                          const ReportLimits& limits) {
   if (format == ReportFormat::detect) {
     std::string_view rest = text;
-    if (rest.substr(0, 3) == "\xEF\xBB\xBF") rest.remove_prefix(3);
+    if (rest.starts_with(text::kUtf8Bom)) rest.remove_prefix(text::kUtf8Bom.size());
     while (!rest.empty() && std::isspace(static_cast<unsigned char>(rest.front()))) {
       rest.remove_prefix(1);
     }

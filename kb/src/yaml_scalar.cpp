@@ -1,4 +1,5 @@
 #include "yaml_scalar.h"
+#include "kb/text.h"
 
 #include <algorithm>
 #include <array>
@@ -10,7 +11,6 @@ namespace {
 constexpr std::string_view kLineSeparator = "\xE2\x80\xA8";
 constexpr std::string_view kParagraphSeparator = "\xE2\x80\xA9";
 constexpr std::string_view kNextLine = "\xC2\x85";
-constexpr std::string_view kBom = "\xEF\xBB\xBF";
 
 }  // namespace
 
@@ -18,7 +18,7 @@ bool has_unsafe_chars(std::string_view s) {
   for (unsigned char c : s) {
     if ((c < 0x20 && c != '\t' && c != '\n') || c == 0x7F) return true;
   }
-  for (auto seq : {kLineSeparator, kParagraphSeparator, kNextLine, kBom}) {
+  for (auto seq : {kLineSeparator, kParagraphSeparator, kNextLine, text::kUtf8Bom}) {
     if (s.find(seq) != std::string_view::npos) return true;
   }
   return false;
@@ -96,9 +96,9 @@ std::string double_quoted(std::string_view s) {
     } else if (rest.starts_with(kNextLine)) {
       out += "\\u0085";
       i += kNextLine.size() - 1;
-    } else if (rest.starts_with(kBom)) {
+    } else if (rest.starts_with(text::kUtf8Bom)) {
       out += "\\uFEFF";
-      i += kBom.size() - 1;
+      i += text::kUtf8Bom.size() - 1;
     } else if (c == '"') {
       out += "\\\"";
     } else if (c == '\\') {

@@ -14,8 +14,8 @@ namespace kb {
 /// What `kb lint` checks beyond loading.
 struct LintOptions {
   LoadOptions load;
-  std::string today;          ///< YYYY-MM-DD; empty: today's date (UTC)
-  int stale_after_days = 90;  ///< verification older than this is a warning
+  std::string today;                              ///< YYYY-MM-DD; empty: today's date (UTC)
+  int stale_after_days = kDefaultStaleAfterDays;  ///< verification older than this is a warning
 };
 
 /// A loaded, cross-checked tree with its derived evidence and every diagnostic.

@@ -8,6 +8,9 @@
 
 namespace kb::text {
 
+/// The UTF-8 byte order mark some editors write at a file's start; readers skip it.
+inline constexpr std::string_view kUtf8Bom = "\xEF\xBB\xBF";
+
 /// `s` without leading and trailing ASCII whitespace (space, \t, \n, \r, \f, \v).
 std::string_view trim(std::string_view s);
 /// ASCII lower case; other bytes (UTF-8 included) are kept as they are.

@@ -5,6 +5,7 @@
 
 #include "kb/diagnostic_codes.h"
 #include "kb/oracle.h"
+#include "kb/text.h"
 #include "text_util.h"
 #include "yaml_tree.h"
 
@@ -116,7 +117,7 @@ PromptSet parse_prompts(std::string_view text, const std::string& file) {
                                    text::offset_to_pos(text, bad), "bytes that are not UTF-8"));
     return out;
   }
-  if (text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);
+  if (text.starts_with(kb::text::kUtf8Bom)) text.remove_prefix(kb::text::kUtf8Bom.size());
   int line = 0;
   std::size_t start = 0;
   while (start < text.size() && out.prompts.size() <= kMaxPrompts) {
