@@ -53,9 +53,9 @@ def attacks():
     return out
 
 
-def run(path):
+def run(path, work):
     """(exit code, wall s, CPU s, peak RSS MiB, the limits.* codes reported)."""
-    stats = path + ".time"
+    stats = os.path.join(work, os.path.basename(path) + ".time")
     t0 = time.perf_counter()
     p = subprocess.run(["sh", "-c", 'ulimit -v 4194304; exec /usr/bin/time -v -o "$0" "$@"',
                         stats, KB, "check", path, "--records", RECORDS, "--format", "json"],
@@ -78,7 +78,7 @@ def main():
         sys.exit("no kb binary at %s (set KB)" % KB)
     work = tempfile.mkdtemp(prefix="kb-budgets-")
     floor_path = os.path.join(REPO, "tests", "data", "deploy", "vllm-pd-lmcache.sh")
-    floor = run(floor_path)
+    floor = run(floor_path, work)
     print("%-40s %9s %4s %-18s %7s %7s %8s %9s" %
           ("input", "bytes", "exit", "stopped by", "wall s", "CPU s", "RSS MiB", "RSS-floor"))
     print("%-40s %9d %4d %-18s %7.2f %7.2f %8.1f %9s" %
@@ -88,7 +88,7 @@ def main():
         path = os.path.join(work, file)
         with open(path, "w") as f:
             f.write(text)
-        code, wall, cpu, rss, codes = run(path)
+        code, wall, cpu, rss, codes = run(path, work)
         print("%-40s %9d %4d %-18s %7.2f %7.2f %8.1f %9.1f" %
               (name, len(text), code, ",".join(codes) or "-", wall, cpu, rss, rss - floor[3]))
 
