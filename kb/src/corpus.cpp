@@ -1,5 +1,4 @@
 #include "kb/corpus.h"
-#include "kb/repair.h"
 #include "record_lint.h"
 
 #include <algorithm>
@@ -320,6 +319,24 @@ std::optional<std::string> Corpus::target(Kind ns, std::string_view raw) const {
 bool Corpus::is_stale(std::string_view id) const {
   // Asked for every record after each reload; most corpora have no stale record.
   return !stale_ids_.empty() && stale_ids_.count(std::string(id)) > 0;
+}
+
+// How a repaired value is written back. Here rather than in repair.cpp because lint
+// names the same text in its did-you-mean hint.
+std::string repair_text_for(const Corpus& corpus, Kind target, std::string_view raw,
+                            const std::string& id) {
+  // A setting is written as its key (`kv_transfer`), the way predicates and deployments
+  // spell it, never as its record slug.
+  if (target == Kind::setting) {
+    if (const Record* s = corpus.find(id); s != nullptr && !s->setting->key.empty()) {
+      return s->setting->key;
+    }
+  }
+  // Otherwise the value keeps the form of the original: bare stays bare, `engines/x`
+  // stays prefixed.
+  if (namespace_prefix(raw)) return id;
+  const auto slash = id.find('/');
+  return slash == std::string::npos ? id : id.substr(slash + 1);
 }
 
 }  // namespace kb

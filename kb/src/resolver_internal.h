@@ -16,9 +16,6 @@ namespace kb {
 /// `raw` without surrounding ASCII whitespace.
 std::string_view trim_view(std::string_view raw);
 
-/// The namespace `raw` is explicitly written in (`oracles/x` -> oracle), if any.
-std::optional<Kind> namespace_prefix(std::string_view raw);
-
 /// A normalised key cut at `-`, `/` and `.`: "kvcache-ai/mooncake" -> {kvcache, ai, mooncake}.
 std::vector<std::string> name_tokens(std::string_view key);
 

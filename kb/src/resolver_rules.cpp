@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "kb/repair.h"
+#include "kb/resolver.h"
 #include "resolver_internal.h"
 #include "similarity.h"
 
@@ -140,24 +140,6 @@ std::optional<RuleVerdict> spelling_rules(std::string_view key, const Candidate&
 
 std::string typo_evidence(std::string_view key, const Candidate& best) {
   return edits_text(osa_distance(key, best.matched)) + " from " + target_text(best);
-}
-
-// How a repaired value is written back. Here rather than in repair.cpp because lint
-// (corpus.cpp) names the same text in its did-you-mean hint.
-std::string repair_text_for(const Corpus& corpus, Kind target, std::string_view raw,
-                            const std::string& id) {
-  // A setting is written as its key (`kv_transfer`), the way predicates and deployments
-  // spell it, never as its record slug.
-  if (target == Kind::setting) {
-    if (const Record* s = corpus.find(id); s != nullptr && !s->setting->key.empty()) {
-      return s->setting->key;
-    }
-  }
-  // Otherwise the value keeps the form of the original: bare stays bare, `engines/x`
-  // stays prefixed.
-  if (namespace_prefix(raw)) return id;
-  const auto slash = id.find('/');
-  return slash == std::string::npos ? id : id.substr(slash + 1);
 }
 
 }  // namespace kb

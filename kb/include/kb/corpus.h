@@ -18,6 +18,7 @@
 namespace kb {
 
 struct FileResult;
+class Corpus;
 class RecordBodies;
 
 /// Limits and parallelism of loading.
@@ -49,6 +50,11 @@ struct FileResult {
 /// Parses and validates one record file given its bytes; `file` decides the id.
 FileResult load_record_text(const std::string& file, std::string_view bytes,
                             const LoadOptions& options = {});
+
+/// How a repair writes the record `id` into a reference of namespace `target` whose text
+/// was `raw`: a setting as its key (`kv_transfer`), others bare or prefixed as `raw` was.
+std::string repair_text_for(const Corpus& corpus, Kind target, std::string_view raw,
+                            const std::string& id);
 
 /// Drops from `r` what only its own answer shows: `source_text`, the Markdown bodies
 /// (symptom, root cause, workaround, notes, description, method, pass criterion, canary)

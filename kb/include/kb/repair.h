@@ -64,11 +64,6 @@ struct RepairPlan {
 /// (stale) are skipped.
 RepairPlan plan_repairs(const Corpus& corpus, const RepairPolicy& policy = {});
 
-/// How a repair writes the record `id` into a reference of namespace `target` whose text
-/// was `raw`: a setting as its key (`kv_transfer`), others bare or prefixed as `raw` was.
-std::string repair_text_for(const Corpus& corpus, Kind target, std::string_view raw,
-                            const std::string& id);
-
 /// What apply_repairs did.
 struct ApplyResult {
   std::vector<std::string> files_written;  ///< relative paths

@@ -82,6 +82,9 @@ class NameIndex {
 /// name, repo): then every reference in a corpus resolves as it did.
 bool same_names(const Record& a, const Record& b);
 
+/// The namespace `raw` is explicitly written in (`oracles/x` -> oracle), if any.
+std::optional<Kind> namespace_prefix(std::string_view raw);
+
 /// Normalises a reference for exact matching: trims, lower-cases, maps `_` and spaces
 /// to `-`, drops a leading `NAMESPACE/` and a GitHub URL prefix.
 std::string normalize_name(std::string_view raw);
