@@ -8,6 +8,7 @@
 #include <tuple>
 #include <vector>
 
+#include "claim_phrases.h"
 #include "evidence_internal.h"
 #include "kb/corpus.h"
 #include "kb/diagnostic_codes.h"
@@ -24,53 +25,10 @@ using evidence_detail::offset_to_pos;
 using evidence_detail::top_level_key_offset;
 using evidence_detail::top_level_key_pos;
 
-// What authors write when a gotcha has not been seen to happen. Longer phrases first
-// so the message quotes the most specific one.
-constexpr std::array<std::string_view, 13> kUnreproducedPhrases = {
-    "haven't been reproduced", "hasn't been reproduced", "not yet been reproduced",
-    "never been reproduced",   "not been reproduced",    "haven't reproduced",
-    "hasn't reproduced",       "not yet reproduced",     "never reproduced",
-    "not reproduced",          "unreproduced",           "not reproducible",
-    "no observed failure",
-};
-
-// The longest run of letters of each phrase, lower-cased. A phrase only differs from
-// its match in case, spacing and apostrophes, so a text holding none of these words
-// holds none of the phrases: one scan rules out all thirteen for most fields.
-const std::vector<std::string>& phrase_keys() {
-  static const std::vector<std::string> keys = [] {
-    std::vector<std::string> out;
-    for (std::string_view p : kUnreproducedPhrases) {
-      std::string best, run;
-      for (char c : p) {
-        if (std::isalpha(static_cast<unsigned char>(c))) {
-          run += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-          if (run.size() > best.size()) best = run;
-        } else {
-          run.clear();
-        }
-      }
-      if (std::find(out.begin(), out.end(), best) == out.end()) out.push_back(best);
-    }
-    return out;
-  }();
-  return keys;
-}
-
 }  // namespace
-
-bool evidence_detail::may_hold_phrase(std::string_view text) {
-  std::string lower(text);
-  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  for (const auto& key : phrase_keys()) {
-    if (lower.find(key) != std::string::npos) return true;
-  }
-  return false;
-}
 
 namespace {
 
-using evidence_detail::may_hold_phrase;
 
 struct TextField {
   std::string_view key;
@@ -112,7 +70,7 @@ void check_unreproduced(const Corpus& corpus, const Record& g, const EvidenceSum
     std::optional<std::size_t> first;
     std::string_view phrase;
     if (!may_hold_phrase(*field.text)) continue;
-    for (std::string_view p : kUnreproducedPhrases) {
+    for (std::string_view p : unreproduced_phrases()) {
       auto at = find_phrase(*field.text, p);
       if (at && (!first || *at < *first)) {
         first = at;

@@ -43,10 +43,6 @@ std::optional<std::size_t> find_phrase(std::string_view text, std::string_view p
 /// not a YYYY-MM-DD date.
 std::int64_t claims_day(const std::string& today);
 
-/// Whether `text` may hold one of the phrases `evidence.unreproduced-claim` looks for
-/// (false means it holds none).
-bool may_hold_phrase(std::string_view text);
-
 }  // namespace evidence_detail
 
 struct EvidenceIndex::Impl : evidence_detail::IndexData {};

@@ -1,10 +1,10 @@
 #include <algorithm>
 #include <string>
 
-#include "evidence_internal.h"
+#include "claim_phrases.h"
 #include "kb/corpus.h"
 #include "kb/diagnostic_codes.h"
-#include "kb/record_dates.h"
+#include "kb/dates.h"
 #include "kb/text.h"
 #include "schema_read.h"
 #include "text_util.h"
@@ -183,7 +183,7 @@ void slim_record(Record& r) {
   // The claim checks read these four bodies on every snapshot; one that may hold a claim
   // stays (they are few), the rest are read back when a page or an answer shows them.
   for (Str* body : {&r.symptom, &r.root_cause, &r.workaround, &r.notes}) {
-    if (!evidence_detail::may_hold_phrase(*body)) drop(*body);
+    if (!may_hold_phrase(*body)) drop(*body);
   }
   for (Str* body : {&r.source_text, &r.description, &r.method, &r.pass_criterion}) drop(*body);
   if (r.detection) drop(r.detection->canary);

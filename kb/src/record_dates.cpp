@@ -43,22 +43,6 @@ std::vector<std::string> dates_of(const Record& r, const EvidenceIndex* evidence
 
 }  // namespace
 
-CitationDates reference_dates(const Record& r) {
-  if (r.kept_reference_dates) return *r.kept_reference_dates;
-  CitationDates out;
-  for (const auto& c : r.references) {
-    if (date_to_days(c.as_of) && c.as_of > out.newest_as_of) {
-      out.newest_as_of = c.as_of;
-      out.newest_as_of_pos = c.pos;
-    }
-    for (const Str* d : {&c.date, &c.as_of}) {
-      if (!date_to_days(*d)) continue;
-      if (out.earliest.empty() || *d < out.earliest) out.earliest = *d;
-      if (*d > out.latest) out.latest = *d;
-    }
-  }
-  return out;
-}
 
 std::string knowledge_base_date(const Corpus& corpus) {
   // Evidence only links results, whose own dates are read here already.

@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "kb/dates.h"
 #include "kb/diagnostic.h"
 
 namespace kb {
@@ -184,11 +185,5 @@ class EvidenceIndex {
 
 /// Default age, in days, after which `evidence.stale` warns.
 inline constexpr int kDefaultStaleAfterDays = 90;
-
-/// Today's date in UTC, YYYY-MM-DD.
-std::string today_date();
-
-/// Days since 1970-01-01 of a YYYY-MM-DD date; nullopt when it is not a valid date.
-std::optional<std::int64_t> date_to_days(std::string_view date);
 
 }  // namespace kb

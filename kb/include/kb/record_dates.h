@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "kb/corpus.h"
+#include "kb/dates.h"
 #include "kb/evidence.h"
 #include "kb/model.h"
 
@@ -19,9 +20,6 @@ struct RecordDates {
   std::string modified;
   bool own = false;  ///< false: the record has no date; both are the knowledge base's date
 };
-
-/// The dates of `r`'s references: from `references`, or those a slim record kept.
-CitationDates reference_dates(const Record& r);
 
 /// The newest valid date written in any record (or its evidence): what an undated record
 /// is dated by. "1970-01-01" for a knowledge base without dates.
