@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "check_index_impl.h"
+#include "deploy/reader.h"
 #include "kb/corpus.h"
 #include "kb/error.h"
 #include "kb/evidence.h"
@@ -317,6 +318,16 @@ CheckIndex CheckIndex::build(const Corpus& corpus, const EvidenceIndex& evidence
 
 std::size_t CheckIndex::size() const {
   return impl_ ? impl_->tables->order.size() : 0;
+}
+
+Deployment CheckIndex::read(const std::vector<DeployInput>& inputs, const ReadOptions& options,
+                            std::vector<Diagnostic>& diags) const {
+  if (!impl_) {
+    Deployment d;
+    for (const auto& in : inputs) d.file += (d.file.empty() ? "" : ", ") + in.file;
+    return d;
+  }
+  return deploy::read_inputs(*impl_->corpus, *impl_->vocab, inputs, options, diags);
 }
 
 }  // namespace kb

@@ -5,10 +5,8 @@
 #include <set>
 #include <tuple>
 
-#include "check_index_impl.h"
 #include "deploy/catalog.h"
 #include "deploy/reader.h"
-#include "kb/check.h"
 #include "kb/corpus.h"
 #include "kb/diagnostic_codes.h"
 
@@ -97,17 +95,17 @@ const std::vector<std::string>& input_kinds() {
   return kinds;
 }
 
-Deployment CheckIndex::read(const std::vector<DeployInput>& inputs, const ReadOptions& options,
-                            std::vector<Diagnostic>& diags) const {
+Deployment deploy::read_inputs(const Corpus& corpus, const Vocabulary& vocab,
+                               const std::vector<DeployInput>& inputs, const ReadOptions& options,
+                               std::vector<Diagnostic>& diags) {
   using namespace deploy;
   Deployment d;
   for (const auto& in : inputs) d.file += (d.file.empty() ? "" : ", ") + in.file;
-  if (!impl_) return d;
-  const Catalog catalog(*impl_->corpus);
+  const Catalog catalog(corpus);
   std::size_t input_bytes = 0;
   for (const DeployInput& in : inputs) input_bytes += in.text.size();
   Budget budget(input_bytes);
-  const Context ctx{*impl_->corpus, *impl_->vocab, catalog, options, &budget};
+  const Context ctx{corpus, vocab, catalog, options, &budget};
   if (!options.kind.empty() && !by_name(options.kind)) {
     diags.push_back(diag(Severity::error, diag_code("deploy.unknown-kind"), "", {},
                          "'" + options.kind + "' is not a kind of input kb reads",

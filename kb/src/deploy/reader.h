@@ -71,6 +71,12 @@ std::unique_ptr<Reader> packages_reader();
 std::unique_ptr<Reader> image_reader();
 std::unique_ptr<Reader> shell_reader();
 
+/// Reads `inputs` as one deployment: picks a reader per input (options.kind, else by
+/// content), charges one expansion budget, and merges the services they name.
+Deployment read_inputs(const Corpus& corpus, const Vocabulary& vocab,
+                       const std::vector<DeployInput>& inputs, const ReadOptions& options,
+                       std::vector<Diagnostic>& diags);
+
 /// A diagnostic about an input.
 Diagnostic diag(Severity s, std::string code, const std::string& file, Pos pos, std::string message,
                 std::string hint = {});
