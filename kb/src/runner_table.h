@@ -7,7 +7,6 @@
 #include <string_view>
 #include <vector>
 
-#include "kb/oracle.h"
 
 namespace kb::oracle {
 
@@ -28,8 +27,7 @@ struct ParamInfo {
 };
 
 struct KindInfo {
-  std::string_view name;
-  RunnerKind kind;
+  std::string_view name;  ///< as `to_string(RunnerKind)` spells it
   std::vector<ParamInfo> params;
 };
 

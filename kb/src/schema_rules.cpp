@@ -8,7 +8,7 @@
 #include <cstdint>
 
 #include "kb/diagnostic_codes.h"
-#include "oracle/runner_table.h"
+#include "runner_table.h"
 #include "similarity.h"
 
 namespace kb::schema {
