@@ -8,7 +8,7 @@
 #include "resolver_internal.h"
 #include "similarity.h"
 #include "text_util.h"
-#include "vocab.h"
+#include "setting_values.h"
 
 namespace kb {
 namespace {

@@ -16,27 +16,11 @@
 
 #include "kb/model.h"
 #include "kb/version.h"
+#include "setting_values.h"
 
 namespace kb {
 
 class Corpus;
-
-/// How a bool value may be written (lower-case): each spelling with what it means,
-/// `yes` -> `true`, `off` -> `false`.
-const std::vector<std::pair<std::string_view, std::string_view>>& bool_spellings();
-
-/// Normalises `raw` for a setting of `def`'s type: `yes` -> `true` for bool, `04` -> `4`
-/// for integer, a synonym -> its value for enum. When it does not fit, `value` is empty and
-/// `error` says why ("'maybe' is not a boolean ...") and where in `raw` the bad part starts.
-Parsed<std::string> normalize_value(const SettingDef& def, std::string_view raw);
-
-/// Whether `a` OP `b` holds for two normalised values of `def`'s type; OP is one of
-/// eq, ne, gt, gte, lt, lte (in / not_in are eq / ne over a list).
-bool compare_values(const SettingDef& def, std::string_view a, std::string_view op,
-                    std::string_view b);
-
-/// Whether the setting's type orders its values (integer, number, version).
-bool ordered_type(const SettingDef& def);
 
 /// A setting's default for one engine, when the engine's version may or may not be known.
 struct DefaultValue {
@@ -82,8 +66,5 @@ class Vocabulary {
   std::vector<const Record*> models_;
   std::unordered_map<std::string, std::vector<SpellingRef>> flags_, env_, keys_, json_;
 };
-
-/// Whether `text` matches `glob` (`*` any run of characters), ASCII case-insensitively.
-bool glob_match(std::string_view glob, std::string_view text);
 
 }  // namespace kb
