@@ -9,7 +9,7 @@ writes, under DIR:
   hugo/                                              a Hugo site with one page per record
   manifest.json                                      counts, bytes, ids to probe, typos made
 
-Shape follows kb/src/schema.cpp and the shipped records/: gotchas carry Markdown bodies of
+Shape follows kb/src/schema/schema_table.cpp and the shipped records/: gotchas carry Markdown bodies of
 1-4 KB over symptom/root_cause/workaround/notes, 1-6 affects (some with version ranges),
 related links, applies_when predicates and oracles; results point at an oracle and the
 gotchas they are evidence for. With --typo-rate 0 (the default) the tree lints clean;

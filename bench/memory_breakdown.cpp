@@ -26,7 +26,7 @@
 #include "kb/check.h"
 #include "kb/corpus.h"
 #include "kb/snapshot.h"
-#include "snapshot_impl.h"
+#include "live/snapshot_impl.h"
 
 namespace {
 

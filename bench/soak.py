@@ -9,7 +9,7 @@ Passes (exit 0) when all of these hold:
   checker request;
 - every response comes from one whole snapshot. The script models the tree: after each
   edit it computes the content hash kb gives that state (a sum of FNV-1a shares, one per file: its path,
-  bytes hash and stale flag, as kb/src/corpus.cpp does), so each ETag names one tree
+  bytes hash and stale flag, as kb/src/corpus/corpus.cpp does), so each ETag names one tree
   state. Two checker threads poll the edited records and require, per response: the
   JSON `snapshot` field (lists, search) equal to the ETag header; the same body for the
   same ETag and URL; a known ETag's record body to carry exactly that state's title and
@@ -57,7 +57,7 @@ from collections import Counter
 
 import benchlib as b
 
-OFFSET = 1469598103934665603  # kb's text::fnv1a seed (kb/src/text_util.h)
+OFFSET = 1469598103934665603  # kb's text::fnv1a seed (kb/src/core/text_util.h)
 WRK_CONNS = 16  # wrk connections of the load; each request served at once may hold a search.db reader
 
 
@@ -91,7 +91,7 @@ class Model:
         self.broken = set()
 
     def content_hash(self):
-        # kb/src/corpus.cpp: a seed plus one share per file, summed mod 2^64.
+        # kb/src/corpus/corpus.cpp: a seed plus one share per file, summed mod 2^64.
         total = fnv1a(b"kb-corpus-v2")
         for rel in self.cur:
             h = fnv1a(rel.encode())

@@ -1,5 +1,5 @@
 // How fast each YAML front end kb could use turns the record files into events, one
-// thread, files already in memory: yaml-cpp's event parser (what kb/src/yaml_tree.cpp
+// thread, files already in memory: yaml-cpp's event parser (what kb/src/yaml/yaml_tree.cpp
 // drives now), libyaml's and libfyaml's. Every event's line and column is read, as
 // kb's tree builder needs them for diagnostics.
 //

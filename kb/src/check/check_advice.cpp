@@ -5,11 +5,11 @@
 #include <algorithm>
 #include <memory>
 
-#include "check_index_impl.h"
+#include "check/check_index_impl.h"
+#include "core/lru_cache.h"
+#include "core/text_util.h"
 #include "kb/corpus.h"
 #include "kb/version.h"
-#include "lru_cache.h"
-#include "text_util.h"
 
 namespace kb {
 namespace {

@@ -5,11 +5,11 @@
 #include <unordered_set>
 #include <vector>
 
-#include "check_input.h"
+#include "check/check_input.h"
+#include "core/text_util.h"
 #include "kb/check.h"
 #include "kb/diagnostic_codes.h"
 #include "kb/version.h"
-#include "text_util.h"
 
 namespace kb {
 namespace {

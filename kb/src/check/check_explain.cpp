@@ -1,8 +1,8 @@
 // `kb check --explain GOTCHA`: every clause of a gotcha's predicate as true, false or
 // unknown for each service of a deployment, with the facts each rests on.
 
-#include "check_index_impl.h"
-#include "check_resolve.h"
+#include "check/check_index_impl.h"
+#include "check/check_resolve.h"
 #include "kb/corpus.h"
 
 namespace kb {

@@ -10,12 +10,12 @@
 #include <unordered_map>
 #include <vector>
 
-#include "check_index_impl.h"
+#include "check/check_index_impl.h"
+#include "core/text_util.h"
 #include "deploy/reader.h"
 #include "kb/corpus.h"
 #include "kb/error.h"
 #include "kb/evidence.h"
-#include "text_util.h"
 
 namespace kb {
 namespace {

@@ -11,10 +11,10 @@
 #include <unordered_map>
 #include <vector>
 
-#include "check_predicate.h"
+#include "check/check_predicate.h"
+#include "corpus/vocab.h"
 #include "kb/check.h"
 #include "kb/evidence.h"
-#include "vocab.h"
 
 namespace kb {
 

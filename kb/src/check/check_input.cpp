@@ -1,9 +1,9 @@
-#include "check_input.h"
+#include "check/check_input.h"
 
+#include "core/similarity.h"
+#include "core/text_util.h"
 #include "kb/check.h"
 #include "kb/diagnostic_codes.h"
-#include "similarity.h"
-#include "text_util.h"
 
 namespace kb {
 

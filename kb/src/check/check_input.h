@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "kb/diagnostic.h"
-#include "yaml_tree.h"
+#include "yaml/yaml_tree.h"
 
 namespace kb {
 

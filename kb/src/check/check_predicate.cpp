@@ -1,8 +1,8 @@
-#include "check_predicate.h"
+#include "check/check_predicate.h"
 
 #include <algorithm>
 
-#include "vocab.h"
+#include "corpus/vocab.h"
 
 namespace kb::check {
 namespace {

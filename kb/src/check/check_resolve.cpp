@@ -5,11 +5,11 @@
 
 #include <algorithm>
 
-#include "check_resolve.h"
+#include "check/check_resolve.h"
+#include "core/text_util.h"
 #include "kb/corpus.h"
 #include "kb/diagnostic_codes.h"
 #include "kb/schema.h"
-#include "text_util.h"
 
 namespace kb {
 namespace {

@@ -4,9 +4,9 @@
 
 #include <vector>
 
+#include "corpus/vocab.h"
 #include "kb/deployment.h"
 #include "kb/diagnostic.h"
-#include "vocab.h"
 
 namespace kb {
 

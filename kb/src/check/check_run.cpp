@@ -6,13 +6,13 @@
 #include <string>
 #include <vector>
 
-#include "check_index_impl.h"
-#include "check_resolve.h"
+#include "check/check_index_impl.h"
+#include "check/check_resolve.h"
+#include "core/text_util.h"
 #include "kb/corpus.h"
 #include "kb/diagnostic_codes.h"
 #include "kb/error.h"
 #include "kb/evidence.h"
-#include "text_util.h"
 
 namespace kb {
 

@@ -2,7 +2,7 @@
 
 #include <cctype>
 
-#include "text_util.h"
+#include "core/text_util.h"
 
 namespace kb {
 

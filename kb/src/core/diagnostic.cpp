@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <tuple>
 
-#include "diagnostic_order.h"
+#include "core/diagnostic_order.h"
 
 namespace kb {
 

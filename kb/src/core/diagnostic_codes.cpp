@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <vector>
 
-#include "similarity.h"
+#include "core/similarity.h"
 
 namespace kb {
 namespace {

@@ -4,7 +4,7 @@
 #include <limits>
 #include <unordered_set>
 
-#include "diagnostic_order.h"
+#include "core/diagnostic_order.h"
 #include "kb/error.h"
 
 namespace kb {

@@ -1,4 +1,4 @@
-#include "similarity.h"
+#include "core/similarity.h"
 
 #include <algorithm>
 #include <cctype>

@@ -4,7 +4,7 @@
 #include <array>
 #include <climits>
 
-#include "version_text.h"
+#include "core/version_text.h"
 
 namespace kb {
 namespace {

@@ -4,8 +4,8 @@
 #include <array>
 #include <string>
 
+#include "core/version_text.h"
 #include "kb/version.h"
-#include "version_text.h"
 
 namespace kb {
 namespace {

@@ -1,4 +1,4 @@
-#include "claim_phrases.h"
+#include "corpus/claim_phrases.h"
 
 #include <algorithm>
 #include <array>

@@ -1,17 +1,17 @@
 #include "kb/corpus.h"
-#include "record_lint.h"
+#include "corpus/record_lint.h"
 
 #include <algorithm>
 #include <charconv>
 #include <map>
 #include <optional>
 
-#include "corpus_files.h"
+#include "core/parallel.h"
+#include "core/text_util.h"
+#include "corpus/corpus_files.h"
 #include "kb/diagnostic_codes.h"
 #include "kb/error.h"
 #include "kb/file_read.h"
-#include "parallel.h"
-#include "text_util.h"
 
 namespace kb {
 namespace fs = std::filesystem;

@@ -1,6 +1,6 @@
 // Which record files a tree holds and what a reload of it has to read (corpus_files.h).
 
-#include "corpus_files.h"
+#include "corpus/corpus_files.h"
 
 #include <sys/stat.h>
 

@@ -1,14 +1,14 @@
 #include <algorithm>
 #include <string>
 
-#include "claim_phrases.h"
+#include "core/text_util.h"
+#include "corpus/claim_phrases.h"
 #include "kb/corpus.h"
-#include "kb/diagnostic_codes.h"
 #include "kb/dates.h"
+#include "kb/diagnostic_codes.h"
 #include "kb/text.h"
-#include "schema_read.h"
-#include "text_util.h"
-#include "yaml_tree.h"
+#include "schema/schema_read.h"
+#include "yaml/yaml_tree.h"
 
 namespace kb {
 namespace {

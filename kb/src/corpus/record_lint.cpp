@@ -2,19 +2,19 @@
 // their values in predicates, models' traits and settings' own definitions against the
 // vocabulary, and a gotcha's fix chain against its status and ranges.
 
-#include "record_lint.h"
+#include "corpus/record_lint.h"
 
 #include <algorithm>
 #include <set>
 
+#include "core/similarity.h"
+#include "core/text_util.h"
+#include "corpus/vocab.h"
 #include "kb/corpus.h"
 #include "kb/diagnostic_codes.h"
 #include "kb/resolver.h"
 #include "kb/version.h"
-#include "resolver_internal.h"
-#include "similarity.h"
-#include "text_util.h"
-#include "vocab.h"
+#include "resolve/resolver_internal.h"
 
 namespace kb {
 namespace {

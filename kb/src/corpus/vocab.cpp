@@ -1,11 +1,11 @@
-#include "vocab.h"
+#include "corpus/vocab.h"
 
 #include <algorithm>
 #include <charconv>
 #include <cstdlib>
 
+#include "core/text_util.h"
 #include "kb/corpus.h"
-#include "text_util.h"
 
 namespace kb {
 

@@ -16,7 +16,7 @@
 
 #include "kb/model.h"
 #include "kb/version.h"
-#include "setting_values.h"
+#include "schema/setting_values.h"
 
 namespace kb {
 

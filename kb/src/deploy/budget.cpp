@@ -1,7 +1,7 @@
 #include "deploy/budget.h"
 
 #include "kb/diagnostic_codes.h"
-#include "yaml_tree.h"
+#include "yaml/yaml_tree.h"
 
 namespace kb::deploy {
 

@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <cctype>
 
+#include "core/text_util.h"
 #include "kb/corpus.h"
 #include "kb/version.h"
-#include "text_util.h"
 
 namespace kb::deploy {
 namespace {

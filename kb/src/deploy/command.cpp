@@ -4,13 +4,13 @@
 #include <cctype>
 #include <optional>
 
+#include "core/text_util.h"
+#include "corpus/vocab.h"
 #include "deploy/catalog.h"
 #include "deploy/settings_reader.h"
 #include "kb/corpus.h"
 #include "kb/diagnostic_codes.h"
 #include "kb/text.h"
-#include "text_util.h"
-#include "vocab.h"
 
 namespace kb::deploy {
 namespace {

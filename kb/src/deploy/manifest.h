@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "deploy/command.h"
-#include "yaml_tree.h"
+#include "yaml/yaml_tree.h"
 
 namespace kb::deploy {
 

@@ -5,12 +5,12 @@
 // document can be saved and checked later. Settings are mapped through the records'
 // `keys` spellings, like labels; keys no record spells are not configuration.
 
+#include "core/text_util.h"
 #include "deploy/command.h"
 #include "deploy/settings_reader.h"
 #include "deploy/yaml_docs.h"
 #include "kb/corpus.h"
 #include "kb/diagnostic_codes.h"
-#include "text_util.h"
 
 namespace kb::deploy {
 namespace {

@@ -1,11 +1,11 @@
 // Image references on their own (`vllm/vllm-openai:v0.26.0`, one per line): the engines
 // of the image, matched against the engine records' `images`.
 
+#include "core/text_util.h"
 #include "deploy/catalog.h"
 #include "deploy/command.h"
 #include "deploy/shell_words.h"
 #include "kb/diagnostic_codes.h"
-#include "text_util.h"
 
 namespace kb::deploy {
 namespace {

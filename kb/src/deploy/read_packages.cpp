@@ -3,12 +3,12 @@
 // `pip list --format json` and `pip list`'s columns. Packages are engines through the
 // engine records' `packages`; the rest is listed as not understood.
 
+#include "core/text_util.h"
 #include "deploy/catalog.h"
 #include "deploy/command.h"
 #include "deploy/shell_words.h"
 #include "deploy/yaml_docs.h"
 #include "kb/diagnostic_codes.h"
-#include "text_util.h"
 
 namespace kb::deploy {
 namespace {

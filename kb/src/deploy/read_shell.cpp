@@ -2,10 +2,10 @@
 // (`vllm serve`, `python3 -m sglang.launch_server`, `trtllm-serve`), `docker run IMAGE`,
 // or that passes flags only engines take, is a service.
 
+#include "core/text_util.h"
 #include "deploy/catalog.h"
 #include "deploy/command.h"
 #include "kb/diagnostic_codes.h"
-#include "text_util.h"
 
 namespace kb::deploy {
 namespace {

@@ -5,7 +5,7 @@
 #include "kb/corpus.h"
 #include "kb/diagnostic_codes.h"
 #include "kb/version.h"
-#include "yaml_tree.h"
+#include "yaml/yaml_tree.h"
 
 namespace kb::deploy {
 namespace {

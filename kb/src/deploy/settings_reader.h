@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "corpus/vocab.h"
 #include "deploy/command.h"
-#include "vocab.h"
 
 namespace kb::deploy {
 

@@ -1,8 +1,8 @@
 #include "deploy/yaml_docs.h"
 
+#include "core/text_util.h"
 #include "kb/deployment.h"
 #include "kb/diagnostic_codes.h"
-#include "text_util.h"
 
 namespace kb::deploy {
 namespace {

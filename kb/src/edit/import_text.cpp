@@ -7,8 +7,8 @@
 #include "kb/diagnostic_codes.h"
 #include "kb/schema.h"
 
-#include "record_writer.h"
-#include "text_util.h"
+#include "core/text_util.h"
+#include "edit/record_writer.h"
 
 namespace kb {
 namespace {

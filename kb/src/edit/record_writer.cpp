@@ -1,4 +1,4 @@
-#include "record_writer.h"
+#include "edit/record_writer.h"
 
 #include "kb/atomic_write.h"
 #include "kb/corpus.h"

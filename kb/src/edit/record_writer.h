@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-#include "yaml_scalar.h"
+#include "yaml/yaml_scalar.h"
 
 namespace kb::yaml_out {
 

@@ -5,12 +5,12 @@
 #include <algorithm>
 #include <map>
 
+#include "edit/repair_internal.h"
 #include "kb/atomic_write.h"
 #include "kb/diagnostic_codes.h"
 #include "kb/error.h"
 #include "kb/file_read.h"
-#include "repair_internal.h"
-#include "resolver_internal.h"
+#include "resolve/resolver_internal.h"
 
 namespace kb {
 

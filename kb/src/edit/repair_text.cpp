@@ -8,8 +8,8 @@
 #include "kb/diagnostic_codes.h"
 #include "kb/repair.h"
 #include "kb/text.h"
-#include "yaml_scalar.h"
-#include "yaml_tree.h"
+#include "yaml/yaml_scalar.h"
+#include "yaml/yaml_tree.h"
 
 namespace kb {
 namespace {

@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-#include "repair_internal.h"
+#include "edit/repair_internal.h"
 
 namespace kb {
 namespace {

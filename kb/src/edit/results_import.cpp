@@ -7,8 +7,8 @@
 #include <initializer_list>
 #include <string>
 
-#include "results_internal.h"
-#include "yaml_tree.h"
+#include "edit/results_internal.h"
+#include "yaml/yaml_tree.h"
 
 namespace kb {
 

@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "evidence_internal.h"
+#include "edit/results_internal.h"
+#include "evidence/evidence_internal.h"
 #include "kb/diagnostic_codes.h"
-#include "results_internal.h"
 
 namespace kb {
 namespace {

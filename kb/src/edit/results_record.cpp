@@ -14,7 +14,7 @@
 #include "kb/results_import.h"
 #include "kb/text.h"
 #include "kb/version.h"
-#include "yaml_scalar.h"
+#include "yaml/yaml_scalar.h"
 
 namespace kb {
 namespace {

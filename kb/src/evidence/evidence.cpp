@@ -12,7 +12,7 @@
 #include <utility>
 #include <vector>
 
-#include "evidence_internal.h"
+#include "evidence/evidence_internal.h"
 #include "kb/corpus.h"
 #include "kb/evidence.h"
 #include "kb/text.h"

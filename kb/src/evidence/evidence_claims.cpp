@@ -8,8 +8,8 @@
 #include <tuple>
 #include <vector>
 
-#include "claim_phrases.h"
-#include "evidence_internal.h"
+#include "corpus/claim_phrases.h"
+#include "evidence/evidence_internal.h"
 #include "kb/corpus.h"
 #include "kb/diagnostic_codes.h"
 #include "kb/error.h"
@@ -28,7 +28,6 @@ using evidence_detail::top_level_key_pos;
 }  // namespace
 
 namespace {
-
 
 struct TextField {
   std::string_view key;

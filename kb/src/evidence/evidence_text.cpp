@@ -1,7 +1,7 @@
 #include <cctype>
 
-#include "evidence_internal.h"
-#include "text_util.h"
+#include "core/text_util.h"
+#include "evidence/evidence_internal.h"
 
 namespace kb {
 namespace {
@@ -31,7 +31,6 @@ std::size_t match_at(std::string_view text, std::size_t at, std::string_view phr
   }
   return i - at;
 }
-
 
 }  // namespace
 

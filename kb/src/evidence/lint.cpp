@@ -1,6 +1,6 @@
 #include "kb/lint.h"
 
-#include "text_util.h"
+#include "core/text_util.h"
 
 namespace kb {
 

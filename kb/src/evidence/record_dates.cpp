@@ -43,7 +43,6 @@ std::vector<std::string> dates_of(const Record& r, const EvidenceIndex* evidence
 
 }  // namespace
 
-
 std::string knowledge_base_date(const Corpus& corpus) {
   // Evidence only links results, whose own dates are read here already.
   // Compared in place, a date checked only when it would be the newest: this reads every

@@ -10,7 +10,7 @@
 #include <optional>
 #include <string>
 
-#include "file_descriptor.h"
+#include "io/file_descriptor.h"
 #include "kb/error.h"
 
 namespace kb {

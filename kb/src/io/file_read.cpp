@@ -1,7 +1,7 @@
 #include "kb/file_read.h"
 #include "kb/diagnostic_codes.h"
 
-#include "file_descriptor.h"
+#include "io/file_descriptor.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>

@@ -5,11 +5,11 @@
 #include <mutex>
 #include <thread>
 
+#include "core/parallel.h"
 #include "kb/error.h"
 #include "kb/snapshot.h"
-#include "parallel.h"
-#include "snapshot_impl.h"
-#include "watch.h"
+#include "live/snapshot_impl.h"
+#include "live/watch.h"
 
 namespace kb {
 namespace fs = std::filesystem;

@@ -2,10 +2,10 @@
 #include <utility>
 #include <vector>
 
-#include "evidence_internal.h"
+#include "evidence/evidence_internal.h"
 #include "kb/error.h"
 #include "kb/snapshot.h"
-#include "snapshot_impl.h"
+#include "live/snapshot_impl.h"
 
 namespace kb {
 

@@ -7,7 +7,7 @@
 #include <numeric>
 
 #include "kb/record_dates.h"
-#include "snapshot_impl.h"
+#include "live/snapshot_impl.h"
 
 namespace kb {
 namespace {

@@ -1,4 +1,4 @@
-#include "watch.h"
+#include "live/watch.h"
 
 #include <poll.h>
 #include <sys/eventfd.h>

@@ -18,7 +18,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "watch_poll.h"
+#include "live/watch_poll.h"
 
 namespace kb {
 

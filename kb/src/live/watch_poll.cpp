@@ -1,4 +1,4 @@
-#include "watch_poll.h"
+#include "live/watch_poll.h"
 
 #include <dirent.h>
 #include <fcntl.h>

@@ -3,11 +3,11 @@
 
 #include <string>
 
+#include "core/text_util.h"
 #include "kb/diagnostic_codes.h"
 #include "kb/oracle.h"
 #include "kb/text.h"
-#include "text_util.h"
-#include "yaml_tree.h"
+#include "yaml/yaml_tree.h"
 
 namespace kb::oracle {
 

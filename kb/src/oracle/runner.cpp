@@ -7,8 +7,8 @@
 #include <random>
 #include <thread>
 
+#include "core/text_util.h"
 #include "kb/oracle.h"
-#include "text_util.h"
 
 namespace kb::oracle {
 namespace {

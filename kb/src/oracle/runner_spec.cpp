@@ -4,10 +4,10 @@
 #include <cctype>
 #include <charconv>
 
+#include "core/similarity.h"
 #include "kb/error.h"
-#include "runner_table.h"
-#include "similarity.h"
 #include "kb/oracle.h"
+#include "schema/runner_table.h"
 
 namespace kb::oracle {
 namespace {

@@ -10,9 +10,9 @@
 #include <cstdio>
 #include <functional>
 
+#include "core/similarity.h"
 #include "kb/text.h"
-#include "resolver_internal.h"
-#include "similarity.h"
+#include "resolve/resolver_internal.h"
 
 namespace kb {
 namespace {

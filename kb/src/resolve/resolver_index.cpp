@@ -6,9 +6,9 @@
 #include <mutex>
 #include <unordered_map>
 
+#include "core/similarity.h"
 #include "kb/resolver.h"
-#include "resolver_internal.h"
-#include "similarity.h"
+#include "resolve/resolver_internal.h"
 
 namespace kb {
 namespace {

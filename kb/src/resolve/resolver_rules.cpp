@@ -4,9 +4,9 @@
 
 #include <algorithm>
 
+#include "core/similarity.h"
 #include "kb/resolver.h"
-#include "resolver_internal.h"
-#include "similarity.h"
+#include "resolve/resolver_internal.h"
 
 namespace kb {
 namespace {

@@ -4,11 +4,11 @@
 
 #include <algorithm>
 
+#include "core/similarity.h"
+#include "core/text_util.h"
 #include "kb/resolver.h"
-#include "resolver_internal.h"
-#include "similarity.h"
-#include "text_util.h"
-#include "setting_values.h"
+#include "resolve/resolver_internal.h"
+#include "schema/setting_values.h"
 
 namespace kb {
 namespace {

@@ -1,11 +1,11 @@
 // The runner kinds of an oracle record and the parameters each accepts.
 
-#include "runner_table.h"
+#include "schema/runner_table.h"
 
 #include <cctype>
 #include <charconv>
 
-#include "similarity.h"
+#include "core/similarity.h"
 
 namespace kb::oracle {
 namespace {

@@ -7,7 +7,6 @@
 #include <string_view>
 #include <vector>
 
-
 namespace kb::oracle {
 
 /// How a parameter's value is written.

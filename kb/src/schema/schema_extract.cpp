@@ -1,11 +1,11 @@
-#include "schema_extract.h"
+#include "schema/schema_extract.h"
 
 #include <charconv>
 #include <cstdint>
 #include <functional>
 #include <unordered_map>
 
-#include "text_util.h"
+#include "core/text_util.h"
 
 namespace kb::schema {
 namespace {

@@ -3,12 +3,12 @@
 
 #include <algorithm>
 
+#include "core/similarity.h"
+#include "core/text_util.h"
 #include "kb/diagnostic_codes.h"
 #include "kb/version.h"
-#include "schema_extract.h"
-#include "schema_validate.h"
-#include "similarity.h"
-#include "text_util.h"
+#include "schema/schema_extract.h"
+#include "schema/schema_validate.h"
 
 namespace kb::schema {
 namespace {

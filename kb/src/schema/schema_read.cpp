@@ -1,8 +1,8 @@
-#include "schema_read.h"
+#include "schema/schema_read.h"
 
-#include "schema_extract.h"
-#include "schema_rules.h"
-#include "schema_validate.h"
+#include "schema/schema_extract.h"
+#include "schema/schema_rules.h"
+#include "schema/schema_validate.h"
 
 namespace kb::schema {
 

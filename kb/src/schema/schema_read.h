@@ -8,7 +8,7 @@
 
 #include "kb/diagnostic.h"
 #include "kb/model.h"
-#include "yaml_tree.h"
+#include "yaml/yaml_tree.h"
 
 namespace kb::schema {
 

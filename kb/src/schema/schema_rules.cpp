@@ -2,14 +2,14 @@
 // on its kind (the runner table `kb oracle run` reads), and a result cannot list more
 // failures than it counts.
 
-#include "schema_rules.h"
+#include "schema/schema_rules.h"
 
 #include <charconv>
 #include <cstdint>
 
+#include "core/similarity.h"
 #include "kb/diagnostic_codes.h"
-#include "runner_table.h"
-#include "similarity.h"
+#include "schema/runner_table.h"
 
 namespace kb::schema {
 namespace {

@@ -3,8 +3,8 @@
 // Rules of one record beyond its fields' types (schema_rules.cpp).
 
 #include "kb/model.h"
-#include "schema_validate.h"
-#include "yaml_tree.h"
+#include "schema/schema_validate.h"
+#include "yaml/yaml_tree.h"
 
 namespace kb::schema {
 

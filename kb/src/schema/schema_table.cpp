@@ -5,7 +5,7 @@
 #include <algorithm>
 
 #include "kb/schema.h"
-#include "runner_table.h"
+#include "schema/runner_table.h"
 
 namespace kb::schema {
 namespace {

@@ -1,11 +1,11 @@
-#include "schema_validate.h"
+#include "schema/schema_validate.h"
 
 #include <algorithm>
 
+#include "core/similarity.h"
+#include "core/text_util.h"
 #include "kb/diagnostic_codes.h"
 #include "kb/version.h"
-#include "similarity.h"
-#include "text_util.h"
 
 namespace kb::schema {
 namespace {

@@ -11,7 +11,7 @@
 
 #include "kb/diagnostic.h"
 #include "kb/schema.h"
-#include "yaml_tree.h"
+#include "yaml/yaml_tree.h"
 
 namespace kb::schema {
 

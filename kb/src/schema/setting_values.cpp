@@ -1,10 +1,10 @@
-#include "setting_values.h"
+#include "schema/setting_values.h"
 
 #include <algorithm>
 #include <charconv>
 #include <cstdlib>
 
-#include "text_util.h"
+#include "core/text_util.h"
 
 namespace kb {
 namespace {

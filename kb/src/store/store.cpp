@@ -10,12 +10,12 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "core/parallel.h"
 #include "kb/corpus.h"
 #include "kb/error.h"
 #include "kb/evidence.h"
 #include "kb/lint.h"
-#include "parallel.h"
-#include "store_impl.h"
+#include "store/store_impl.h"
 
 namespace kb {
 namespace fs = std::filesystem;

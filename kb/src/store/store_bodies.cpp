@@ -7,10 +7,10 @@
 #include <algorithm>
 #include <optional>
 
+#include "core/lru_cache.h"
 #include "kb/corpus.h"
 #include "kb/error.h"
 #include "kb/store.h"
-#include "lru_cache.h"
 
 namespace kb {
 namespace {

@@ -14,7 +14,7 @@
 
 #include "kb/error.h"
 #include "kb/store.h"
-#include "sqlite_util.h"
+#include "store/sqlite_util.h"
 
 namespace kb {
 

@@ -11,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-#include "store_impl.h"
+#include "store/store_impl.h"
 
 namespace kb {
 

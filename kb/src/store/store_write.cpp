@@ -8,8 +8,8 @@
 #include "kb/corpus.h"
 #include "kb/error.h"
 #include "kb/evidence.h"
-#include "store_impl.h"
-#include "write_queue.h"
+#include "store/store_impl.h"
+#include "store/write_queue.h"
 
 namespace kb {
 namespace {

@@ -1,4 +1,4 @@
-#include "write_queue.h"
+#include "store/write_queue.h"
 
 #include <exception>
 

@@ -1,6 +1,6 @@
 // Checks of a YAML text before libyaml reads it and of the tree after (yaml_checks.h).
 
-#include "yaml_checks.h"
+#include "yaml/yaml_checks.h"
 
 #include <map>
 

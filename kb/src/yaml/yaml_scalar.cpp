@@ -1,4 +1,4 @@
-#include "yaml_scalar.h"
+#include "yaml/yaml_scalar.h"
 #include "kb/text.h"
 
 #include <algorithm>

@@ -1,4 +1,4 @@
-#include "yaml_tree.h"
+#include "yaml/yaml_tree.h"
 
 #include <yaml.h>
 
@@ -7,7 +7,7 @@
 #include <unordered_map>
 
 #include "kb/diagnostic_codes.h"
-#include "yaml_checks.h"
+#include "yaml/yaml_checks.h"
 
 namespace kb::yaml {
 namespace {

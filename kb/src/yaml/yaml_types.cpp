@@ -4,7 +4,7 @@
 
 #include <string_view>
 
-#include "yaml_tree.h"
+#include "yaml/yaml_tree.h"
 
 namespace kb::yaml {
 
