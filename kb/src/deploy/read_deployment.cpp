@@ -10,7 +10,9 @@ class DeploymentReader final : public Reader {
  public:
   std::string_view name() const override { return "deployment"; }
 
-  bool accepts(std::string_view, std::string_view text, const Context&) const override {
+  bool accepts(std::string_view path, std::string_view text, const Context&) const override {
+    // A script is a script even when a JSON flag in it holds a "model" key.
+    if (path.ends_with(".sh") || path.ends_with(".bash") || text.starts_with("#!")) return false;
     for (std::string_view key : {"engines", "config", "services", "model", "hardware"}) {
       for (std::size_t at = text.find(key); at != std::string_view::npos;
            at = text.find(key, at + 1)) {
