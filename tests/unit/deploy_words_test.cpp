@@ -119,6 +119,14 @@ TEST_CASE("image tags give versions", "[deploy][image]") {
   CHECK(version_from_tag("nightly-2026-01-01").empty());
   CHECK(version_from_tag("${VERSION}").empty());
   CHECK(version_from_tag("").empty());
+  // Build dates and bare numbers are no version: read as 2025 they would rule gotchas out.
+  CHECK(version_from_tag("2025-05-27-v1").empty());
+  CHECK(version_from_tag("20251022").empty());
+  CHECK(version_from_tag("2025.05.27").empty());
+  CHECK(version_from_tag("pr-429").empty());
+  CHECK(version_from_tag("12").empty());
+  CHECK(version_from_tag("v0.10.2-20251022") == "0.10.2");
+  CHECK(version_from_tag("1.3.0rc8") == "1.3.0rc8");
 }
 
 TEST_CASE("package names compare after PEP 503 normalisation", "[deploy][packages]") {

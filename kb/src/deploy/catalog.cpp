@@ -127,6 +127,11 @@ std::string version_from_tag(std::string_view tag) {
   std::string_view t = tag;
   if (t.size() > 1 && (t[0] == 'v' || t[0] == 'V') && is_digit(t[1])) t.remove_prefix(1);
   if (t.empty() || !is_digit(t[0])) return {};
+  // A release is MAJOR.MINOR at least, and no engine kb knows has a major of 1000 or
+  // more: `2025-05-27-v1`, `20251022` or `2025.05.27` is a build date, not version 2025.
+  const std::string_view core = t.substr(0, t.find('-'));
+  const auto dot = core.find('.');
+  if (dot == std::string_view::npos || dot > 3) return {};
   std::string version(t);
   if (auto dash = t.find('-'); dash != std::string_view::npos) {
     std::string_view suffix = t.substr(dash + 1);

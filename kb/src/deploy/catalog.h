@@ -32,7 +32,8 @@ std::optional<ImageRef> parse_image(std::string_view text);
 
 /// The version a tag names: a leading `v` dropped, a suffix after `-` dropped unless it is
 /// a PEP 440 pre-, post- or dev-release (`v0.26.0-rc1` -> `0.26.0rc1`); empty when the
-/// tag names no version (`latest`, `nightly`, `${VERSION}`).
+/// tag names no version (`latest`, `nightly`, `${VERSION}`, `pr-429`, a build date such as
+/// `2025-05-27-v1`, a bare number).
 std::string version_from_tag(std::string_view tag);
 
 /// PEP 503 normalisation of a package name: lower case, runs of `-`, `_`, `.` become `-`.
