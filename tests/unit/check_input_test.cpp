@@ -112,6 +112,15 @@ TEST_CASE("malformed deployments are diagnosed", "[check]") {
   CHECK(versions.hint == "did you mean 'version'?");
   only(parse("config: {a: 1, a: 2}\n"), "yaml.duplicate-key", Severity::error, 1);
   only(parse("{}\n"), "check.empty-deployment", Severity::warning, 1);
+  // Another program's file (a TensorRT-LLM --extra_llm_api_options YAML, a vLLM --config
+  // file that says `model:`) is refused, not read as a deployment of nothing.
+  auto foreign = only(parse("# ctx\ndisable_overlap_scheduler: True\ncache_transceiver_config:\n"
+                            "  backend: UCX\n"),
+                      "deploy.unknown-kind", Severity::error, 2);
+  CHECK(foreign.message.find("disable_overlap_scheduler, cache_transceiver_config") !=
+        std::string::npos);
+  only(parse("model: meta-llama/Llama-3.1-8B\nport: 8000\ntensor-parallel-size: 2\n"),
+       "deploy.unknown-kind", Severity::error, 2);
   only(parse(""), "yaml.empty", Severity::error, 1);
   only(parse("engines: [vllm\n"), "yaml.syntax", Severity::error, 2);
   only(parse(std::string(kb::kMaxDeploymentBytes + 1, ' ')), "limits.file-size", Severity::error,

@@ -9,6 +9,7 @@
 #include "core/text_util.h"
 #include "kb/check.h"
 #include "kb/diagnostic_codes.h"
+#include "kb/suggest.h"
 #include "kb/version.h"
 
 namespace kb {
@@ -42,6 +43,7 @@ class DeploymentReader {
     if (!out_.expect_map(root, "the deployment", "engines: [{engine: vllm, version: 0.26.0}]")) {
       return;
     }
+    if (!kb_format(root)) return;
     Part shared;
     const Node* services = nullptr;
     for (const auto& [k, v] : root.entries) {
@@ -76,6 +78,44 @@ class DeploymentReader {
   }
 
  private:
+  // Whether `root` is written in kb's format. A file with none of engines, services,
+  // config or hardware that holds a key kb does not know is another program's file (an
+  // engine's --config / --extra_llm_api_options YAML, which may well say `model:`, an
+  // LMCache config, a disaggregation config): read as kb's, it would be a deployment of
+  // nothing and pass with 0 findings. It is refused (exit 2) instead; an unknown key
+  // beside kb's own stays a warning (or an error when it looks like a typo).
+  bool kb_format(const Node& root) {
+    bool defining = false;
+    std::vector<const Node*> unknown;
+    for (const auto& [k, v] : root.entries) {
+      if (!k.is_scalar()) continue;
+      if (k.value == "engines" || k.value == "services" || k.value == "config" ||
+          k.value == "hardware") {
+        defining = true;
+      }
+      if (std::find(kDeploymentKeys.begin(), kDeploymentKeys.end(), k.value) ==
+          kDeploymentKeys.end()) {
+        // `engine:` for `engines:` is kb's format with a typo, said as such below.
+        if (did_you_mean(k.value, kDeploymentKeys)) defining = true;
+        unknown.push_back(&k);
+      }
+    }
+    if (defining || unknown.empty()) return true;
+    std::string keys;
+    for (std::size_t i = 0; i < unknown.size() && i < 5; ++i) {
+      keys += (i ? ", " : "") + unknown[i]->value;
+    }
+    if (unknown.size() > 5) keys += ", ...";
+    out_.add(Severity::error, diag_code("deploy.unknown-kind"), unknown.front()->pos,
+             "not a deployment kb reads: it names no engines, services, config or hardware, and "
+                 "its keys (" +
+                 keys + ") are not kb's deployment format",
+             "if an engine reads this file (a --config or --extra_llm_api_options file, a "
+             "disaggregation config), check the script or manifest that starts the engine; a "
+             "hand-written deployment starts with engines: [{engine: vllm, version: 0.26.0}]");
+    return false;
+  }
+
   // What a deployment and a service both hold.
   struct Part {
     std::vector<DeployedEngine> engines;
