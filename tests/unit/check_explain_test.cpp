@@ -1,6 +1,6 @@
 // kb check --explain: every clause of a gotcha's predicate, per service.
 
-#include "check_index_impl.h"
+#include "check/check_index_impl.h"
 #include "unit/deploy_fixture.h"
 
 using namespace kb;

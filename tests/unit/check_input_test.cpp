@@ -130,8 +130,8 @@ TEST_CASE("malformed deployments are diagnosed", "[check]") {
 
 TEST_CASE("deployments that are not UTF-8 or nest without end are refused up front", "[check]") {
   using kb::Severity;
-  auto bytes = only(parse("name: prod\nengines: [\"vll\xff\"]\n"), "encoding.utf8",
-                    Severity::error, 2);
+  auto bytes =
+      only(parse("name: prod\nengines: [\"vll\xff\"]\n"), "encoding.utf8", Severity::error, 2);
   CHECK(bytes.column == 15);
   CHECK(bytes.message == "bytes that are not UTF-8");
   auto deep = only(parse(std::string(10000, '[')), "limits.depth", Severity::error, 1);

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "check_fixture.h"
-#include "check_predicate.h"
+#include "check/check_predicate.h"
 #include "kb/check.h"
 #include "kb/corpus.h"
 #include "kb/evidence.h"

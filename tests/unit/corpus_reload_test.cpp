@@ -10,7 +10,7 @@
 #include <filesystem>
 
 #include "kb/corpus.h"
-#include "watch.h"
+#include "live/watch.h"
 
 namespace fs = std::filesystem;
 

@@ -10,7 +10,7 @@
 
 #include "rlimit_cap.h"
 #include "unit/deploy_fixture.h"
-#include "yaml_tree.h"
+#include "yaml/yaml_tree.h"
 
 using namespace kb;
 using namespace kb::test;

@@ -7,8 +7,8 @@
 
 #include "kb/corpus.h"
 #include "kb/import_text.h"
-#include "record_writer.h"
-#include "yaml_tree.h"
+#include "edit/record_writer.h"
+#include "yaml/yaml_tree.h"
 
 namespace {
 

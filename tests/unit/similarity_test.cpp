@@ -1,6 +1,6 @@
 #include <catch2/catch.hpp>
 
-#include "similarity.h"
+#include "core/similarity.h"
 
 using kb::did_you_mean;
 using kb::edit_similarity;

@@ -9,7 +9,7 @@
 
 #include "kb/error.h"
 #include "kb/snapshot.h"
-#include "snapshot_impl.h"
+#include "live/snapshot_impl.h"
 
 namespace {
 

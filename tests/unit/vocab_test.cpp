@@ -1,6 +1,6 @@
 #include <catch2/catch.hpp>
 
-#include "vocab.h"
+#include "corpus/vocab.h"
 
 namespace {
 

@@ -8,7 +8,7 @@
 #include <chrono>
 #include <filesystem>
 
-#include "watch.h"
+#include "live/watch.h"
 
 namespace fs = std::filesystem;
 using std::chrono::milliseconds;

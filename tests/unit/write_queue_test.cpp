@@ -10,7 +10,7 @@
 #include "kb/error.h"
 #include "kb/evidence.h"
 #include "kb/store.h"
-#include "write_queue.h"
+#include "store/write_queue.h"
 
 namespace {
 

@@ -6,7 +6,7 @@
 
 #include <yaml-cpp/yaml.h>
 
-#include "yaml_scalar.h"
+#include "yaml/yaml_scalar.h"
 
 using kb::yaml_out::Quote;
 using kb::yaml_out::scalar;

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "yaml_tree.h"
+#include "yaml/yaml_tree.h"
 
 namespace {
 

@@ -108,7 +108,7 @@ class DeploymentReader {
     if (unknown.size() > 5) keys += ", ...";
     out_.add(Severity::error, diag_code("deploy.unknown-kind"), unknown.front()->pos,
              "not a deployment kb reads: it names no engines, services, config or hardware, and "
-                 "its keys (" +
+             "its keys (" +
                  keys + ") are not kb's deployment format",
              "if an engine reads this file (a --config or --extra_llm_api_options file, a "
              "disaggregation config), check the script or manifest that starts the engine; a "
