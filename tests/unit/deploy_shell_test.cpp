@@ -143,6 +143,30 @@ TEST_CASE("shell: sh -c strings, VAR=x prefixes, exports and exec", "[deploy][sh
   CHECK(setting(b, "batch_invariant")->value == "1");
 }
 
+TEST_CASE("shell: values the script computes when it runs are set, not known", "[deploy][shell]") {
+  Read r = read_texts(
+      {{"run.sh",
+        "PORT=$((8000 + RANK))\n"
+        "VLLM_BATCH_INVARIANT=$(cat mode) vllm serve $2 --tensor-parallel-size $(( 2 * NODES )) \\\n"
+        "  --kv-cache-dtype `cat dtype` --gpu-memory-utilization ${UTIL:-0.9} --port $PORT\n"}});
+  for (const auto& d : r.diags) INFO(format_diagnostic(d));
+  REQUIRE(r.diags.empty());  // not a bad value: exit 2 would refuse every upstream script
+  REQUIRE(r.deployment.services.size() == 1);
+  const Service& s = r.deployment.services[0];
+  CHECK(s.model.empty());  // `$2` is chosen by whoever runs the script
+  CHECK(r.unread("$2", 2));
+  for (const char* key : {"tensor_parallel_size", "kv_cache_dtype", "batch_invariant"}) {
+    INFO(key);
+    const Setting* set = setting(s, key);
+    REQUIRE(set);
+    CHECK(set->runtime);
+    CHECK(set->value.empty());
+  }
+  CHECK(setting(s, "tensor_parallel_size")->raw_value == "$(( 2 * NODES ))");
+  CheckReport report = check_read(r);
+  CHECK(count_severity(report.diagnostics, Severity::error) == 0);
+}
+
 TEST_CASE("shell: docker run and podman run", "[deploy][shell]") {
   Read r = read_texts(
       {{"run.sh",

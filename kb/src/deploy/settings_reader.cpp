@@ -1,6 +1,7 @@
 #include "deploy/settings_reader.h"
 
 #include <algorithm>
+#include <cctype>
 
 #include "kb/corpus.h"
 #include "kb/diagnostic_codes.h"
@@ -18,6 +19,23 @@ constexpr int kEnv = 3;        // environment variables
 
 bool looks_like_flag(std::string_view s) {
   return s.size() > 1 && s[0] == '-' && !(s[1] >= '0' && s[1] <= '9') && s[1] != '.';
+}
+
+// Whether the shell computes `v` when the script runs: a variable kb could not expand
+// (`$TP`, `${LEN}`, `$2`), a command or arithmetic substitution (`$(nproc)`,
+// `$((8000 + RANK))`), a backquote. Such a value is set, but not known: unknown, never
+// wrong.
+bool set_at_run_time(std::string_view v) {
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    if (v[i] == '`') return true;
+    if (v[i] != '$' || i + 1 == v.size()) continue;
+    const unsigned char c = static_cast<unsigned char>(v[i + 1]);
+    if (c == '{' || c == '(' || c == '_' || std::isalnum(c) || c == '@' || c == '*' || c == '#' ||
+        c == '?') {
+      return true;
+    }
+  }
+  return false;
 }
 
 std::string where(Pos p) {
@@ -84,6 +102,7 @@ void SettingsReader::set(const SpellingRef& ref, const std::string& raw_value,
                          const std::string& via, const std::string& file, Pos pos, Pos end,
                          int rank, bool runtime) {
   const SettingDef& def = ref.setting->setting;
+  runtime = runtime || set_at_run_time(raw_value);
   std::string value = ref.spelling->has_value ? ref.spelling->value.str() : raw_value;
   if (ref.spelling->invert && def.type == "bool" && !runtime) {
     if (auto norm = normalize_value(def, value).value) value = *norm == "true" ? "false" : "true";
@@ -202,7 +221,10 @@ void SettingsReader::args(const std::vector<Word>& args, const std::string& file
       return;
     }
     if (!looks_like_flag(t)) {
-      if (!model_done) {
+      if (!model_done && set_at_run_time(t)) {
+        model_done = true;  // `vllm serve $2`: the model is chosen when the script runs
+        unread(file, w.pos, t, "the model is set at run time");
+      } else if (!model_done) {
         svc_.model = t;
         svc_.model_pos = w.pos;
         model_done = true;
