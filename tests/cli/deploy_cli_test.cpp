@@ -216,6 +216,29 @@ TEST_CASE("kb check: what fails closed, and --allow-unknown", "[cli][deploy]") {
   CHECK(missing.err.find("error[io.read]") != std::string::npos);
 }
 
+TEST_CASE("kb check: adding an input never turns exit 2 into a pass", "[cli][deploy]") {
+  auto dir = scratch("deploy-closed");
+  // Runs no engine: alone it is exit 2; beside a script that does, it must stay exit 2.
+  spit(dir / "svc.yaml", "apiVersion: v1\nkind: Service\nmetadata: {name: svc}\nspec: {}\n");
+  // Another program's YAML (an LMCache config) is refused, not read as a deployment.
+  spit(dir / "lmcache.yaml", "chunk_size: 256\nlocal_cpu: true\n");
+  Run alone = check(q(dir / "svc.yaml"));
+  CHECK(alone.code == 2);
+  Run script = check(q(data("vllm-serve.sh")));
+  CHECK(script.code != 2);
+  for (const char* extra : {"svc.yaml", "lmcache.yaml"}) {
+    INFO(extra);
+    Run both = check(q(data("vllm-serve.sh")) + " " + q(dir / extra));
+    CHECK(both.code == 2);
+    CHECK((both.err.find("error[deploy.no-engine]") != std::string::npos ||
+           both.err.find("error[deploy.unknown-kind]") != std::string::npos));
+    CHECK(both.err.find(extra) != std::string::npos);  // names the file at fault
+  }
+  Run allowed = check(q(data("vllm-serve.sh")) + " " + q(dir / "svc.yaml") + " --allow-unknown");
+  CHECK(allowed.code == script.code);
+  CHECK(allowed.err.find("warning[deploy.no-engine]") != std::string::npos);
+}
+
 TEST_CASE("kb check --db: against a built index", "[cli][deploy]") {
   auto dir = scratch("deploy-db");
   Run build = kb(dir, "build " + records() + " --db " + q(dir / "kb.db"));

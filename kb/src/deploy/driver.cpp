@@ -113,6 +113,7 @@ Deployment deploy::read_inputs(const Corpus& corpus, const Vocabulary& vocab,
     return d;
   }
   std::vector<Facts> read;
+  std::vector<const DeployInput*> read_from;  // the input each Facts was read from
   for (const DeployInput& in : inputs) {
     if (options.stopped()) break;
     if (in.text.size() > kMaxDeploymentBytes) {
@@ -137,9 +138,26 @@ Deployment deploy::read_inputs(const Corpus& corpus, const Vocabulary& vocab,
     }
     budget.reading(in.file);
     read.push_back(r->read(in, ctx));
+    read_from.push_back(&in);
   }
-  for (Facts& f : read) {
+  for (std::size_t i = 0; i < read.size(); ++i) {
+    const Facts& f = read[i];
     diags.insert(diags.end(), f.diagnostics.begin(), f.diagnostics.end());
+    // Fail closed across inputs: a file named on the command line that gives no service
+    // and no engine adds nothing kb can check, yet beside another file the whole check
+    // would pass. Only a file found by walking a directory may be such a bystander.
+    const bool adds = !f.services.empty() || !f.shared_engines.empty() ||
+                      (f.whole && (!f.whole->engines.empty() || !f.whole->services.empty() ||
+                                   !f.whole->config.empty()));
+    if (read.size() > 1 && !adds && !read_from[i]->from_directory &&
+        count_severity(f.diagnostics, Severity::error) == 0) {
+      diags.push_back(diag(options.allow_unknown ? Severity::warning : Severity::error,
+                           diag_code("deploy.no-engine"), read_from[i]->file, {},
+                           "this input names no engine kb knows and adds nothing to the other "
+                           "inputs' services, so the deployment is not read whole",
+                           "check that its images, commands or packages are in an engine record, "
+                           "leave it out if it runs no engine, or pass --allow-unknown"));
+    }
   }
   if (auto overrun = budget.diagnostic()) diags.push_back(std::move(*overrun));
   // One hand-written deployment alone is checked as it always was.
