@@ -147,7 +147,8 @@ TEST_CASE("shell: values the script computes when it runs are set, not known", "
   Read r = read_texts(
       {{"run.sh",
         "PORT=$((8000 + RANK))\n"
-        "VLLM_BATCH_INVARIANT=$(cat mode) vllm serve $2 --tensor-parallel-size $(( 2 * NODES )) \\\n"
+        "VLLM_BATCH_INVARIANT=$(cat mode) vllm serve $2 --tensor-parallel-size $(( 2 * NODES )) "
+        "\\\n"
         "  --kv-cache-dtype `cat dtype` --gpu-memory-utilization ${UTIL:-0.9} --port $PORT\n"}});
   for (const auto& d : r.diags) INFO(format_diagnostic(d));
   REQUIRE(r.diags.empty());  // not a bad value: exit 2 would refuse every upstream script
@@ -165,6 +166,20 @@ TEST_CASE("shell: values the script computes when it runs are set, not known", "
   CHECK(setting(s, "tensor_parallel_size")->raw_value == "$(( 2 * NODES ))");
   CheckReport report = check_read(r);
   CHECK(count_severity(report.diagnostics, Severity::error) == 0);
+}
+
+TEST_CASE("shell: flags written with underscores are the same flags", "[deploy][shell]") {
+  Read r =
+      read_texts({{"run.sh",
+                   "vllm serve m --tensor_parallel_size 2 --kv_transfer_config "
+                   "'{\"kv_connector\": \"NixlConnector\", \"kv_role\": \"kv_consumer\"}'\n"}});
+  REQUIRE(r.diags.empty());
+  REQUIRE(r.deployment.services.size() == 1);
+  const Service& s = r.deployment.services[0];
+  CHECK(setting(s, "tensor_parallel_size")->value == "2");
+  CHECK(setting(s, "tensor_parallel_size")->via == "--tensor_parallel_size");  // as written
+  CHECK(setting(s, "kv_connector")->value == "NixlConnector");
+  CHECK(setting(s, "role")->value == "kv_consumer");
 }
 
 TEST_CASE("shell: docker run and podman run", "[deploy][shell]") {

@@ -9,6 +9,14 @@
 
 namespace kb {
 
+std::string fold_flag(std::string_view flag) {
+  std::string out(flag);
+  const std::size_t dashes = out.find_first_not_of('-');
+  if (dashes == std::string::npos) return out;
+  std::replace(out.begin() + static_cast<std::ptrdiff_t>(dashes), out.end(), '_', '-');
+  return out;
+}
+
 std::shared_ptr<const Vocabulary> Vocabulary::build(const Corpus& corpus) {
   auto v = std::make_shared<Vocabulary>();
   v->corpus_ = &corpus;
@@ -26,6 +34,10 @@ std::shared_ptr<const Vocabulary> Vocabulary::build(const Corpus& corpus) {
       add(v->env_, e.env, false);
       add(v->keys_, e.keys, true);
       add(v->json_, e.json, false);
+      for (const auto& s : e.flags)
+        v->flags_folded_[fold_flag(s.name)].push_back({rec.get(), &e, &s});
+      for (const auto& s : e.json)
+        v->json_folded_[fold_flag(s.name)].push_back({rec.get(), &e, &s});
     }
   }
   return v;
@@ -109,7 +121,8 @@ const std::vector<SpellingRef>* lookup(
 }  // namespace
 
 const std::vector<SpellingRef>* Vocabulary::flag(std::string_view name) const {
-  return lookup(flags_, std::string(name));
+  if (const auto* exact = lookup(flags_, std::string(name))) return exact;
+  return lookup(flags_folded_, fold_flag(name));
 }
 const std::vector<SpellingRef>* Vocabulary::env(std::string_view name) const {
   return lookup(env_, std::string(name));
@@ -118,7 +131,10 @@ const std::vector<SpellingRef>* Vocabulary::key(std::string_view name) const {
   return lookup(keys_, text::lower(name));
 }
 const std::vector<SpellingRef>* Vocabulary::json(std::string_view flag_or_key) const {
-  return lookup(json_, std::string(flag_or_key));
+  if (const auto* exact = lookup(json_, std::string(flag_or_key))) return exact;
+  // A key (no leading dash) is matched as written; a flag with `_` or `-` either way.
+  if (!flag_or_key.starts_with("-")) return nullptr;
+  return lookup(json_folded_, fold_flag(flag_or_key));
 }
 
 }  // namespace kb

@@ -36,6 +36,10 @@ struct SpellingRef {
   const Spelling* spelling = nullptr;
 };
 
+/// `flag` with `_` read as `-` after its leading dashes: the key flags are matched by
+/// when not found as written.
+std::string fold_flag(std::string_view flag);
+
 /// Settings of one corpus, indexed.
 class Vocabulary {
  public:
@@ -53,7 +57,10 @@ class Vocabulary {
   std::vector<const Record*> models_for(std::string_view model_id) const;
 
   /// Spellings of flags, env vars, keys and JSON-valued flags by name (flags with their
-  /// dashes, env vars as written, keys lower-cased), for every engine.
+  /// dashes, env vars as written, keys lower-cased), for every engine. A flag not found as
+  /// written is looked up with `_` and `-` alike after its leading dashes
+  /// (`--kv_transfer_config` is `--kv-transfer-config`), as argument parsers such as
+  /// vLLM's accept both.
   const std::vector<SpellingRef>* flag(std::string_view name) const;
   const std::vector<SpellingRef>* env(std::string_view name) const;
   const std::vector<SpellingRef>* key(std::string_view name) const;
@@ -65,6 +72,7 @@ class Vocabulary {
   const Corpus* corpus_ = nullptr;
   std::vector<const Record*> models_;
   std::unordered_map<std::string, std::vector<SpellingRef>> flags_, env_, keys_, json_;
+  std::unordered_map<std::string, std::vector<SpellingRef>> flags_folded_, json_folded_;
 };
 
 }  // namespace kb
