@@ -80,6 +80,13 @@ Truth differs_key(const Test& k, const Env& env) {
   return best;
 }
 
+// Whether two engines of unknown version were read from one image reference, written the
+// same way: whatever the tag hides, both sides run the same build.
+bool same_image(const Instance& a, const Instance& b) {
+  const std::string& via = a.engine->via;
+  return via.starts_with("image ") && via == b.engine->via;
+}
+
 Truth differs_engine(const Node& n, const Env& env) {
   if (n.engine < 0) return Truth::no;
   const auto slot = static_cast<std::size_t>(n.engine);
@@ -90,6 +97,7 @@ Truth differs_engine(const Node& n, const Env& env) {
       for (const Instance& a : p->by_slot[slot]) {
         for (const Instance& b : d->by_slot[slot]) {
           if (!a.version || !b.version) {
+            if (!a.version && !b.version && same_image(a, b)) continue;
             best = std::max(best, Truth::maybe);
           } else if (!(*a.version == *b.version)) {
             return Truth::yes;
