@@ -182,6 +182,17 @@ TEST_CASE("shell: flags written with underscores are the same flags", "[deploy][
   CHECK(setting(s, "role")->value == "kv_consumer");
 }
 
+TEST_CASE("shell: a bool flag given its value as the next word", "[deploy][shell]") {
+  Read r = read_texts({{"run.sh",
+                        "VLLM_BATCH_INVARIANT=1 vllm serve --enable-prefix-caching "
+                        "false Qwen/Qwen3-8B\n"}});
+  REQUIRE(r.diags.empty());
+  REQUIRE(r.deployment.services.size() == 1);
+  const Service& s = r.deployment.services[0];
+  CHECK(setting(s, "prefix_caching")->value == "false");  // not `true`, silently
+  CHECK(s.model == "Qwen/Qwen3-8B");                      // and `false` is not the model
+}
+
 TEST_CASE("shell: docker run and podman run", "[deploy][shell]") {
   Read r = read_texts(
       {{"run.sh",
