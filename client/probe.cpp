@@ -7,6 +7,7 @@
 #include "answer_json.h"
 
 #include "kb/corpus.h"
+#include "kb/text.h"
 #include "kb/version.h"
 
 namespace kb::client {
@@ -97,7 +98,7 @@ std::vector<EngineProbe> probe_specs(const Corpus& corpus) {
   std::vector<EngineProbe> out;
   for (const auto& r : corpus.records()) {
     if (r->kind != Kind::engine || r->engine->probe.empty()) continue;
-    out.push_back({r->id.substr(r->id.find('/') + 1), r->engine->probe.to_vector()});
+    out.push_back({std::string(text::id_slug(r->id)), r->engine->probe.to_vector()});
   }
   return out;
 }

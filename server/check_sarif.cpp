@@ -6,6 +6,7 @@
 
 #include "check_json.h"
 #include "json.h"
+#include "kb/text.h"
 
 namespace kb::json {
 
@@ -98,7 +99,7 @@ json sarif_json(const CheckReport& report, const std::string& tool_version,
     auto [it, fresh] = rule_index.emplace(f.id, static_cast<int>(rules.size()));
     if (fresh) {
       json rule = {{"id", f.id},
-                   {"name", f.id.substr(f.id.find('/') + 1)},
+                   {"name", std::string(text::id_slug(f.id))},
                    {"shortDescription", {{"text", f.title}}},
                    {"fullDescription", {{"text", f.symptom.empty() ? f.title : f.symptom}}},
                    {"defaultConfiguration", {{"level", sarif_level(f.severity)}}},

@@ -1,6 +1,7 @@
 #include <map>
 #include <set>
 
+#include "kb/text.h"
 #include "markdown.h"
 #include "pages_internal.h"
 
@@ -54,7 +55,7 @@ Data results_matrix(const View& v, const Record& oracle) {
     for (const auto& ref : r->result->subject.engines) {
       const std::string target = target_id(v, ref, Kind::engine);
       const std::string name =
-          target.empty() ? ref.raw.str() : engine_name(v, std::string(slug_of(target)));
+          target.empty() ? ref.raw.str() : engine_name(v, std::string(text::id_slug(target)));
       row += (row.empty() ? "" : " + ") + name;
       if (!ref.versions.empty()) column += (column.empty() ? "" : ", ") + name + " " + ref.versions;
     }
@@ -158,7 +159,7 @@ std::string render_oracle(const Renderer::Impl& impl, const View& v, const Recor
     set(d, "runner", r.runner->kind + (params.empty() ? "" : " (" + params + ")"));
   }
   set(d, "has_runner", r.runner.has_value());
-  set(d, "slug", r.id.substr(r.id.find('/') + 1));
+  set(d, "slug", std::string(text::id_slug(r.id)));
   set(d, "matrix", results_matrix(v, r));
   set(d, "gotchas", item_list(oracle_gotchas(v, links, r)));
   List refs = citation_list(r.references);

@@ -141,11 +141,6 @@ int depth_of(std::string_view id) {
   return static_cast<int>(std::count(id.begin(), id.end(), '/'));
 }
 
-std::string_view slug_of(std::string_view id) {
-  const std::size_t slash = id.find('/');
-  return slash == std::string_view::npos ? id : id.substr(slash + 1);
-}
-
 Data gotcha_item(const View& v, const Links& links, const Record& r) {
   const EvidenceSummary& e = v.evidence.for_gotcha(r.id);
   Data d;

@@ -5,6 +5,7 @@
 #include <map>
 #include <set>
 
+#include "kb/text.h"
 #include "pages_internal.h"
 
 namespace kb::pages {
@@ -105,8 +106,8 @@ List groups_by_engine(const View& v, const Links& links,
   List out;
   for (const auto& [name, id] : order) {
     const auto& r = ranges[id];
-    out.push_back(gotcha_group(v, links, name, "engine-" + std::string(slug_of(id)), links.page(id),
-                               by_engine[id], [&r](const Record& g) {
+    out.push_back(gotcha_group(v, links, name, "engine-" + std::string(text::id_slug(id)),
+                               links.page(id), by_engine[id], [&r](const Record& g) {
                                  auto it = r.find(g.id);
                                  return it == r.end() ? std::string() : it->second;
                                }));

@@ -207,7 +207,4 @@ void engine_facts(const View& v, const Links& links, const Record& r, Data& d);
 /// How many directories below the site root the page of `id` is: 1 for "gotchas/x".
 int depth_of(std::string_view id);
 
-/// "gotchas/x" -> "x".
-std::string_view slug_of(std::string_view id);
-
 }  // namespace kb::pages

@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <map>
 
+#include "kb/text.h"
 #include "markdown.h"
 #include "pages_internal.h"
 
@@ -95,7 +96,7 @@ std::string Renderer::search(const View& v, const SearchParams& p) const {
       ++by_status[std::string(to_string(r.status))];
       for (const auto& ref : r.affects) {
         const std::string id = target_id(v, ref, Kind::engine);
-        if (!id.empty()) ++by_engine[std::string(slug_of(id))];
+        if (!id.empty()) ++by_engine[std::string(text::id_slug(id))];
       }
     }
     if (!filter.matches(v, r)) return;
@@ -114,11 +115,11 @@ std::string Renderer::search(const View& v, const SearchParams& p) const {
   std::vector<std::pair<std::string, std::string>> engines;
   for (const auto& r : v.corpus.records()) {
     if (r->kind == Kind::engine)
-      engines.emplace_back(std::string(slug_of(r->id)), std::string(display_name(*r)));
+      engines.emplace_back(std::string(text::id_slug(r->id)), std::string(display_name(*r)));
   }
   const bool counting = !client_side && (!p.q.empty() || filter.active());
   const std::string engine_value =
-      filter.engine_id.empty() ? p.engine : std::string(slug_of(filter.engine_id));
+      filter.engine_id.empty() ? p.engine : std::string(text::id_slug(filter.engine_id));
   set(d, "engine_options", options(engines, engine_value, counting ? &by_engine : nullptr));
   set(d, "severity_options",
       options(named(kSeverities), p.severity, counting ? &by_severity : nullptr));

@@ -21,6 +21,7 @@
 #include "json.h"
 #include "json_dump.h"
 #include "kb/error.h"
+#include "kb/text.h"
 #include "openapi.h"
 #include "pages_internal.h"
 #include "schema_json.h"
@@ -80,7 +81,7 @@ std::string search_index_js(const pages::View& v) {
       if (auto id = v.corpus.target(Kind::engine, ref.raw)) {
         if (!first_engine) out += ',';
         first_engine = false;
-        json::append_ascii_string(out, pages::slug_of(*id));
+        json::append_ascii_string(out, text::id_slug(*id));
       }
     }
     const std::pair<const char*, std::string_view> fields[] = {

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "corpus/vocab.h"
+#include "kb/text.h"
 
 namespace kb::check {
 namespace {
@@ -222,7 +223,7 @@ Why value_why(const Env& env, const ServiceEnv& s, const std::string& key, const
   if (v.by_default) {
     const DeployedEngine& e = *v.by_default->engine;
     std::string text = key + " = " + v.value.value_or("?") + who + " (the default of " +
-                       e.id.substr(e.id.find('/') + 1) +
+                       std::string(text::id_slug(e.id)) +
                        (e.version.empty() ? "" : " " + e.version) + ")";
     return {text, file_of(s, e.file), e.version_pos.line ? e.version_pos : e.pos, e.end};
   }

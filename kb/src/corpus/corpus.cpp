@@ -335,8 +335,7 @@ std::string repair_text_for(const Corpus& corpus, Kind target, std::string_view 
   // Otherwise the value keeps the form of the original: bare stays bare, `engines/x`
   // stays prefixed.
   if (namespace_prefix(raw)) return id;
-  const auto slash = id.find('/');
-  return slash == std::string::npos ? id : id.substr(slash + 1);
+  return std::string(text::id_slug(id));
 }
 
 }  // namespace kb

@@ -71,7 +71,7 @@ class ImageReader final : public Reader {
       }
       for (const EngineHit& hit : hits) {
         DeployedEngine e;
-        e.name = hit.id.substr(hit.id.find('/') + 1);
+        e.name = text::id_slug(hit.id);
         e.id = hit.id;
         e.version = hit.version;
         e.file = in.file;

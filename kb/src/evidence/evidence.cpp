@@ -144,8 +144,7 @@ class Builder {
   std::string engine_slug(const RefValue& ref) {
     const auto& id = target(Kind::engine, ref.raw);
     if (!id) return ref.raw;
-    auto slash = id->find('/');
-    return slash == std::string::npos ? *id : id->substr(slash + 1);
+    return std::string(text::id_slug(*id));
   }
 
   void add_result(const Record& r) {

@@ -7,15 +7,11 @@
 #include <numeric>
 
 #include "kb/record_dates.h"
+#include "kb/text.h"
 #include "live/snapshot_impl.h"
 
 namespace kb {
 namespace {
-
-std::string slug_of(std::string_view id) {
-  auto slash = id.find('/');
-  return std::string(slash == std::string_view::npos ? id : id.substr(slash + 1));
-}
 
 // The ids `r` references, resolved, sorted and unique; itself excluded.
 std::vector<std::string> targets_of(const Corpus& corpus, const Record& r) {
@@ -37,7 +33,7 @@ GotchaRow make_row(const Corpus& corpus, const EvidenceIndex& evidence, std::uin
   row.reproduced = evidence.for_gotcha(r.id).state;
   std::vector<std::string> engines;
   for (const auto& a : r.affects) {
-    if (auto id = corpus.target(Kind::engine, a.raw)) engines.push_back(slug_of(*id));
+    if (auto id = corpus.target(Kind::engine, a.raw)) engines.emplace_back(text::id_slug(*id));
   }
   std::sort(engines.begin(), engines.end());
   engines.erase(std::unique(engines.begin(), engines.end()), engines.end());

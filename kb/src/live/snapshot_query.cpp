@@ -9,6 +9,7 @@
 
 #include "kb/error.h"
 #include "kb/snapshot.h"
+#include "kb/text.h"
 #include "live/snapshot_impl.h"
 
 namespace kb {
@@ -113,11 +114,6 @@ bool any_of(const std::vector<std::string>& wanted, std::string_view value) {
   return wanted.empty() || std::find(wanted.begin(), wanted.end(), value) != wanted.end();
 }
 
-std::string slug_of(std::string_view id) {
-  auto slash = id.find('/');
-  return std::string(slash == std::string_view::npos ? id : id.substr(slash + 1));
-}
-
 // Engine filter values resolve like references do; one that names nothing is an error
 // with the resolver's best guess, not an empty page that looks like good news.
 std::vector<std::string> engine_values(const Corpus& corpus, std::string_view list) {
@@ -127,10 +123,11 @@ std::vector<std::string> engine_values(const Corpus& corpus, std::string_view li
     if (!id) {
       std::string msg = "engine: no engine '" + v + "'";
       auto candidates = corpus.names().candidates(Kind::engine, v, 1);
-      if (!candidates.empty()) msg += "; did you mean '" + slug_of(candidates.front().id) + "'?";
+      if (!candidates.empty())
+        msg += "; did you mean '" + std::string(text::id_slug(candidates.front().id)) + "'?";
       throw Error(Errc::invalid_argument, msg);
     }
-    out.push_back(slug_of(*id));
+    out.emplace_back(text::id_slug(*id));
   }
   return out;
 }

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "kb/oracle.h"
+#include "kb/text.h"
 
 namespace kb::oracle {
 namespace {
@@ -123,7 +124,7 @@ void junit_suite(pugi::xml_node suites, const SuiteRun& run) {
   prop("subject", subject_text(result.subject));
   prop("model", result.subject.model);
   prop("runner", spec.describe());
-  const std::string classname = result.oracle.substr(result.oracle.find('/') + 1);
+  const std::string classname(text::id_slug(result.oracle));
   for (const auto& o : report.outcomes) {
     auto tc = suite.append_child("testcase");
     tc.append_attribute("classname") = classname.c_str();

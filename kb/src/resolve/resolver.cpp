@@ -43,11 +43,6 @@ std::string with_article(Kind k) {
   return (vowel ? "an " : "a ") + name;
 }
 
-std::string tail(std::string_view id) {
-  const auto slash = id.find('/');
-  return std::string(slash == std::string_view::npos ? id : id.substr(slash + 1));
-}
-
 bool is_multi_separator(char c) {
   return c == ',' || c == '/' || c == '+' || c == '&' || c == ';' || is_space(c);
 }
@@ -346,7 +341,9 @@ std::string_view dangling_code(const Resolution& r) {
 }
 
 std::string dangling_hint(const Resolution& r) {
-  return dangling_hint(r, r.candidates.empty() ? std::string() : tail(r.candidates.front().id));
+  return dangling_hint(r, r.candidates.empty()
+                              ? std::string()
+                              : std::string(text::id_slug(r.candidates.front().id)));
 }
 
 std::string dangling_hint(const Resolution& r, const std::string& written) {

@@ -568,7 +568,7 @@ void extract_record(const Node& root, Record& r) {
     if (set) (*set)(r, v, k.value);
   }
   if (r.kind == Kind::setting && r.setting->key.empty()) {
-    const std::string slug = r.id.substr(r.id.find('/') + 1);
+    const std::string slug(text::id_slug(r.id));
     std::string key = slug;
     for (char& c : key) {
       if (c == '-') c = '_';
