@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cctype>
 
+#include "kb/text.h"
+
 namespace kb::pages {
 
 namespace {
@@ -123,8 +125,7 @@ std::string lower_scheme(const std::string& url) {
   const std::size_t colon = url.find(':');
   const std::size_t stop = url.find_first_of("/?#");
   if (colon == std::string::npos || (stop != std::string::npos && stop < colon)) return {};
-  std::string scheme = url.substr(0, colon);
-  for (char& c : scheme) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const std::string scheme = text::lower(std::string_view(url).substr(0, colon));
   return scheme.empty() ? std::string(":") : scheme;
 }
 

@@ -5,6 +5,7 @@
 
 #include "http_api.h"
 #include "json.h"
+#include "kb/text.h"
 #include "routes.h"
 
 namespace kb::http {
@@ -355,9 +356,7 @@ json build() {
   for (const auto& r : route_table()) {
     const Shape* s = shape_of(r);
     if (!s) continue;  // HTML pages: outside the JSON API
-    std::string method(r.method);
-    for (char& ch : method) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-    paths[std::string(r.name)][method] = operation(r, *s);
+    paths[std::string(r.name)][text::lower(r.method)] = operation(r, *s);
   }
   return {{"openapi", "3.1.0"},
           {"info",

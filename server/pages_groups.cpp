@@ -10,17 +10,6 @@
 
 namespace kb::pages {
 
-namespace {
-
-std::string lower_ascii(std::string s) {
-  for (char& c : s) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  }
-  return s;
-}
-
-}  // namespace
-
 bool is_silent(const Record& r) {
   return r.detection && r.detection->silent.value_or(false);
 }
@@ -101,7 +90,7 @@ List groups_by_engine(const View& v, const Links& links,
     order.emplace_back(e != nullptr ? std::string(display_name(*e)) : id, id);
   }
   std::sort(order.begin(), order.end(), [](const auto& a, const auto& b) {
-    return lower_ascii(a.first) < lower_ascii(b.first);
+    return text::lower(a.first) < text::lower(b.first);
   });
   List out;
   for (const auto& [name, id] : order) {

@@ -6,6 +6,7 @@
 #include "http_request.h"
 #include "http_status.h"
 #include "kb/suggest.h"
+#include "kb/text.h"
 
 namespace kb::http {
 
@@ -67,8 +68,7 @@ void check_value(const Param& p, const std::string& value) {
       return;
     }
     case ParamType::boolean: {
-      std::string v = value;
-      for (char& c : v) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      const std::string v = text::lower(value);
       if (v == "true" || v == "false" || v == "1" || v == "0" || v == "yes" || v == "no") return;
       refuse_value(p, value, "expected true or false", {"true", "false"});
     }

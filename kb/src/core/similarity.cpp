@@ -1,7 +1,8 @@
 #include "core/similarity.h"
 
 #include <algorithm>
-#include <cctype>
+
+#include "kb/text.h"
 
 namespace kb {
 
@@ -78,8 +79,7 @@ double name_similarity(std::string_view a, std::string_view b) {
 
 std::optional<std::string> did_you_mean(std::string_view word,
                                         const std::vector<std::string>& choices) {
-  std::string lowered(word);
-  for (char& c : lowered) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const std::string lowered = text::lower(word);
   const std::size_t budget = std::max<std::size_t>(1, lowered.size() / 4);
   const std::string* best = nullptr;
   double best_score = -1;

@@ -5,6 +5,8 @@
 #include <cctype>
 #include <string>
 
+#include "kb/text.h"
+
 namespace kb {
 
 namespace {
@@ -50,10 +52,9 @@ const std::vector<std::string_view>& unreproduced_phrases() {
 }
 
 bool may_hold_phrase(std::string_view text) {
-  std::string lower(text);
-  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const std::string lowered = text::lower(text);
   for (const auto& key : phrase_keys()) {
-    if (lower.find(key) != std::string::npos) return true;
+    if (lowered.find(key) != std::string::npos) return true;
   }
   return false;
 }

@@ -200,8 +200,7 @@ class JsonReader {
           break;
         }
       }
-      std::string o = outcome->value;
-      for (char& ch : o) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+      const std::string o = text::lower(outcome->value);
       if (o == "passed" || o == "pass" || o == "ok" || o == "success") {
         ++c.passed;
       } else if (o == "failed" || o == "fail" || o == "failure") {

@@ -30,9 +30,7 @@ namespace {
 bool is_special_word(std::string_view s) {
   static constexpr std::array<std::string_view, 12> kWords = {
       "true", "false", "yes", "no", "on", "off", "y", "n", "null", "~", "nan", "inf"};
-  std::string lower(s);
-  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return std::find(kWords.begin(), kWords.end(), lower) != kWords.end();
+  return std::find(kWords.begin(), kWords.end(), text::lower(s)) != kWords.end();
 }
 
 bool digits(std::string_view s, std::string_view allowed) {
