@@ -146,7 +146,7 @@ int run_check(const CheckConfig& cfg) {
       // One document per endpoint; a file holds one, so several go to FILE, FILE.2, ...
       std::size_t n = 0;
       for (const auto& in : inputs) {
-        if (in.text.rfind("{\"kb_endpoint\"", 0) != 0) continue;
+        if (!in.text.starts_with("{\"kb_endpoint\"")) continue;
         const std::string path = cfg.save_endpoint + (n ? "." + std::to_string(n + 1) : "");
         write_atomic(path, in.text, IfExists::replace);
         ++n;

@@ -31,7 +31,7 @@ std::optional<std::string> inside(const fs::path& records, const std::string& fi
   const fs::path abs = fs::weakly_canonical(fs::absolute(file, ec), ec);
   if (ec) return std::nullopt;
   const fs::path rel = abs.lexically_relative(root);
-  if (rel.empty() || rel.native().rfind("..", 0) == 0 || rel.is_absolute()) return std::nullopt;
+  if (rel.empty() || rel.native().starts_with("..") || rel.is_absolute()) return std::nullopt;
   return rel.generic_string();
 }
 
@@ -108,7 +108,7 @@ std::optional<std::vector<Target>> targets(const LintCli& cli) {
 // the whole tree).
 bool under(std::string_view file, std::string_view dir) {
   return dir == "." ||
-         (file.size() > dir.size() && file.substr(0, dir.size()) == dir && file[dir.size()] == '/');
+         (file.size() > dir.size() && file.starts_with(dir) && file[dir.size()] == '/');
 }
 
 // Lints the named files, directories (the record files the tree loader loads under them)

@@ -69,7 +69,7 @@ Endpoint parse_endpoint(std::string_view url) {
   }
   std::string prefix = slash == std::string_view::npos ? "" : std::string(rest.substr(slash));
   while (!prefix.empty() && prefix.back() == '/') prefix.pop_back();
-  if (prefix.size() >= 3 && prefix.compare(prefix.size() - 3, 3, "/v1") == 0) {
+  if (prefix.ends_with("/v1")) {
     prefix.resize(prefix.size() - 3);
   }
   return Endpoint{std::string(scheme) + "://" + std::string(authority), prefix, std::string(url)};

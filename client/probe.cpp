@@ -67,7 +67,7 @@ void add_info_labels(std::string_view text, std::vector<ProbedSetting>& out) {
     const std::size_t brace = line.find('{');
     if (line.empty() || line[0] == '#' || brace == std::string_view::npos) continue;
     const std::string_view name = line.substr(0, brace);
-    if (name.size() < 5 || name.substr(name.size() - 5) != "_info") continue;
+    if (!name.ends_with("_info")) continue;
     std::size_t j = brace + 1;
     while (j < line.size() && line[j] != '}') {
       const std::size_t eq = line.find('=', j);

@@ -98,7 +98,7 @@ std::string syntax_message(std::string_view subject, BodySyntax syntax, std::str
   const std::string out(subject);
   if (syntax == BodySyntax::json) {
     if (auto m = json_syntax_message(subject, text)) return *m;
-  } else if (syntax == BodySyntax::yaml && first.code.rfind("yaml.", 0) == 0) {
+  } else if (syntax == BodySyntax::yaml && first.code.starts_with("yaml.")) {
     return out + " is not valid YAML: " + first.message + at(first.line, first.column);
   }
   // Text its language accepts that its reader still refused (too deep, too many nodes), or

@@ -18,10 +18,6 @@ using nlohmann::json;
 
 namespace {
 
-bool starts_with(std::string_view s, std::string_view prefix) {
-  return s.substr(0, prefix.size()) == prefix;
-}
-
 bool flag_param(const httplib::Request& req, const char* name) {
   const std::string v = param(req, name);
   if (v.empty() || v == "false" || v == "0") return false;
@@ -66,8 +62,8 @@ std::optional<ApiError> unusable(const std::vector<Diagnostic>& diags,
       return ApiError(Problem::payload_too_large, problem_code(Problem::payload_too_large),
                       "a deployment is at most " + std::to_string(kMaxDeploymentBytes) + " bytes");
     }
-    if (!syntax && (starts_with(d.code, "yaml.") || starts_with(d.code, "encoding.") ||
-                    starts_with(d.code, "limits."))) {
+    if (!syntax && (d.code.starts_with("yaml.") || d.code.starts_with("encoding.") ||
+                    d.code.starts_with("limits."))) {
       syntax = &d;
     }
   }

@@ -54,7 +54,7 @@ struct CompiledRoute {
   /// Captures go to `captures` when `plain` matched, else to `m`.
   bool match(const std::string& path, std::vector<std::string_view>& captures,
              std::smatch& m) const {
-    if (path.compare(0, prefix.size(), prefix) != 0) return false;
+    if (!path.starts_with(prefix)) return false;
     captures.clear();
     return plain ? plain->match(path, &captures) : std::regex_match(path, m, re);
   }
@@ -90,7 +90,7 @@ std::vector<PatternInfo> collect_patterns() {
 }
 
 bool is_api(const std::string& path) {
-  return path.rfind("/api/", 0) == 0 || path == "/api/v1";
+  return path.starts_with("/api/") || path == "/api/v1";
 }
 
 // The path for a message: escaped and cut, never the whole of a long one.

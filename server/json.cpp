@@ -48,7 +48,7 @@ json reference(const Corpus& corpus, const RefValue& ref, Kind ns) {
     if (const Record* t = corpus.find(*target)) j["name"] = std::string(display_name(*t));
   }
   if (!ref.versions.empty())
-    j[ns == Kind::engine && ref.field.rfind("subject", 0) == 0 ? "version" : "versions"] =
+    j[ns == Kind::engine && ref.field.starts_with("subject") ? "version" : "versions"] =
         ref.versions;
   return j;
 }
@@ -180,7 +180,7 @@ json spellings(const Vec<Spelling>& list, const char* name_key) {
     // A JSON field sits inside a flag's value (`--kv-transfer-config`) or a config key's
     // mapping (`kv_transfer_config`); the model keeps one name, and only flags start with -.
     const bool json_in_key =
-        std::string_view(name_key) == "flag" && !s.field.empty() && s.name.rfind("-", 0) != 0;
+        std::string_view(name_key) == "flag" && !s.field.empty() && !s.name.starts_with("-");
     json x = {{json_in_key ? "key" : name_key, s.name}};
     if (!s.field.empty()) x["field"] = s.field;
     if (s.has_value) x["value"] = s.value;

@@ -67,8 +67,8 @@ std::string filter_links(const std::string& html) {
     i = plain;
     if (i == html.size()) break;
     const std::string_view rest(html.data() + i, html.size() - i);
-    const bool link = rest.substr(0, kLink.size()) == kLink;
-    const bool image = !link && rest.substr(0, kImage.size()) == kImage;
+    const bool link = rest.starts_with(kLink);
+    const bool image = !link && rest.starts_with(kImage);
     if (link || image) {
       const std::size_t start = i + (link ? kLink.size() : kImage.size());
       const std::size_t quote = html.find('"', start);

@@ -35,7 +35,7 @@ std::string Links::home() const {
 }
 
 std::string Links::page(std::string_view id) const {
-  if (id.rfind("results/", 0) == 0) return json(id);
+  if (id.starts_with("results/")) return json(id);
   return by_id(id, style_ == LinkStyle::static_site ? ".html" : "");
 }
 

@@ -111,7 +111,7 @@ std::string page_message(const http::ApiError& e, std::size_t bytes) {
   // "the body is not valid YAML: ..." -> "the pasted text is not valid YAML: ...".
   static constexpr std::string_view kApi = "the body";
   std::string message = e.what();
-  if (message.rfind(kApi, 0) == 0) message = "the pasted text" + message.substr(kApi.size());
+  if (message.starts_with(kApi)) message = "the pasted text" + message.substr(kApi.size());
   return message;
 }
 

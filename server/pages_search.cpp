@@ -150,7 +150,7 @@ std::string Renderer::not_found(const View& v, std::string_view path) const {
                           : Links(impl_->style, std::max(depth, 0));
   while (!rest.empty() && rest.front() == '/') rest.erase(0, 1);
   for (std::string_view ext : {".html", ".json", ".yaml"}) {
-    if (rest.size() > ext.size() && rest.compare(rest.size() - ext.size(), ext.size(), ext) == 0) {
+    if (rest.size() > ext.size() && rest.ends_with(ext)) {
       rest.resize(rest.size() - ext.size());
     }
   }

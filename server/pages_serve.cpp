@@ -83,8 +83,7 @@ Page Renderer::serve(const View& v, std::string_view path, const SearchParams& p
     const auto kind = parse_kind(dir);
     std::string suffix;
     for (std::string_view ext : {".json", ".yaml", ".html"}) {
-      if (slug.size() > ext.size() &&
-          slug.compare(slug.size() - ext.size(), ext.size(), ext) == 0) {
+      if (slug.size() > ext.size() && slug.ends_with(ext)) {
         suffix = ext;
         slug.resize(slug.size() - ext.size());
       }

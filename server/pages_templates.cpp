@@ -112,7 +112,7 @@ std::vector<std::string> Templates::list(std::string_view dir) const {
   std::set<std::string> names;
   const std::string prefix = std::string(dir) + "/";
   for (const auto& entry : web::embedded_assets()) {
-    if (entry.first.rfind(prefix, 0) == 0) names.insert(std::string(entry.first));
+    if (entry.first.starts_with(prefix)) names.insert(std::string(entry.first));
   }
   std::error_code ec;
   if (!web_dir_.empty()) {
@@ -137,7 +137,7 @@ std::shared_ptr<const Templates::Parsed> Templates::parsed(std::string_view name
   PartialTexts partials;
   for (const auto& partial_path : list(kTemplateDir)) {
     const std::string file_name = partial_path.substr(kTemplateDir.size() + 1);
-    if (file_name.rfind('_', 0) != 0 || file_name.size() <= 1 + kExtension.size()) continue;
+    if (!file_name.starts_with('_') || file_name.size() <= 1 + kExtension.size()) continue;
     partials.emplace(file_name.substr(1, file_name.size() - 1 - kExtension.size()),
                      file(partial_path).value_or(""));
   }

@@ -135,7 +135,7 @@ class Writer {
     }
     if (::close(fd) != 0 || done != bytes.size())
       throw Error(Errc::io, "cannot write " + tmp.string());
-    if (relative.size() > 5 && relative.compare(relative.size() - 5, 5, ".html") == 0)
+    if (relative.size() > 5 && relative.ends_with(".html"))
       pages_.fetch_add(1, std::memory_order_relaxed);
   }
 

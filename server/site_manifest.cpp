@@ -58,7 +58,7 @@ SiteDir::SiteDir(fs::path dir) : dir_(std::move(dir)), absent_(kind_at(dir_) == 
   FileRead read = read_file(dir_ / kSiteMarker, record_file_policy(kMaxManifestBytes));
   if (read.failure) return;
   std::string_view text = read.bytes;
-  if (text.substr(0, kHeader.size()) != kHeader) {
+  if (!text.starts_with(kHeader)) {
     // Written by a kb that replaced the whole directory: every file it would write
     // again is its own, but which others were is unknown, so none is removed.
     legacy_ = true;
@@ -208,7 +208,7 @@ void SiteDir::commit(const std::vector<std::pair<std::string, fs::path>>& staged
   for (auto it = dirs_.rbegin(); it != dirs_.rend();) {
     const std::string prefix = *it + "/";
     const auto under = now.lower_bound(prefix);
-    const bool used = under != now.end() && under->compare(0, prefix.size(), prefix) == 0;
+    const bool used = under != now.end() && under->starts_with(prefix);
     const fs::path p = dir_ / *it;
     bool gone = kind_at(p) != S_IFDIR;
     if (!used && !gone) gone = ::rmdir(p.c_str()) == 0;

@@ -58,7 +58,7 @@ bool lists_token(const httplib::Request& req, const char* name, std::string_view
 // "HTTP/d.d" or "HTTP/d": a version, maybe one this server does not speak.
 bool looks_like_version(std::string_view v) {
   auto digit = [](char c) { return c >= '0' && c <= '9'; };
-  if (v.rfind("HTTP/", 0) != 0) return false;
+  if (!v.starts_with("HTTP/")) return false;
   v.remove_prefix(5);
   return (v.size() == 1 && digit(v[0])) ||
          (v.size() == 3 && digit(v[0]) && v[1] == '.' && digit(v[2]));

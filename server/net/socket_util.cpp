@@ -80,7 +80,7 @@ std::string address_text(const sockaddr_storage& addr, int* port) {
   if (port != nullptr) *port = p;
   std::string text = buf;
   // A dual-stack socket names IPv4 peers ::ffff:a.b.c.d; one peer, one name.
-  if (text.rfind("::ffff:", 0) == 0 && text.find('.') != std::string::npos) text.erase(0, 7);
+  if (text.starts_with("::ffff:") && text.find('.') != std::string::npos) text.erase(0, 7);
   return text;
 }
 

@@ -134,7 +134,7 @@ Parsed<VersionRange> VersionRange::parse_or_error(std::string_view text) {
     const std::size_t clause_at = at;
     Op op = Op::eq;
     for (const OpToken& t : kOps) {
-      if (clause.substr(0, t.text.size()) == t.text) {
+      if (clause.starts_with(t.text)) {
         op = static_cast<Op>(t.op);
         clause.remove_prefix(t.text.size());
         at += t.text.size();
@@ -150,7 +150,7 @@ Parsed<VersionRange> VersionRange::parse_or_error(std::string_view text) {
       range.clauses_.back().bound.text_ = std::string(clause);
       continue;
     }
-    bool prefix = clause.size() >= 2 && clause.substr(clause.size() - 2) == ".*";
+    bool prefix = clause.ends_with(".*");
     if (prefix) {
       if (op != Op::eq && op != Op::ne) {
         return fail(where + ": '.*' is allowed only after '==' or '!='", at + clause.size() - 2);

@@ -108,7 +108,7 @@ std::shared_ptr<const Corpus> Corpus::reload(const Corpus& prev, const LoadOptio
       }
       auto it = std::lower_bound(prev.files_.begin(), prev.files_.end(), rel,
                                  [](const auto& f, const std::string& p) { return f->file < p; });
-      for (; it != prev.files_.end() && (*it)->file.compare(0, rel.size(), rel) == 0; ++it)
+      for (; it != prev.files_.end() && (*it)->file.starts_with(rel); ++it)
         named.try_emplace((*it)->file, std::nullopt);
     }
     for (auto& [rel, st] : named) seen.emplace_back(rel, std::move(st));

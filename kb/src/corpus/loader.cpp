@@ -29,7 +29,7 @@ bool id_from_path(const std::string& file, Kind& kind, std::string& id, std::str
   std::string stem = file;
   for (const char* ext : {".yaml", ".yml"}) {
     std::string_view e(ext);
-    if (stem.size() > e.size() && stem.compare(stem.size() - e.size(), e.size(), e) == 0) {
+    if (stem.size() > e.size() && stem.ends_with(e)) {
       stem.resize(stem.size() - e.size());
       break;
     }

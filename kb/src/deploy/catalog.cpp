@@ -32,17 +32,13 @@ std::string full_name(const ImageRef& r) {
   return text::lower(r.registry.empty() ? r.path : r.registry + "/" + r.path);
 }
 
-bool ends_with(std::string_view s, std::string_view suffix) {
-  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
-}
-
 // Whether `ref` is an image of the repository `rec` names: the same repository, the same
 // path on any registry when the record names none, or a mirror that prefixes the path.
 std::size_t image_score(const ImageRef& ref, const ImageRef& rec) {
   const std::string a = full_name(ref), b = full_name(rec);
   if (a == b) return b.size() + 2;
   if (rec.registry.empty() && text::lower(ref.path) == text::lower(rec.path)) return b.size() + 1;
-  if (ends_with(a, "/" + b)) return b.size();
+  if (a.ends_with("/" + b)) return b.size();
   return 0;
 }
 
@@ -55,7 +51,7 @@ bool pep440_suffix(std::string_view s) {
   std::string low = text::lower(s);
   for (std::string_view p :
        {"alpha", "beta", "preview", "pre", "post", "dev", "rc", "a", "b", "c"}) {
-    if (low.rfind(p, 0) != 0) continue;
+    if (!low.starts_with(p)) continue;
     std::string_view rest = std::string_view(low).substr(p.size());
     if (!rest.empty() && rest[0] == '.') rest.remove_prefix(1);
     if (std::all_of(rest.begin(), rest.end(), is_digit)) return true;
@@ -72,7 +68,7 @@ std::string_view base_name(std::string_view path) {
 
 bool is_python(std::string_view program) {
   std::string_view b = base_name(program);
-  if (b.rfind("python", 0) != 0) return false;
+  if (!b.starts_with("python")) return false;
   b.remove_prefix(6);
   return std::all_of(b.begin(), b.end(), [](char c) { return is_digit(c) || c == '.'; });
 }
@@ -114,7 +110,7 @@ std::optional<ImageRef> parse_image(std::string_view text) {
       r.registry == "registry-1.docker.io") {
     r.registry.clear();
   }
-  if (r.registry.empty() && rest.rfind("library/", 0) == 0) rest.remove_prefix(8);
+  if (r.registry.empty() && rest.starts_with("library/")) rest.remove_prefix(8);
   if (rest.empty() || rest.front() == '/' || rest.back() == '/' ||
       rest.find("//") != std::string_view::npos || rest.find(':') != std::string_view::npos) {
     return std::nullopt;

@@ -274,8 +274,8 @@ void read_requirement(const Word& spec, const std::string& file, const std::stri
   e.pos = spec.pos;
   e.end = spec.end;
   e.via = via + " " + std::string(s);
-  if (rest.rfind("==", 0) == 0) {
-    std::string version(text::trim(rest.substr(rest.rfind("===", 0) == 0 ? 3 : 2)));
+  if (rest.starts_with("==")) {
+    std::string version(text::trim(rest.substr(rest.starts_with("===") ? 3 : 2)));
     if (version.find_first_of("*,<>!~") == std::string::npos) {
       e.version = version;
       e.version_pos = spec.pos;

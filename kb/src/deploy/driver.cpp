@@ -14,10 +14,6 @@ namespace kb {
 namespace deploy {
 namespace {
 
-bool ends_with(std::string_view s, std::string_view suffix) {
-  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
-}
-
 const std::vector<std::unique_ptr<Reader>>& readers() {
   static const auto list = [] {
     std::vector<std::unique_ptr<Reader>> v;
@@ -48,7 +44,7 @@ const Reader* pick(const DeployInput& in, const Context& ctx) {
   // YAML or JSON nothing else claims: the hand-written format, which says what is wrong.
   const std::string_view t = in.text;
   const auto first = t.find_first_not_of(" \t\r\n");
-  if (ends_with(in.file, ".yaml") || ends_with(in.file, ".yml") || ends_with(in.file, ".json") ||
+  if (in.file.ends_with(".yaml") || in.file.ends_with(".yml") || in.file.ends_with(".json") ||
       (first != std::string_view::npos && t[first] == '{')) {
     return by_name("deployment");
   }

@@ -69,7 +69,7 @@ class ComposeReader final : public Reader {
 
   bool accepts(std::string_view path, std::string_view text, const Context&) const override {
     const std::string_view base = base_name(path);
-    if ((base.rfind("compose", 0) == 0 || base.rfind("docker-compose", 0) == 0) &&
+    if ((base.starts_with("compose") || base.starts_with("docker-compose")) &&
         (base.find(".yaml") != std::string_view::npos ||
          base.find(".yml") != std::string_view::npos)) {
       return true;
@@ -79,7 +79,7 @@ class ComposeReader final : public Reader {
       return false;
     }
     // The hand-written deployment format lists its services; compose maps them by name.
-    const std::size_t at = text.rfind("services:", 0) == 0 ? 0 : text.find("\nservices:") + 1;
+    const std::size_t at = text.starts_with("services:") ? 0 : text.find("\nservices:") + 1;
     std::size_t i = at + 9;
     while (i < text.size() && (text[i] == ' ' || text[i] == '\t')) ++i;
     if (i < text.size() && text[i] != '\n' && text[i] != '#' && text[i] != '\r')

@@ -28,7 +28,7 @@ class EndpointReader final : public Reader {
 
   bool accepts(std::string_view, std::string_view text, const Context&) const override {
     const std::string_view t = text::trim(text);
-    return !t.empty() && t[0] == '{' && text::trim(t.substr(1)).rfind("\"kb_endpoint\"", 0) == 0;
+    return !t.empty() && t[0] == '{' && text::trim(t.substr(1)).starts_with("\"kb_endpoint\"");
   }
 
   Facts read(const DeployInput& in, const Context& ctx) const override {

@@ -13,10 +13,6 @@
 namespace kb::deploy {
 namespace {
 
-bool ends_with(std::string_view s, std::string_view suffix) {
-  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
-}
-
 bool name_char(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' ||
          c == '_' || c == '.';
@@ -33,10 +29,10 @@ bool requirement_line(std::string_view line, bool* pinned) {
     if (close == std::string_view::npos) return false;
     rest = text::trim(rest.substr(close + 1));
   }
-  if (pinned) *pinned = rest.rfind("==", 0) == 0 || rest.rfind("@", 0) == 0;
+  if (pinned) *pinned = rest.starts_with("==") || rest.starts_with("@");
   if (rest.empty() || rest[0] == ';' || rest[0] == '@' || rest[0] == '#') return true;
   for (std::string_view op : {"==", ">=", "<=", "~=", "!=", ">", "<"}) {
-    if (rest.rfind(op, 0) == 0) return true;
+    if (rest.starts_with(op)) return true;
   }
   return false;
 }
@@ -75,20 +71,20 @@ Format sniff(std::string_view path, std::string_view text) {
       t.find("\"version\"") != std::string_view::npos) {
     return Format::json;
   }
-  if (ends_with(path, "uv.lock") || text.find("\n[[package]]") != std::string_view::npos ||
-      text.rfind("[[package]]", 0) == 0) {
+  if (path.ends_with("uv.lock") || text.find("\n[[package]]") != std::string_view::npos ||
+      text.starts_with("[[package]]")) {
     return Format::uv_lock;
   }
   auto lines = lines_of(text);
   std::size_t first = 0;
   while (first < lines.size() && text::trim(lines[first].text).empty()) ++first;
-  if (first + 1 < lines.size() && text::trim(lines[first].text).rfind("Package", 0) == 0 &&
+  if (first + 1 < lines.size() && text::trim(lines[first].text).starts_with("Package") &&
       lines[first].text.find("Version") != std::string_view::npos &&
-      text::trim(lines[first + 1].text).rfind("---", 0) == 0) {
+      text::trim(lines[first + 1].text).starts_with("---")) {
     return Format::pip_list;
   }
   const std::string_view base = base_name(path);
-  const bool txt = ends_with(base, ".txt") || ends_with(base, ".in");
+  const bool txt = base.ends_with(".txt") || base.ends_with(".in");
   std::size_t entries = 0, pins = 0;
   for (const Line& l : lines) {
     std::string_view line = text::trim(l.text);
@@ -134,7 +130,7 @@ class PackagesReader final : public Reader {
         bool body = false;
         for (const Line& l : lines) {
           std::string_view line = text::trim(l.text);
-          if (line.rfind("---", 0) == 0) {
+          if (line.starts_with("---")) {
             body = true;
             continue;
           }
@@ -165,7 +161,7 @@ class PackagesReader final : public Reader {
       const std::size_t lead = leading(line);
       line = text::trim(line);
       if (line.empty() || line[0] == '#') continue;
-      if (line.rfind("-e ", 0) == 0 || line.rfind("--editable", 0) == 0) {
+      if (line.starts_with("-e ") || line.starts_with("--editable")) {
         // `-e git+https://...#egg=name`: the package, without a version.
         auto egg = line.find("#egg=");
         if (egg != std::string_view::npos) {
@@ -178,7 +174,7 @@ class PackagesReader final : public Reader {
         continue;
       }
       if (line[0] == '-') {
-        if (line.rfind("--hash", 0) != 0) {
+        if (!line.starts_with("--hash")) {
           out.unread.push_back({in.file, index.at(l.offset + lead), std::string(line),
                                 "options and the files they name are not read"});
         }
@@ -212,18 +208,18 @@ class PackagesReader final : public Reader {
     };
     for (const Line& l : lines_of(in.text)) {
       std::string_view line = text::trim(l.text);
-      if (line.rfind('[', 0) == 0) {
+      if (line.starts_with('[')) {
         flush();
         in_package = line == "[[package]]";
         continue;
       }
       if (!in_package) continue;
-      if (line.rfind("name", 0) == 0 && line.find('=') != std::string_view::npos &&
+      if (line.starts_with("name") && line.find('=') != std::string_view::npos &&
           text::trim(line.substr(0, line.find('='))) == "name") {
         name = value(line);
         name_offset = l.offset + leading(l.text);
         name_len = line.size();
-      } else if (line.rfind("version", 0) == 0 && line.find('=') != std::string_view::npos &&
+      } else if (line.starts_with("version") && line.find('=') != std::string_view::npos &&
                  text::trim(line.substr(0, line.find('='))) == "version") {
         version = value(line);
       }

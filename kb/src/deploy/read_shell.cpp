@@ -10,10 +10,6 @@
 namespace kb::deploy {
 namespace {
 
-bool ends_with(std::string_view s, std::string_view suffix) {
-  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
-}
-
 // Whether a line (split on blanks, `VAR=x` prefixes and wrappers skipped) starts an entry
 // point or runs a container.
 bool starts_process(std::string_view line, const Catalog& catalog) {
@@ -43,7 +39,7 @@ class ShellReader final : public Reader {
   std::string_view name() const override { return "shell"; }
 
   bool accepts(std::string_view path, std::string_view text, const Context& ctx) const override {
-    if (ends_with(path, ".sh") || ends_with(path, ".bash") || text.rfind("#!", 0) == 0) return true;
+    if (path.ends_with(".sh") || path.ends_with(".bash") || text.starts_with("#!")) return true;
     std::size_t i = 0;
     while (i < text.size()) {
       std::size_t nl = text.find('\n', i);

@@ -106,7 +106,7 @@ std::size_t pip_install(const std::vector<Word>& w, std::size_t i) {
     return k < w.size() ? std::string_view(w[k].text) : std::string_view();
   };
   const std::string_view prog = base_name(at(i));
-  if ((prog == "pip" || prog.rfind("pip3", 0) == 0) && at(i + 1) == "install") return i + 2;
+  if ((prog == "pip" || prog.starts_with("pip3")) && at(i + 1) == "install") return i + 2;
   if (is_python(prog) && at(i + 1) == "-m" && at(i + 2) == "pip" && at(i + 3) == "install")
     return i + 4;
   if (prog == "uv" && at(i + 1) == "pip" && at(i + 2) == "install") return i + 3;
@@ -145,13 +145,13 @@ Script read_script(std::string_view text, const Locator& where, const Process& b
         ++i;
       } else if (t == "env") {
         ++i;
-        while (i < w.size() && (is_assignment(w[i].text) || w[i].text.rfind('-', 0) == 0)) {
+        while (i < w.size() && (is_assignment(w[i].text) || w[i].text.starts_with('-'))) {
           if (is_assignment(w[i].text)) prefix.push_back(env_of(w[i], file, "env"));
           ++i;
         }
       } else if (t == "uv" && i + 1 < w.size() && w[i + 1].text == "run") {
         i += 2;
-        while (i < w.size() && w[i].text.rfind('-', 0) == 0) ++i;
+        while (i < w.size() && w[i].text.starts_with('-')) ++i;
       } else {
         break;
       }
@@ -163,7 +163,7 @@ Script read_script(std::string_view text, const Locator& where, const Process& b
     const std::string& prog = w[i].text;
     if (prog == "export") {
       for (std::size_t j = i + 1; j < w.size(); ++j) {
-        if (w[j].text.rfind('-', 0) == 0) continue;
+        if (w[j].text.starts_with('-')) continue;
         EnvVar e = env_of(w[j], file, "export");
         if (!is_assignment(w[j].text)) {
           auto known = vars.find(e.name);
@@ -185,7 +185,7 @@ Script read_script(std::string_view text, const Locator& where, const Process& b
     if (std::size_t k = pip_install(w, i)) {
       for (std::size_t j = k; j < w.size(); ++j) {
         const std::string& a = w[j].text;
-        if (a.rfind('-', 0) == 0) {
+        if (a.starts_with('-')) {
           const std::string name = a.substr(0, a.find('='));
           if (kPipValueOptions.count(name) && a.find('=') == std::string::npos) ++j;
           continue;

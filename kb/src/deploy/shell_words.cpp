@@ -111,9 +111,9 @@ void ShellLexer::expand(const Vars& vars, std::string& out, bool quoted) {
     const std::string name(inner.substr(0, n));
     std::string_view op = inner.substr(n);
     auto it = vars.find(name);
-    if (it != vars.end() && !(op.rfind(":-", 0) == 0 && it->second.empty())) {
+    if (it != vars.end() && !(op.starts_with(":-") && it->second.empty())) {
       if (!substitute(it->second, out)) out += "${" + std::string(inner) + "}";
-    } else if (op.rfind(":-", 0) == 0 || op.rfind(":=", 0) == 0) {
+    } else if (op.starts_with(":-") || op.starts_with(":=")) {
       out += std::string(op.substr(2));
     } else if (!op.empty() && (op[0] == '-' || op[0] == '=')) {
       out += std::string(op.substr(1));
@@ -266,7 +266,7 @@ std::optional<Command> ShellLexer::next(const Vars& vars) {
         ++i_;
       }
       const std::string_view ops = text_.substr(op, i_ - op);
-      const bool heredoc = ops.rfind("<<", 0) == 0 && ops.rfind("<<<", 0) != 0;
+      const bool heredoc = ops.starts_with("<<") && !ops.starts_with("<<<");
       if (ops.size() >= 2 && ops.back() == '-' && ops[ops.size() - 2] == '&') continue;  // >&-
       while (i_ < text_.size() && blank(text_[i_])) ++i_;
       if (ops.find('&') != std::string_view::npos && i_ < text_.size() && digit(text_[i_]) &&

@@ -30,7 +30,7 @@ bool blank_document(std::string_view chunk) {
 }
 
 bool separator_line(std::string_view line) {
-  if (line.rfind("---", 0) != 0 && line.rfind("...", 0) != 0) return false;
+  if (!line.starts_with("---") && !line.starts_with("...")) return false;
   return line.size() == 3 || line[3] == ' ' || line[3] == '\t' || line[3] == '\r';
 }
 
@@ -100,7 +100,7 @@ bool has_top_level_key(std::string_view text, std::string_view key) {
     std::size_t nl = text.find('\n', i);
     std::string_view line =
         text.substr(i, nl == std::string_view::npos ? std::string_view::npos : nl - i);
-    if (line.size() > key.size() && line.substr(0, key.size()) == key && line[key.size()] == ':') {
+    if (line.size() > key.size() && line.starts_with(key) && line[key.size()] == ':') {
       return true;
     }
     if (nl == std::string_view::npos) break;

@@ -44,8 +44,7 @@ std::string verify(const Record& before, const std::string& text,
     // field: `config.kv_transfr` becomes `config.kv_transfer`.
     std::string field = r.field;
     const std::string old_key = "." + r.from;
-    if (field.size() > old_key.size() &&
-        field.compare(field.size() - old_key.size(), old_key.size(), old_key) == 0) {
+    if (field.size() > old_key.size() && field.ends_with(old_key)) {
       field = field.substr(0, field.size() - old_key.size()) + "." + r.to;
     }
     const auto it = std::find_if(slots.begin(), slots.end(), [&](const RefSlot& s) {

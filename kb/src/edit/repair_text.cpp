@@ -278,7 +278,7 @@ std::optional<std::string> repaired_text(const Record& record,
     return std::nullopt;
   };
   std::string_view text = record.source_text;
-  const bool bom = text.substr(0, text::kUtf8Bom.size()) == text::kUtf8Bom;
+  const bool bom = text.starts_with(text::kUtf8Bom);
   const std::string_view body = bom ? text.substr(text::kUtf8Bom.size()) : text;
 
   yaml::Node root;

@@ -84,10 +84,10 @@ std::string verify_value_repairs(const Record& after, const std::vector<PlannedR
     for (const auto& k : repairs) {
       const std::string old_key = "." + k.from;
       if (k.kind != RepairKind::reference || k.field.size() <= old_key.size() ||
-          k.field.compare(k.field.size() - old_key.size(), old_key.size(), old_key) != 0) {
+          !k.field.ends_with(old_key)) {
         continue;
       }
-      const bool under = field.compare(0, k.field.size(), k.field) == 0 &&
+      const bool under = field.starts_with(k.field) &&
                          (field.size() == k.field.size() || field[k.field.size()] == '.');
       if (under) {
         field = k.field.substr(0, k.field.size() - old_key.size()) + "." + k.to +

@@ -185,7 +185,7 @@ Citation citation_from_url(std::string_view url) {
     return c;
   }
   for (std::string_view prefix : {"https://github.com/", "http://github.com/"}) {
-    if (url.substr(0, prefix.size()) != prefix) continue;
+    if (!url.starts_with(prefix)) continue;
     auto parts = split(url.substr(prefix.size()), '/');
     // owner / repo / issues|pull|commit / number-or-sha [/ ...]
     if (parts.size() < 4 || parts[0].empty() || parts[1].empty()) break;
@@ -240,7 +240,7 @@ std::vector<std::string> canonicalize(const Corpus& corpus, ResultSpec& spec) {
   if (spec.id.empty()) {
     spec.id = default_result_id(spec);
   } else {
-    std::string slug = spec.id.rfind("results/", 0) == 0 ? spec.id.substr(8) : spec.id;
+    std::string slug = spec.id.starts_with("results/") ? spec.id.substr(8) : spec.id;
     bool ok = !slug.empty() && std::isalnum(static_cast<unsigned char>(slug.front()));
     for (char c : slug) {
       if (!std::isalnum(static_cast<unsigned char>(c)) && std::strchr("-_.", c) == nullptr)

@@ -56,7 +56,7 @@ std::optional<std::size_t> top_level_key_offset(std::string_view source, std::st
     std::size_t end = source.find('\n', start);
     if (end == std::string_view::npos) end = source.size();
     std::string_view text = source.substr(start, end - start);
-    if (text.substr(0, key.size()) == key) {
+    if (text.starts_with(key)) {
       std::size_t i = key.size();
       while (i < text.size() && text[i] == ' ') ++i;
       if (i < text.size() && text[i] == ':') return start;

@@ -188,7 +188,7 @@ std::string decode_page_token(std::string_view token, std::string_view sort) {
   auto raw = unbase64url(token);
   if (!raw) throw Error(Errc::invalid_argument, bad);
   std::string prefix = std::string(kTokenVersion) + "\n" + std::string(sort) + "\n";
-  if (raw->compare(0, prefix.size(), prefix) != 0 || raw->size() == prefix.size()) {
+  if (!raw->starts_with(prefix) || raw->size() == prefix.size()) {
     throw Error(Errc::invalid_argument, bad + " (or it belongs to another sort order)");
   }
   return raw->substr(prefix.size());

@@ -109,7 +109,7 @@ void DirWatcher::forget_tree(const fs::path& dir) {
   const std::string prefix = dir.string() + "/";
   for (auto it = dirs_.begin(); it != dirs_.end();) {
     const std::string& p = it->second.native();
-    if (p == dir.native() || p.compare(0, prefix.size(), prefix) == 0) {
+    if (p == dir.native() || p.starts_with(prefix)) {
       ::inotify_rm_watch(inotify_fd_, it->first);
       it = dirs_.erase(it);
     } else {

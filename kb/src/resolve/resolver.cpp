@@ -29,10 +29,6 @@ bool is_space(char c) {
   return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
 }
 
-bool starts_with(std::string_view s, std::string_view prefix) {
-  return s.size() >= prefix.size() && s.substr(0, prefix.size()) == prefix;
-}
-
 using text::lower;
 
 // "an engine", "a gotcha".
@@ -116,19 +112,19 @@ std::string normalize_name(std::string_view raw) {
   std::string s = lower(trim_view(raw));
   bool url = false;
   for (std::string_view scheme : {"git@github.com:", "https://", "http://", "git://"}) {
-    if (starts_with(s, scheme)) {
+    if (s.starts_with(scheme)) {
       s.erase(0, scheme.size());
       url = true;
       break;
     }
   }
-  if (starts_with(s, "www.")) s.erase(0, 4);
-  if (starts_with(s, "github.com/")) {
+  if (s.starts_with("www.")) s.erase(0, 4);
+  if (s.starts_with("github.com/")) {
     s.erase(0, 11);
     url = true;
   }
   while (!s.empty() && s.back() == '/') s.pop_back();
-  if (url && s.size() > 4 && s.compare(s.size() - 4, 4, ".git") == 0) s.resize(s.size() - 4);
+  if (url && s.size() > 4 && s.ends_with(".git")) s.resize(s.size() - 4);
   if (auto k = namespace_prefix(s)) s.erase(0, kind_namespace(*k).size() + 1);
 
   std::string out;

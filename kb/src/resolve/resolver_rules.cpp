@@ -11,13 +11,6 @@
 namespace kb {
 namespace {
 
-bool starts_with(std::string_view s, std::string_view p) {
-  return s.size() >= p.size() && s.substr(0, p.size()) == p;
-}
-bool ends_with(std::string_view s, std::string_view p) {
-  return s.size() >= p.size() && s.substr(s.size() - p.size()) == p;
-}
-
 // Whether multiset `small` is contained in multiset `big` and is smaller.
 bool strict_sub_multiset(std::vector<std::string> small, std::vector<std::string> big) {
   if (small.size() >= big.size()) return false;
@@ -95,7 +88,7 @@ std::optional<RuleVerdict> spelling_rules(std::string_view key, const Candidate&
   const auto best_tokens = name_tokens(best.matched);
   if (strict_sub_multiset(best_tokens, key_tokens) ||
       (key.size() >= best.matched.size() + 2 &&
-       (starts_with(key, best.matched) || ends_with(key, best.matched)))) {
+       (key.starts_with(best.matched) || key.ends_with(best.matched)))) {
     return RuleVerdict{"extends-id", value + " extends " + target_text(best) +
                                          " with extra words: a different project, not a typo"};
   }
@@ -104,7 +97,7 @@ std::optional<RuleVerdict> spelling_rules(std::string_view key, const Candidate&
                                            ": a partial name, not a typo"};
   }
   if (best.matched.size() >= key.size() + 2 &&
-      (starts_with(best.matched, key) || ends_with(best.matched, key))) {
+      (best.matched.starts_with(key) || best.matched.ends_with(key))) {
     return RuleVerdict{"abbreviation", value + " is a truncation of " + target_text(best) +
                                            ": an abbreviation, not a typo"};
   }

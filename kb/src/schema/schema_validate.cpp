@@ -273,7 +273,7 @@ void Validator::scalar(const Field& f, const Node& v, const std::string& path) {
       return;
     }
     case ValueType::url:
-      if (ct != CoreType::string || (s.rfind("http://", 0) != 0 && s.rfind("https://", 0) != 0)) {
+      if (ct != CoreType::string || (!s.starts_with("http://") && !s.starts_with("https://"))) {
         error(diag_code("schema.url"), v.pos, path + ": only http(s) URLs are allowed");
       }
       return;

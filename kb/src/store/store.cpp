@@ -178,7 +178,7 @@ void remove_dead_temp_files(const fs::path& path) {
   std::error_code ec;
   for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
     const std::string name = it->path().filename().string();
-    if (name.compare(0, prefix.size(), prefix) != 0) continue;
+    if (!name.starts_with(prefix)) continue;
     std::size_t digits = prefix.size();
     while (digits < name.size() && std::isdigit(static_cast<unsigned char>(name[digits]))) ++digits;
     const std::string rest = name.substr(digits);

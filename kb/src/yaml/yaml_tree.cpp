@@ -240,7 +240,7 @@ bool verbatim_scalar(const yaml_event_t& e, std::string_view text, std::size_t a
   const std::string_view from = text.substr(at);
   switch (e.data.scalar.style) {
     case YAML_PLAIN_SCALAR_STYLE:
-      return e.data.scalar.plain_implicit && from.substr(0, v.size()) == v;
+      return e.data.scalar.plain_implicit && from.starts_with(v);
     case YAML_SINGLE_QUOTED_SCALAR_STYLE:
     case YAML_DOUBLE_QUOTED_SCALAR_STYLE: {
       const char q = e.data.scalar.style == YAML_SINGLE_QUOTED_SCALAR_STYLE ? '\'' : '"';
