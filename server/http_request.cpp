@@ -14,33 +14,6 @@ namespace {
 
 }  // namespace
 
-bool valid_utf8(std::string_view s) {
-  std::size_t i = 0;
-  while (i < s.size()) {
-    auto c = static_cast<unsigned char>(s[i]);
-    std::size_t n = c < 0x80           ? 1
-                    : (c >> 5) == 0x6  ? 2
-                    : (c >> 4) == 0xe  ? 3
-                    : (c >> 3) == 0x1e ? 4
-                                       : 0;
-    if (n == 0 || i + n > s.size()) return false;
-    if (n == 2 && c < 0xc2) return false;
-    for (std::size_t k = 1; k < n; ++k) {
-      if ((static_cast<unsigned char>(s[i + k]) & 0xc0) != 0x80) return false;
-    }
-    if (n == 3) {
-      auto c1 = static_cast<unsigned char>(s[i + 1]);
-      if ((c == 0xe0 && c1 < 0xa0) || (c == 0xed && c1 >= 0xa0)) return false;
-    }
-    if (n == 4) {
-      auto c1 = static_cast<unsigned char>(s[i + 1]);
-      if ((c == 0xf0 && c1 < 0x90) || c > 0xf4 || (c == 0xf4 && c1 >= 0x90)) return false;
-    }
-    i += n;
-  }
-  return true;
-}
-
 std::string param(const httplib::Request& req, const char* name) {
   std::string out;
   std::size_t n = req.get_param_value_count(name);
@@ -54,7 +27,7 @@ std::string param(const httplib::Request& req, const char* name) {
       bad(std::string(name) + ": at most " + std::to_string(kMaxParamBytes) + " bytes");
     }
   }
-  if (!valid_utf8(out)) bad(std::string(name) + ": not valid UTF-8");
+  if (!text::valid_utf8(out)) bad(std::string(name) + ": not valid UTF-8");
   if (out.find('\0') != std::string::npos) bad(std::string(name) + ": contains a NUL byte");
   return out;
 }
@@ -130,7 +103,7 @@ void check_body_text(std::string_view body, std::size_t max_bytes) {
                    "the body is larger than " + std::to_string(max_bytes) + " bytes");
   }
   if (text::trim(body).empty()) bad("the body is empty; send a JSON document");
-  if (!valid_utf8(body)) bad("the body is not valid UTF-8");
+  if (!text::valid_utf8(body)) bad("the body is not valid UTF-8");
   // Parsers and serialisers of nested values recurse; refuse deep nesting up front.
   int depth = 0;
   bool in_string = false;

@@ -55,9 +55,6 @@ std::string content_type(const httplib::Request& req);
 /// Whether a media type names a shell script (text/x-shellscript, application/x-sh, ...).
 bool shell_type(std::string_view type);
 
-/// Whether `s` is valid UTF-8.
-bool valid_utf8(std::string_view s);
-
 /// The request path plus its query string, for Location headers and logs.
 std::string path_with_query(const httplib::Request& req, const std::string& path);
 

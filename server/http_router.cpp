@@ -13,6 +13,7 @@
 #include "http_status.h"
 #include "json.h"
 #include "kb/error.h"
+#include "kb/text.h"
 #include "route_pattern.h"
 
 namespace kb::http {
@@ -218,7 +219,7 @@ struct Router::Impl {
       fail(res, Problem::uri_too_long, problem_code(Problem::uri_too_long), "the path is too long");
       return kUnmatched;
     }
-    if (req.path.find('\0') != std::string::npos || !valid_utf8(req.path)) {
+    if (req.path.find('\0') != std::string::npos || !text::valid_utf8(req.path)) {
       fail(res, Problem::bad_request, problem_code(Problem::bad_request),
            "the path is not valid UTF-8");
       return kUnmatched;
@@ -284,7 +285,7 @@ Router::~Router() = default;
 bool Router::answer_now(Request& req, Response& res) const {
   if (req.method != "GET" && req.method != "HEAD") return false;
   if (req.path.size() > kMaxPathBytes || req.path.find('\0') != std::string::npos ||
-      !valid_utf8(req.path))
+      !text::valid_utf8(req.path))
     return false;
   const auto start = std::chrono::steady_clock::now();
   try {

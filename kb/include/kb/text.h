@@ -1,8 +1,9 @@
 #pragma once
 
 // The text helpers every layer shares (the engine, the server, the CLI): one trim, one
-// lower, one id -> slug, one rule for slugs and ids.
+// lower, one id -> slug, one rule for slugs and ids, one UTF-8 check.
 
+#include <cstddef>
 #include <string>
 #include <string_view>
 
@@ -22,5 +23,13 @@ std::string_view id_slug(std::string_view id);
 bool valid_slug(std::string_view s);
 /// Whether `s` is an id path: valid slugs joined by '/', e.g. `gotchas/x`.
 bool valid_id(std::string_view s);
+
+/// Offset of the first byte that is not valid UTF-8 (RFC 3629: no overlong forms, no
+/// surrogates, nothing past U+10FFFF), or npos.
+std::size_t invalid_utf8_offset(std::string_view s);
+/// Whether all of `s` is valid UTF-8.
+inline bool valid_utf8(std::string_view s) {
+  return invalid_utf8_offset(s) == std::string_view::npos;
+}
 
 }  // namespace kb::text

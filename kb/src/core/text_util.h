@@ -11,8 +11,6 @@
 
 namespace kb::text {
 
-/// Offset of the first byte that is not valid UTF-8, or npos.
-std::size_t invalid_utf8_offset(std::string_view s);
 /// 1-based line and column (in bytes) of `offset` in `s`.
 Pos offset_to_pos(std::string_view s, std::size_t offset);
 /// Whether `s` is a real calendar date written YYYY-MM-DD.
