@@ -172,6 +172,9 @@ void SiteDir::write_manifest(const std::set<std::string>& files) const {
   write_atomic(root() / kSiteMarker, text, IfExists::replace);
 }
 
+// Not write_atomic per file (kb/atomic_write.h): the files were written beside their
+// places by Writer (site.cpp) and are only renamed here, all together, once every one of
+// them is written, so a failed build never leaves a half-replaced site.
 void SiteDir::commit(const std::vector<std::pair<std::string, fs::path>>& staged) {
   std::set<std::string> now;
   for (const auto& [rel, tmp] : staged) now.insert(rel);

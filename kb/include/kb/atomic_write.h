@@ -5,6 +5,13 @@
 // rename over the target or link into place. Readers see the old bytes or the new ones,
 // never a mix, even across a crash. A user's file that kb rewrites (repair, import-text
 // --force) goes through replace_if_unchanged, which never overwrites a save it did not read.
+//
+// Two writers rename a temporary into place without these functions, because what they
+// write is not one string in memory: the index (store.cpp, replace_index_file) is a SQLite
+// database that SQLite itself fills page by page in a temporary file, which kb then
+// fsyncs and renames; and `kb site` (site.cpp, site_manifest.cpp) writes hundreds of
+// files from several threads and renames them into place only once every one is written,
+// so a build that fails halfway leaves the old site whole, not half replaced.
 
 #include <filesystem>
 #include <string_view>

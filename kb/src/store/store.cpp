@@ -204,7 +204,9 @@ struct IndexFileAccess {
 namespace {
 
 // Fills a fresh index beside `path` with `fill` and renames it over `path` when `fill`
-// returns true; a failed, refused or killed build leaves the old file as it was.
+// returns true; a failed, refused or killed build leaves the old file as it was. Not
+// write_atomic (kb/atomic_write.h): SQLite writes the temporary file itself, so there are
+// no bytes in memory to hand over; the rename is the same idea.
 template <class Fill>
 bool replace_index_file(const fs::path& path, Fill fill) {
   remove_dead_temp_files(path);
