@@ -1,5 +1,7 @@
 #include "json.h"
 
+#include <algorithm>
+
 #include "evidence_json.h"
 #include "kb/schema.h"
 
@@ -454,9 +456,24 @@ Put encoder(std::string_view name) {
 
 }  // namespace
 
-std::vector<std::string_view> encoded_fields() {
-  std::vector<std::string_view> out;
-  for (const auto& [n, put] : encoders()) out.push_back(n);
+std::vector<std::string> encode_drift() {
+  std::vector<std::string> out;
+  for (Kind k : kAllKinds) {
+    const kb::schema::Struct& table = kb::schema::record_struct(k);
+    for (const Field& f : table.fields) {
+      if (!encoder(f.name))
+        out.push_back(std::string(table.name) + "." + std::string(f.name) +
+                      ": in the schema table, but the JSON encoder has no encoding for it");
+    }
+  }
+  for (const auto& [name, put] : encoders()) {
+    const bool declared = std::any_of(std::begin(kAllKinds), std::end(kAllKinds), [&](Kind k) {
+      return kb::schema::find_field(kb::schema::record_struct(k), name) != nullptr;
+    });
+    if (!declared)
+      out.push_back(std::string(name) +
+                    ": the JSON encoder encodes it, but no record of the schema table has it");
+  }
   return out;
 }
 

@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -41,8 +42,10 @@ nlohmann::json citation(const Citation& c);
 /// The GitHub URL of a citation when one can be derived, else its `url`.
 std::string citation_url(const Citation& c);
 
-/// The field names the record encoder knows (tested against the schema table).
-std::vector<std::string_view> encoded_fields();
+/// Where the record encoder and the schema table disagree, one line each: a record field
+/// of the table without an encoding (it would never reach the API), an encoding for a
+/// name no record of the table has. Empty when they agree (tested).
+std::vector<std::string> encode_drift();
 
 /// One record, resolved: every field of its namespace, references with their targets,
 /// the repair log, and for gotchas the evidence summary.

@@ -1,17 +1,16 @@
 #include "schema/schema_extract.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cstdint>
-#include <functional>
-#include <unordered_map>
 
 #include "core/text_util.h"
+#include "kb/schema.h"
 
 namespace kb::schema {
 namespace {
 
 using yaml::Node;
-using Setter = std::function<void(Record&, const Node&, const std::string&)>;
 
 // A checked core-schema integer (decimal, 0x, 0o); 0 when it does not fit.
 std::int64_t integer(const std::string& s) {
@@ -65,17 +64,8 @@ std::vector<RefValue> refs(const Node& v, const std::string& path) {
   return out;
 }
 
-// `vllm` or `{engine: vllm, <version_key>: ...}`.
-RefValue engine_ref(const Node& v, const std::string& field, const char* version_key) {
-  if (!v.is_map()) return ref(v, field);
-  const Node* e = v.find("engine");
-  RefValue r = e ? ref(*e, field) : RefValue{};
-  r.field = field;
-  if (const Node* ver = v.find(version_key); ver && ver->is_scalar()) {
-    r.versions = ver->value;
-    r.versions_pos = ver->pos;
-  }
-  return r;
+std::string sub(const std::string& path, std::string_view name) {
+  return path.empty() ? std::string(name) : path + "." + std::string(name);
 }
 
 // Calls `each(key, value)` for every entry of a mapping whose value is not null.
@@ -84,61 +74,6 @@ void entries(const Node& v, F each) {
   for (const auto& [k, val] : v.entries) {
     if (!val.is_null()) each(k.value, val);
   }
-}
-
-// A list of objects, each possibly written as a bare scalar standing for `shorthand`.
-template <class T, class F>
-std::vector<T> objects(const Node& v, std::string_view shorthand, F read) {
-  std::vector<T> out;
-  for (const Node& item : v.items) {
-    T t{};
-    t.pos = item.pos;
-    if (item.is_scalar()) {
-      read(t, std::string(shorthand), item);
-    } else {
-      entries(item, [&](const std::string& k, const Node& val) { read(t, k, val); });
-    }
-    out.push_back(std::move(t));
-  }
-  return out;
-}
-
-Citation citation(const Node& v) {
-  Citation c;
-  c.pos = v.pos;
-  entries(v, [&](const std::string& k, const Node& val) {
-    const std::string s = scalar(val);
-    if (k == "type")
-      c.type = s;
-    else if (k == "repo")
-      c.repo = s;
-    else if (k == "number")
-      c.number = integer(s);
-    else if (k == "ref")
-      c.ref = s;
-    else if (k == "url")
-      c.url = s;
-    else if (k == "title")
-      c.title = s;
-    else if (k == "state")
-      c.state = s;
-    else if (k == "as_of")
-      c.as_of = s;
-    else if (k == "date")
-      c.date = s;
-    else if (k == "note")
-      c.note = s;
-  });
-  return c;
-}
-
-std::vector<Citation> citations(const Node& v, const char* default_type = nullptr) {
-  std::vector<Citation> out;
-  for (const Node& item : v.items) {
-    out.push_back(citation(item));
-    if (default_type && out.back().type.empty()) out.back().type = default_type;
-  }
-  return out;
 }
 
 // A scalar mapping as written: `{a: 1, b: x}`.
@@ -159,413 +94,756 @@ std::vector<KeyValue> key_values(const Node& v, const std::string& path) {
   return out;
 }
 
-Spelling spelling(const Node& item, std::string_view name_key) {
-  Spelling s;
-  s.pos = item.pos;
-  if (item.is_scalar()) {
-    s.name = item.value;
-    return s;
-  }
-  entries(item, [&](const std::string& k, const Node& val) {
-    if (k == name_key || k == "flag" || k == "key")
-      s.name = scalar(val);
-    else if (k == "field")
-      s.field = scalar(val);
-    else if (k == "invert")
-      s.invert = scalar(val) == "true" || scalar(val) == "True" || scalar(val) == "TRUE";
-    else if (k == "value") {
-      s.value = scalar(val);
-      s.has_value = true;
+// How one field of a structure read into a `T` is set: the table's field, its value, and
+// the path of the structure it stands in ("" for a record, "fixes[0]" for a fix chain).
+template <class T>
+using Set = void (*)(T&, const Field&, const Node&, const std::string&);
+
+// The setters of one structure of the table, by field name: the only place a field's
+// value reaches the model. `structs` names the table's structures they read (a citation's
+// setters read the issue and PR citations too); extract_drift() holds both to the table.
+template <class T>
+struct Setters {
+  std::vector<std::string_view> structs;
+  std::vector<std::pair<std::string_view, Set<T>>> fields;
+
+  Set<T> find(std::string_view name) const {
+    for (const auto& [n, set] : fields) {
+      if (n == name) return set;
     }
+    return nullptr;
+  }
+};
+
+// A setter: `x` the structure, `f` the table's field, `v` its value, `p` the structure's
+// path.
+#define SET(T)                                                                                \
+  []([[maybe_unused]] T & x, [[maybe_unused]] const Field& f, [[maybe_unused]] const Node& v, \
+     [[maybe_unused]] const std::string& p) -> void
+#define TEXT(T, member)   \
+  SET(T) {                \
+    x.member = scalar(v); \
+  }
+
+// Sets the fields of mapping `v` that the table declares in `table`, each by its setter.
+template <class T>
+void read_fields(const Setters<T>& s, const Struct& table, T& t, const Node& v,
+                 const std::string& path) {
+  entries(v, [&](const std::string& k, const Node& val) {
+    const Field* f = find_field(table, k);
+    if (!f) return;
+    if (Set<T> set = s.find(f->name)) set(t, *f, val, path);
   });
-  return s;
 }
 
-std::vector<Spelling> spellings(const Node& v, std::string_view name_key) {
-  std::vector<Spelling> out;
-  for (const Node& item : v.items) out.push_back(spelling(item, name_key));
+// One value of the object field `f`: a mapping of `f.object`'s fields, or a bare scalar
+// standing for its shorthand field.
+template <class T>
+T object(const Setters<T>& s, const Field& f, const Node& item, const std::string& path) {
+  T t{};
+  if constexpr (requires { t.pos = item.pos; }) t.pos = item.pos;
+  if (item.is_scalar()) {
+    const Field* part = f.shorthand.empty() ? nullptr : find_field(*f.object, f.shorthand);
+    if (Set<T> set = part ? s.find(part->name) : nullptr) set(t, *part, item, path);
+  } else {
+    read_fields(s, *f.object, t, item, path);
+  }
+  return t;
+}
+
+// The values of the object list `f` at `path`.
+template <class T>
+std::vector<T> objects(const Setters<T>& s, const Field& f, const Node& v,
+                       const std::string& path) {
+  std::vector<T> out;
+  for (std::size_t i = 0; i < v.items.size(); ++i)
+    out.push_back(object(s, f, v.items[i], item_path(path, i)));
   return out;
 }
 
-EngineSpelling engine_spelling(const Node& item, const std::string& path) {
-  EngineSpelling e;
-  e.pos = item.pos;
-  entries(item, [&](const std::string& k, const Node& val) {
-    if (k == "engine")
-      e.engine = ref(val, path + ".engine");
-    else if (k == "versions")
-      e.versions = scalar(val);
-    else if (k == "flags")
-      e.flags = spellings(val, "flag");
-    else if (k == "env")
-      e.env = spellings(val, "name");
-    else if (k == "json")
-      e.json = spellings(val, "flag");
-    else if (k == "keys")
-      e.keys = spellings(val, "key");
-    else if (k == "defaults") {
-      for (const Node& d : val.items) {
-        SettingDefault sd;
-        sd.pos = d.pos;
-        if (const Node* x = d.find("versions")) sd.versions = scalar(*x);
-        if (const Node* x = d.find("value")) sd.value = scalar(*x);
-        e.defaults.push_back(std::move(sd));
-      }
-    }
-  });
-  return e;
+const Setters<Citation>& citation_setters() {
+  static const Setters<Citation> s = {
+      {"citation", "issue-citation", "pr-citation"},
+      {{"type", TEXT(Citation, type)}, {"repo", TEXT(Citation, repo)},
+       {"number", SET(Citation){x.number = integer(scalar(v));
+}
+}  // namespace
+, {"ref", TEXT(Citation, ref)}, {"url", TEXT(Citation, url)}, {"title", TEXT(Citation, title)},
+    {"state", TEXT(Citation, state)}, {"as_of", TEXT(Citation, as_of)},
+    {"date", TEXT(Citation, date)}, {
+  "note", TEXT(Citation, note)
+}
+}  // namespace kb::schema
+}
+;
+return s;
 }
 
-SettingValue setting_value(const Node& item, const std::string& path) {
-  SettingValue sv;
-  sv.pos = item.pos;
-  if (item.is_scalar()) {
-    sv.value = item.value;
-    return sv;
-  }
-  entries(item, [&](const std::string& k, const Node& val) {
-    if (k == "value")
-      sv.value = scalar(val);
-    else if (k == "synonyms")
-      sv.synonyms = strings(val);
-    else if (k == "description")
-      sv.description = scalar(val);
-    else if (k == "engines")
-      sv.engines = refs(val, path + ".engines");
-    else if (k == "implies")
-      sv.implies = key_values(val, path + ".implies");
-  });
-  return sv;
-}
-
-FixChain fix_chain(const Node& item, const std::string& path) {
-  FixChain f;
-  f.pos = item.pos;
-  entries(item, [&](const std::string& k, const Node& val) {
-    if (k == "engine")
-      f.engine = ref(val, path + ".engine");
-    else if (k == "issues")
-      f.issues = citations(val, "issue");
-    else if (k == "prs")
-      f.prs = citations(val, "pr");
-    else if (k == "fixed_in") {
-      f.fixed_in = scalar(val);
-      f.fixed_in_pos = val.pos;
-    } else if (k == "resolution")
-      f.resolution = scalar(val);
-    else if (k == "note")
-      f.note = scalar(val);
-  });
-  return f;
-}
-
-Detection detection(const Node& v, const std::string& path) {
-  Detection d;
-  d.pos = v.pos;
-  entries(v, [&](const std::string& k, const Node& val) {
-    if (k == "silent")
-      d.silent = truth(val);
-    else if (k == "lying_signals")
-      d.lying_signals = strings(val);
-    else if (k == "oracles")
-      d.oracles = refs(val, path + ".oracles");
-    else if (k == "canary")
-      d.canary = scalar(val);
-  });
-  return d;
-}
-
-void subject(Record& r, const Node& v) {
-  entries(v, [&](const std::string& k, const Node& val) {
-    if (k == "engines") {
-      for (std::size_t i = 0; i < val.items.size(); ++i) {
-        r.result->subject.engines.push_back(
-            engine_ref(val.items[i], item_path("subject.engines", i), "version"));
-      }
-    } else if (k == "config") {
-      r.result->subject.config = pairs(val);
-    } else if (k == "model") {
-      r.result->subject.model = scalar(val);
-    }
-  });
-}
-
-RunnerDecl runner(const Node& v) {
-  RunnerDecl d;
-  d.pos = v.pos;
-  entries(v, [&](const std::string& k, const Node& val) {
-    if (k == "kind")
-      d.kind = scalar(val);
-    else if (k == "params")
-      d.params = pairs(val);
-  });
-  return d;
-}
-
-std::vector<RepairEntry> repairs(const Node& v) {
-  std::vector<RepairEntry> out;
-  for (const Node& item : v.items) {
-    RepairEntry e;
-    e.pos = item.pos;
-    entries(item, [&](const std::string& k, const Node& val) {
-      const std::string s = scalar(val);
-      if (k == "date")
-        e.date = s;
-      else if (k == "field")
-        e.field = s;
-      else if (k == "from")
-        e.from = s;
-      else if (k == "to")
-        e.to = s;
-      else if (k == "reason")
-        e.reason = s;
-      else if (k == "confidence")
-        e.confidence = std::strtod(s.c_str(), nullptr);
-    });
-    out.push_back(std::move(e));
+// A list of citations; those without a type get `default_type`, which their list implies.
+std::vector<Citation> citations(const Field& f, const Node& v, const std::string& path,
+                                std::string_view default_type = {}) {
+  std::vector<Citation> out = objects(citation_setters(), f, v, path);
+  for (Citation& c : out) {
+    if (c.type.empty()) c.type = default_type;
   }
   return out;
 }
 
-#define TEXT(name, member)                                                           \
-  {                                                                                  \
-    name, [](Record& r, const Node& v, const std::string&) { r.member = scalar(v); } \
-  }
+// An engine reference with its versions: `vllm` or `{engine: vllm, versions: ...}`. The
+// reference stands at the item's path.
+void engine_of(RefValue& x, const Node& v, const std::string& p) {
+  x.raw = scalar(v);
+  x.pos = v.pos;
+  x.field = p;
+}
+void versions_of(RefValue& x, const Node& v) {
+  if (!v.is_scalar()) return;
+  x.versions = v.value;
+  x.versions_pos = v.pos;
+}
 
-const std::vector<std::pair<std::string_view, Setter>>& common_setters() {
-  static const std::vector<std::pair<std::string_view, Setter>> s = {
-      {"id", [](Record&, const Node&, const std::string&) {}},  // checked against the path
-      TEXT("title", title),
-      {"aliases", [](Record& r, const Node& v, const std::string&) { r.aliases = strings(v); }},
-      {"references",
-       [](Record& r, const Node& v, const std::string&) { r.references = citations(v); }},
-      TEXT("notes", notes)};
+const Setters<RefValue>& engine_range_setters() {
+  static const Setters<RefValue> s = {{"engine-range"},
+                                      {{"engine", SET(RefValue){engine_of(x, v, p);
+}
+}
+, {
+  "versions", SET(RefValue) {
+    versions_of(x, v);
+  }
+}
+}
+}
+;
+return s;
+}
+
+const Setters<RefValue>& subject_engine_setters() {
+  static const Setters<RefValue> s = {{"subject-engine"},
+                                      {{"engine", SET(RefValue){engine_of(x, v, p);
+}
+}
+, {
+  "version", SET(RefValue) {
+    versions_of(x, v);
+  }
+}
+}
+}
+;
+return s;
+}
+
+// A list of engine references; a map item without `engine` still stands at its path.
+std::vector<RefValue> engine_refs(const Setters<RefValue>& s, const Field& f, const Node& v,
+                                  const std::string& path) {
+  std::vector<RefValue> out = objects(s, f, v, path);
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    if (!v.items[i].is_scalar()) {
+      if (!v.items[i].find("engine")) out[i].pos = Pos{};
+      out[i].field = item_path(path, i);
+    }
+  }
+  return out;
+}
+
+const Setters<FixChain>& fix_chain_setters() {
+  static const Setters<FixChain> s = {{"fix-chain"},
+                                      {{"engine", SET(FixChain){x.engine = ref(v, sub(p, f.name));
+}
+}
+, {"issues", SET(FixChain){x.issues = citations(f, v, sub(p, f.name), "issue");
+}
+}
+, {"prs", SET(FixChain){x.prs = citations(f, v, sub(p, f.name), "pr");
+}
+}
+, {"fixed_in", SET(FixChain){x.fixed_in = scalar(v);
+x.fixed_in_pos = v.pos;
+}
+}
+, {"resolution", TEXT(FixChain, resolution)}, {
+  "note", TEXT(FixChain, note)
+}
+}
+}
+;
+return s;
+}
+
+const Setters<Detection>& detection_setters() {
+  static const Setters<Detection> s = {{"detection"},
+                                       {{"silent", SET(Detection){x.silent = truth(v);
+}
+}
+, {"lying_signals", SET(Detection){x.lying_signals = strings(v);
+}
+}
+, {"oracles", SET(Detection){x.oracles = refs(v, sub(p, f.name));
+}
+}
+, {
+  "canary", TEXT(Detection, canary)
+}
+}
+}
+;
+return s;
+}
+
+const Setters<Impact>& impact_setters() {
+  static const Setters<Impact> s = {{"impact"},
+                                    {{"metric", TEXT(Impact, metric)},
+                                     {"change", TEXT(Impact, change)},
+                                     {"note", TEXT(Impact, note)}}};
   return s;
 }
 
-const std::vector<std::pair<std::string_view, Setter>>& own_setters(Kind k) {
-  static const std::vector<std::pair<std::string_view, Setter>> gotcha = {
-      {"severity", [](Record& r, const Node& v,
-                      const std::string&) { r.severity = parse_gotcha_severity(scalar(v)); }},
-      {"status", [](Record& r, const Node& v,
-                    const std::string&) { r.status = parse_gotcha_status(scalar(v)); }},
-      TEXT("kind", category),
-      TEXT("family", family),
-      TEXT("created", created),
-      TEXT("updated", updated),
-      TEXT("as_of", as_of),
-      TEXT("confidence", confidence),
-      {"tags", [](Record& r, const Node& v, const std::string&) { r.tags = strings(v); }},
-      {"affects",
-       [](Record& r, const Node& v, const std::string& p) {
-         for (std::size_t i = 0; i < v.items.size(); ++i)
-           r.affects.push_back(engine_ref(v.items[i], item_path(p, i), "versions"));
-       }},
-      {"applies_when", [](Record& r, const Node& v,
-                          const std::string& p) { r.applies_when = read_predicate(v, p); }},
-      TEXT("symptom", symptom),
-      TEXT("root_cause", root_cause),
-      TEXT("workaround", workaround),
-      {"related", [](Record& r, const Node& v, const std::string& p) { r.related = refs(v, p); }},
-      {"oracles", [](Record& r, const Node& v, const std::string& p) { r.oracles = refs(v, p); }},
-      {"fixes",
-       [](Record& r, const Node& v, const std::string& p) {
-         for (std::size_t i = 0; i < v.items.size(); ++i)
-           r.fixes.push_back(fix_chain(v.items[i], item_path(p, i)));
-       }},
-      {"detection",
-       [](Record& r, const Node& v, const std::string& p) { r.detection = detection(v, p); }},
-      {"impact",
-       [](Record& r, const Node& v, const std::string&) {
-         r.impact =
-             objects<Impact>(v, "metric", [](Impact& x, const std::string& k, const Node& val) {
-               if (k == "metric")
-                 x.metric = scalar(val);
-               else if (k == "change")
-                 x.change = scalar(val);
-               else if (k == "note")
-                 x.note = scalar(val);
-             });
-       }},
-      {"repairs", [](Record& r, const Node& v, const std::string&) { r.repairs = repairs(v); }}};
-  static const std::vector<std::pair<std::string_view, Setter>> engine = {
-      TEXT("name", engine->name),
-      TEXT("repo", engine->repo),
-      TEXT("url", engine->url),
-      TEXT("description", description),
-      TEXT("kind", category),
-      {"relations",
-       [](Record& r, const Node& v, const std::string& p) {
-         for (std::size_t i = 0; i < v.items.size(); ++i) {
-           EngineRelation rel;
-           rel.pos = v.items[i].pos;
-           if (const Node* t = v.items[i].find("type")) rel.type = scalar(*t);
-           if (const Node* e = v.items[i].find("engine"))
-             rel.engine = ref(*e, item_path(p, i) + ".engine");
-           r.engine->relations.push_back(std::move(rel));
-         }
-       }},
-      {"packages",
-       [](Record& r, const Node& v, const std::string&) {
-         r.engine->packages =
-             objects<Package>(v, "name", [](Package& x, const std::string& k, const Node& val) {
-               if (k == "name")
-                 x.name = scalar(val);
-               else if (k == "ecosystem")
-                 x.ecosystem = scalar(val);
-             });
-       }},
-      {"images",
-       [](Record& r, const Node& v, const std::string& p) {
-         for (std::size_t i = 0; i < v.items.size(); ++i) {
-           const Node& item = v.items[i];
-           Image img;
-           img.pos = item.pos;
-           if (item.is_scalar()) img.image = item.value;
-           if (const Node* x = item.find("image")) img.image = scalar(*x);
-           if (const Node* x = item.find("engines"))
-             img.engines = refs(*x, item_path(p, i) + ".engines");
-           r.engine->images.push_back(std::move(img));
-         }
-       }},
-      {"entrypoints",
-       [](Record& r, const Node& v, const std::string&) {
-         r.engine->entrypoints = objects<Entrypoint>(
-             v, "command", [](Entrypoint& x, const std::string& k, const Node& val) {
-               if (k == "command")
-                 x.command = scalar(val);
-               else if (k == "module")
-                 x.module = scalar(val);
-               else if (k == "role")
-                 x.role = scalar(val);
-             });
-       }},
-      {"probe",
-       [](Record& r, const Node& v, const std::string&) {
-         r.engine->probe = objects<ProbeRoute>(
-             v, "path", [](ProbeRoute& x, const std::string& k, const Node& val) {
-               if (k == "path")
-                 x.path = scalar(val);
-               else if (k == "version")
-                 x.version = scalar(val);
-               else if (k == "expect")
-                 x.expect = pairs(val);
-             });
-       }},
-      {"releases", [](Record& r, const Node& v, const std::string& p) {
-         for (std::size_t i = 0; i < v.items.size(); ++i) {
-           const Node& item = v.items[i];
-           Release rel;
-           rel.pos = item.pos;
-           if (const Node* x = item.find("version")) rel.version = scalar(*x);
-           if (const Node* x = item.find("date")) rel.date = scalar(*x);
-           if (const Node* x = item.find("bundles")) {
-             for (const auto& [bk, bv] : x->entries) {
-               RefValue b = ref(bk, item_path(p, i) + ".bundles." + bk.value);
-               b.versions = scalar(bv);
-               b.versions_pos = bv.pos;
-               rel.bundles.push_back(std::move(b));
-             }
-           }
-           r.engine->releases.push_back(std::move(rel));
-         }
-       }}};
-  static const std::vector<std::pair<std::string_view, Setter>> oracle = {
-      TEXT("method", method),
-      TEXT("pass_criterion", pass_criterion),
-      {"runner", [](Record& r, const Node& v, const std::string&) { r.runner = runner(v); }}};
-  static const std::vector<std::pair<std::string_view, Setter>> result = {
-      {"oracle",
-       [](Record& r, const Node& v, const std::string& p) { r.result->oracle = ref(v, p); }},
-      TEXT("date", result->date),
-      {"subject", [](Record& r, const Node& v, const std::string&) { subject(r, v); }},
-      {"passed",
-       [](Record& r, const Node& v, const std::string&) { r.result->passed = integer(scalar(v)); }},
-      {"failed",
-       [](Record& r, const Node& v, const std::string&) { r.result->failed = integer(scalar(v)); }},
-      {"errors",
-       [](Record& r, const Node& v, const std::string&) { r.result->errors = integer(scalar(v)); }},
-      {"skipped", [](Record& r, const Node& v,
-                     const std::string&) { r.result->skipped = integer(scalar(v)); }},
-      {"evidence_for",
-       [](Record& r, const Node& v, const std::string& p) { r.result->evidence_for = refs(v, p); }},
-      {"source",
-       [](Record& r, const Node& v, const std::string&) { r.result->source = citation(v); }},
-      {"failures",
-       [](Record& r, const Node& v, const std::string&) {
-         r.result->failures =
-             objects<Failure>(v, "prompt", [](Failure& x, const std::string& k, const Node& val) {
-               if (k == "prompt")
-                 x.prompt = integer(scalar(val));
-               else if (k == "position")
-                 x.position = integer(scalar(val));
-               else if (k == "trial")
-                 x.trial = integer(scalar(val));
-               else if (k == "run")
-                 x.run = integer(scalar(val));
-               else if (k == "compared")
-                 x.compared = scalar(val);
-               else if (k == "expected")
-                 x.expected = scalar(val);
-               else if (k == "got")
-                 x.got = scalar(val);
-             });
-       }},
-      {"incomplete",
-       [](Record& r, const Node& v, const std::string&) { r.result->incomplete = truth(v); }}};
-  static const std::vector<std::pair<std::string_view, Setter>> setting = {
-      TEXT("key", setting->key),
-      TEXT("type", setting->type),
-      TEXT("scope", setting->scope),
-      {"synonyms",
-       [](Record& r, const Node& v, const std::string&) { r.setting->synonyms = strings(v); }},
-      TEXT("description", description),
-      {"values",
-       [](Record& r, const Node& v, const std::string& p) {
-         for (std::size_t i = 0; i < v.items.size(); ++i)
-           r.setting->values.push_back(setting_value(v.items[i], item_path(p, i)));
-       }},
-      {"engines", [](Record& r, const Node& v, const std::string& p) {
-         for (std::size_t i = 0; i < v.items.size(); ++i)
-           r.setting->engines.push_back(engine_spelling(v.items[i], item_path(p, i)));
-       }}};
-  static const std::vector<std::pair<std::string_view, Setter>> model = {
-      {"match", [](Record& r, const Node& v, const std::string&) { r.match = strings(v); }},
-      {"traits",
-       [](Record& r, const Node& v, const std::string& p) { r.traits = key_values(v, p); }}};
-  switch (k) {
-    case Kind::gotcha:
-      return gotcha;
-    case Kind::engine:
-      return engine;
-    case Kind::oracle:
-      return oracle;
-    case Kind::result:
-      return result;
-    case Kind::setting:
-      return setting;
-    case Kind::model:
-      return model;
+const Setters<RepairEntry>& repair_setters() {
+  static const Setters<RepairEntry> s = {
+      {"repair"},
+      {{"date", TEXT(RepairEntry, date)}, {"field", TEXT(RepairEntry, field)},
+       {"from", TEXT(RepairEntry, from)}, {"to", TEXT(RepairEntry, to)},
+       {"reason", TEXT(RepairEntry, reason)},
+       {"confidence", SET(RepairEntry){x.confidence = std::strtod(scalar(v).c_str(), nullptr);
+}
+}
+}
+}
+;
+return s;
+}
+
+const Setters<EngineRelation>& relation_setters() {
+  static const Setters<EngineRelation> s = {
+      {"relation"}, {{"type", TEXT(EngineRelation, type)},
+                     {"engine", SET(EngineRelation){x.engine = ref(v, sub(p, f.name));
+}
+}
+}
+}
+;
+return s;
+}
+
+const Setters<Package>& package_setters() {
+  static const Setters<Package> s = {
+      {"package"}, {{"name", TEXT(Package, name)}, {"ecosystem", TEXT(Package, ecosystem)}}};
+  return s;
+}
+
+const Setters<Image>& image_setters() {
+  static const Setters<Image> s = {
+      {"image"},
+      {{"image", TEXT(Image, image)}, {"engines", SET(Image){x.engines = refs(v, sub(p, f.name));
+}
+}
+}
+}
+;
+return s;
+}
+
+const Setters<Entrypoint>& entrypoint_setters() {
+  static const Setters<Entrypoint> s = {{"entrypoint"},
+                                        {{"command", TEXT(Entrypoint, command)},
+                                         {"module", TEXT(Entrypoint, module)},
+                                         {"role", TEXT(Entrypoint, role)}}};
+  return s;
+}
+
+const Setters<ProbeRoute>& probe_setters() {
+  static const Setters<ProbeRoute> s = {
+      {"probe"}, {{"path", TEXT(ProbeRoute, path)}, {"version", TEXT(ProbeRoute, version)},
+                  {"expect", SET(ProbeRoute){x.expect = pairs(v);
+}
+}
+}
+}
+;
+return s;
+}
+
+const Setters<Release>& release_setters() {
+  static const Setters<Release> s = {
+      {"release"},
+      {{"version", TEXT(Release, version)}, {"date", TEXT(Release, date)},
+       {"bundles",
+        SET(Release){for (const auto& [bk, bv]
+                          : v.entries){RefValue b = ref(bk, sub(p, f.name) + "." + bk.value);
+  b.versions = scalar(bv);
+  b.versions_pos = bv.pos;
+  x.bundles.push_back(std::move(b));
+}
+}
+}
+}
+}
+;
+return s;
+}
+
+const Setters<RunnerDecl>& runner_setters() {
+  static const Setters<RunnerDecl> s = {
+      {"runner"}, {{"kind", TEXT(RunnerDecl, kind)}, {"params", SET(RunnerDecl){x.params = pairs(v);
+}
+}
+}
+}
+;
+return s;
+}
+
+const Setters<Failure>& failure_setters() {
+  static const Setters<Failure> s = {{"failure"},
+                                     {{"prompt", SET(Failure){x.prompt = integer(scalar(v));
+}
+}
+, {"position", SET(Failure){x.position = integer(scalar(v));
+}
+}
+, {"trial", SET(Failure){x.trial = integer(scalar(v));
+}
+}
+, {"run", SET(Failure){x.run = integer(scalar(v));
+}
+}
+, {"compared", TEXT(Failure, compared)}, {"expected", TEXT(Failure, expected)}, {
+  "got", TEXT(Failure, got)
+}
+}
+}
+;
+return s;
+}
+
+const Setters<Subject>& subject_setters() {
+  static const Setters<Subject> s = {
+      {"subject"}, {{"engines", SET(Subject){x.engines = engine_refs(subject_engine_setters(), f, v,
+                                                                     sub(p, f.name));
+}
+}
+, {"config", SET(Subject){x.config = pairs(v);
+}
+}
+, {
+  "model", TEXT(Subject, model)
+}
+}
+}
+;
+return s;
+}
+
+// A spelling's name is its flag, variable or key, whichever the structure has.
+void name_of(Spelling& x, const Node& v) {
+  x.name = scalar(v);
+}
+void value_of(Spelling& x, const Node& v) {
+  x.value = scalar(v);
+  x.has_value = true;
+}
+
+const Setters<Spelling>& flag_spelling_setters() {
+  static const Setters<Spelling> s = {{"flag-spelling"}, {{"flag", SET(Spelling){name_of(x, v);
+}
+}
+, {
+  "value", SET(Spelling) {
+    value_of(x, v);
   }
-  return gotcha;
+}
+}
+}
+;
+return s;
+}
+
+const Setters<Spelling>& env_spelling_setters() {
+  static const Setters<Spelling> s = {{"env-spelling"}, {{"name", SET(Spelling){name_of(x, v);
+}
+}
+, {
+  "value", SET(Spelling) {
+    value_of(x, v);
+  }
+}
+}
+}
+;
+return s;
+}
+
+const Setters<Spelling>& key_spelling_setters() {
+  static const Setters<Spelling> s = {{"key-spelling"}, {{"key", SET(Spelling){name_of(x, v);
+}
+}
+, {"invert", SET(Spelling){x.invert = truth(v);
+}
+}
+, {
+  "value", SET(Spelling) {
+    value_of(x, v);
+  }
+}
+}
+}
+;
+return s;
+}
+
+const Setters<Spelling>& json_spelling_setters() {
+  static const Setters<Spelling> s = {{"json-spelling"}, {{"flag", SET(Spelling){name_of(x, v);
+}
+}
+, {"key", SET(Spelling){name_of(x, v);
+}
+}
+, {
+  "field", TEXT(Spelling, field)
+}
+}
+}
+;
+return s;
+}
+
+const Setters<SettingDefault>& setting_default_setters() {
+  static const Setters<SettingDefault> s = {
+      {"setting-default"},
+      {{"versions", TEXT(SettingDefault, versions)}, {"value", TEXT(SettingDefault, value)}}};
+  return s;
+}
+
+const Setters<EngineSpelling>& engine_spelling_setters() {
+  static const Setters<EngineSpelling> s = {
+      {"engine-spelling"}, {{"engine", SET(EngineSpelling){x.engine = ref(v, sub(p, f.name));
+}
+}
+, {"versions", TEXT(EngineSpelling, versions)},
+    {"flags", SET(EngineSpelling){x.flags = objects(flag_spelling_setters(), f, v, sub(p, f.name));
+}
+}
+, {"env", SET(EngineSpelling){x.env = objects(env_spelling_setters(), f, v, sub(p, f.name));
+}
+}
+, {"json", SET(EngineSpelling){x.json = objects(json_spelling_setters(), f, v, sub(p, f.name));
+}
+}
+, {"keys", SET(EngineSpelling){x.keys = objects(key_spelling_setters(), f, v, sub(p, f.name));
+}
+}
+, {
+  "defaults", SET(EngineSpelling) {
+    x.defaults = objects(setting_default_setters(), f, v, sub(p, f.name));
+  }
+}
+}
+}
+;
+return s;
+}
+
+const Setters<SettingValue>& setting_value_setters() {
+  static const Setters<SettingValue> s = {
+      {"setting-value"},
+      {{"value", TEXT(SettingValue, value)}, {"synonyms", SET(SettingValue){x.synonyms = strings(v);
+}
+}
+, {"description", TEXT(SettingValue, description)},
+    {"engines", SET(SettingValue){x.engines = refs(v, sub(p, f.name));
+}
+}
+, {
+  "implies", SET(SettingValue) {
+    x.implies = key_values(v, sub(p, f.name));
+  }
+}
+}
+}
+;
+return s;
+}
+
+// The fields every record has.
+std::vector<std::pair<std::string_view, Set<Record>>> common_setters() {
+  return {{"id", SET(Record){}},  // checked against the path
+          {"title", TEXT(Record, title)}, {"aliases", SET(Record){x.aliases = strings(v);
+}
+}
+, {"references", SET(Record){x.references = citations(f, v, sub(p, f.name));
+}
+}
+, {
+  "notes", TEXT(Record, notes)
+}
+}
+;
+}
+
+Setters<Record> record_setters(std::string_view name,
+                               std::vector<std::pair<std::string_view, Set<Record>>> own) {
+  Setters<Record> s{{name}, common_setters()};
+  s.fields.insert(s.fields.end(), own.begin(), own.end());
+  return s;
+}
+
+const Setters<Record>& gotcha_setters() {
+  static const Setters<Record> s = record_setters(
+      "gotcha",
+      {{"severity", SET(Record) { x.severity = parse_gotcha_severity(scalar(v));
+}
+}
+, {"status", SET(Record){x.status = parse_gotcha_status(scalar(v));
+}
+}
+, {"kind", TEXT(Record, category)}, {"family", TEXT(Record, family)},
+    {"created", TEXT(Record, created)}, {"updated", TEXT(Record, updated)},
+    {"as_of", TEXT(Record, as_of)}, {"confidence", TEXT(Record, confidence)},
+    {"tags", SET(Record){x.tags = strings(v);
+}
+}
+, {"affects", SET(Record){x.affects = engine_refs(engine_range_setters(), f, v, sub(p, f.name));
+}
+}
+, {"applies_when", SET(Record){x.applies_when = read_predicate(v, sub(p, f.name));
+}
+}
+, {"symptom", TEXT(Record, symptom)}, {"root_cause", TEXT(Record, root_cause)},
+    {"workaround", TEXT(Record, workaround)},
+    {"related", SET(Record){x.related = refs(v, sub(p, f.name));
+}
+}
+, {"oracles", SET(Record){x.oracles = refs(v, sub(p, f.name));
+}
+}
+, {"fixes", SET(Record){x.fixes = objects(fix_chain_setters(), f, v, sub(p, f.name));
+}
+}
+, {"detection", SET(Record){x.detection = object(detection_setters(), f, v, sub(p, f.name));
+}
+}
+, {"impact", SET(Record){x.impact = objects(impact_setters(), f, v, sub(p, f.name));
+}
+}
+, {
+  "repairs", SET(Record) {
+    x.repairs = objects(repair_setters(), f, v, sub(p, f.name));
+  }
+}
+});
+return s;
+}
+
+const Setters<Record>& engine_setters() {
+  static const Setters<Record> s = record_setters(
+      "engine",
+      {{"name", TEXT(Record, engine->name)},
+       {"repo", TEXT(Record, engine->repo)},
+       {"url", TEXT(Record, engine->url)},
+       {"description", TEXT(Record, description)},
+       {"kind", TEXT(Record, category)},
+       {"relations",
+        SET(Record) {
+          x.engine->relations = objects(relation_setters(), f, v, sub(p, f.name));
+}
+}
+, {"packages", SET(Record){x.engine->packages = objects(package_setters(), f, v, sub(p, f.name));
+}
+}
+, {"images", SET(Record){x.engine->images = objects(image_setters(), f, v, sub(p, f.name));
+}
+}
+, {"entrypoints",
+   SET(Record){x.engine->entrypoints = objects(entrypoint_setters(), f, v, sub(p, f.name));
+}
+}
+, {"probe", SET(Record){x.engine->probe = objects(probe_setters(), f, v, sub(p, f.name));
+}
+}
+, {
+  "releases", SET(Record) {
+    x.engine->releases = objects(release_setters(), f, v, sub(p, f.name));
+  }
+}
+});
+return s;
+}
+
+const Setters<Record>& oracle_setters() {
+  static const Setters<Record> s = record_setters(
+      "oracle",
+      {{"method", TEXT(Record, method)},
+       {"pass_criterion", TEXT(Record, pass_criterion)},
+       {"runner", SET(Record) { x.runner = object(runner_setters(), f, v, sub(p, f.name));
+}
+}
+});
+return s;
+}
+
+const Setters<Record>& result_setters() {
+  static const Setters<Record> s = record_setters(
+      "result",
+      {{"oracle", SET(Record) { x.result->oracle = ref(v, sub(p, f.name));
+}
+}
+, {"date", TEXT(Record, result->date)},
+    {"subject",
+     SET(Record){read_fields(subject_setters(), *f.object, x.result->subject, v, sub(p, f.name));
+}
+}
+, {"passed", SET(Record){x.result->passed = integer(scalar(v));
+}
+}
+, {"failed", SET(Record){x.result->failed = integer(scalar(v));
+}
+}
+, {"errors", SET(Record){x.result->errors = integer(scalar(v));
+}
+}
+, {"skipped", SET(Record){x.result->skipped = integer(scalar(v));
+}
+}
+, {"evidence_for", SET(Record){x.result->evidence_for = refs(v, sub(p, f.name));
+}
+}
+, {"source", SET(Record){x.result->source = object(citation_setters(), f, v, sub(p, f.name));
+}
+}
+, {"failures", SET(Record){x.result->failures = objects(failure_setters(), f, v, sub(p, f.name));
+}
+}
+, {
+  "incomplete", SET(Record) {
+    x.result->incomplete = truth(v);
+  }
+}
+});
+return s;
+}
+
+const Setters<Record>& setting_setters() {
+  static const Setters<Record> s = record_setters(
+      "setting",
+      {{"key", TEXT(Record, setting->key)},
+       {"type", TEXT(Record, setting->type)},
+       {"scope", TEXT(Record, setting->scope)},
+       {"synonyms", SET(Record) { x.setting->synonyms = strings(v);
+}
+}
+, {"description", TEXT(Record, description)},
+    {"values",
+     SET(Record){x.setting->values = objects(setting_value_setters(), f, v, sub(p, f.name));
+}
+}
+, {
+  "engines", SET(Record) {
+    x.setting->engines = objects(engine_spelling_setters(), f, v, sub(p, f.name));
+  }
+}
+});
+return s;
+}
+
+const Setters<Record>& model_setters() {
+  static const Setters<Record> s =
+      record_setters("model", {{"match", SET(Record) { x.match = strings(v);
+}
+}
+, {
+  "traits", SET(Record) {
+    x.traits = key_values(v, sub(p, f.name));
+  }
+}
+});
+return s;
 }
 
 #undef TEXT
+#undef SET
+
+const Setters<Record>& setters_of(Kind k) {
+  switch (k) {
+    case Kind::gotcha:
+      return gotcha_setters();
+    case Kind::engine:
+      return engine_setters();
+    case Kind::oracle:
+      return oracle_setters();
+    case Kind::result:
+      return result_setters();
+    case Kind::setting:
+      return setting_setters();
+    case Kind::model:
+      return model_setters();
+  }
+  return gotcha_setters();
+}
+
+// The names a structure's setters read, under each table name they read.
+using SetterNames = std::vector<std::pair<std::string_view, std::vector<std::string_view>>>;
+
+template <class T>
+void add_names(SetterNames& out, const Setters<T>& s) {
+  std::vector<std::string_view> names;
+  for (const auto& [n, set] : s.fields) names.push_back(n);
+  for (std::string_view st : s.structs) out.emplace_back(st, names);
+}
+
+SetterNames nested_setter_names() {
+  SetterNames out;
+  add_names(out, citation_setters());
+  add_names(out, engine_range_setters());
+  add_names(out, subject_engine_setters());
+  add_names(out, fix_chain_setters());
+  add_names(out, detection_setters());
+  add_names(out, impact_setters());
+  add_names(out, repair_setters());
+  add_names(out, relation_setters());
+  add_names(out, package_setters());
+  add_names(out, image_setters());
+  add_names(out, entrypoint_setters());
+  add_names(out, probe_setters());
+  add_names(out, release_setters());
+  add_names(out, runner_setters());
+  add_names(out, failure_setters());
+  add_names(out, subject_setters());
+  add_names(out, flag_spelling_setters());
+  add_names(out, env_spelling_setters());
+  add_names(out, key_spelling_setters());
+  add_names(out, json_spelling_setters());
+  add_names(out, setting_default_setters());
+  add_names(out, engine_spelling_setters());
+  add_names(out, setting_value_setters());
+  return out;
+}
+
+// `setters` against the fields of `table`, both ways.
+void compare(const Struct& table, const std::vector<std::string_view>& setters,
+             std::vector<std::string>& out) {
+  const std::string where = std::string(table.name) + ".";
+  for (const Field& f : table.fields) {
+    if (std::find(setters.begin(), setters.end(), f.name) == setters.end())
+      out.push_back(where + std::string(f.name) + ": in the schema table, but no setter reads it");
+  }
+  for (std::string_view n : setters) {
+    if (!find_field(table, n))
+      out.push_back(where + std::string(n) +
+                    ": a setter reads it, but the schema table has no such field");
+  }
+}
 
 }  // namespace
 
 void extract_record(const Node& root, Record& r) {
-  const auto& own = own_setters(r.kind);
+  const Struct& table = record_struct(r.kind);
+  const Setters<Record>& setters = setters_of(r.kind);
   for (const auto& [k, v] : root.entries) {
     if (v.is_null() || !k.is_scalar()) continue;
-    const Setter* set = nullptr;
-    for (const auto& [name, s] : common_setters()) {
-      if (name == k.value) set = &s;
-    }
-    for (const auto& [name, s] : own) {
-      if (name == k.value) set = &s;
-    }
-    if (set) (*set)(r, v, k.value);
+    const Field* f = find_field(table, k.value);
+    if (!f) continue;
+    if (Set<Record> set = setters.find(f->name)) set(r, *f, v, "");
   }
   if (r.kind == Kind::setting && r.setting->key.empty()) {
     const std::string slug(text::id_slug(r.id));
@@ -577,10 +855,33 @@ void extract_record(const Node& root, Record& r) {
   }
 }
 
-std::vector<std::string_view> extracted_fields(Kind k) {
-  std::vector<std::string_view> out;
-  for (const auto& [name, s] : common_setters()) out.push_back(name);
-  for (const auto& [name, s] : own_setters(k)) out.push_back(name);
+std::vector<std::string> extract_drift() {
+  std::vector<std::string> out;
+  for (Kind k : kAllKinds) {
+    SetterNames names;
+    add_names(names, setters_of(k));
+    compare(record_struct(k), names.front().second, out);
+  }
+  const SetterNames nested = nested_setter_names();
+  const auto& structs = nested_structs();
+  for (const Struct* s : structs) {
+    auto it = std::find_if(nested.begin(), nested.end(),
+                           [&](const auto& n) { return n.first == s->name; });
+    if (it == nested.end()) {
+      out.push_back(std::string(s->name) +
+                    ": a structure of the schema table that no setters read");
+      continue;
+    }
+    compare(*s, it->second, out);
+  }
+  for (const auto& [name, fields] : nested) {
+    if (std::none_of(structs.begin(), structs.end(),
+                     [&](const Struct* s) { return s->name == name; }))
+      out.push_back(std::string(name) + ": setters for a structure the schema table does not have");
+    if (std::count_if(nested.begin(), nested.end(),
+                      [&](const auto& n) { return n.first == name; }) > 1)
+      out.push_back(std::string(name) + ": read by more than one set of setters");
+  }
   return out;
 }
 
