@@ -215,7 +215,8 @@ json failures(const Vec<Failure>& list) {
   for (const auto& f : list) {
     json item = {{"prompt", f.prompt},
                  {"position", f.position},
-                 {"compared", f.compared.empty() ? "tokens" : f.compared},
+                 {"compared",
+                  f.compared.empty() ? std::string(failure_compared::kTokens) : f.compared.str()},
                  {"expected", f.expected},
                  {"got", f.got}};
     if (f.trial > 0) item["trial"] = f.trial;
@@ -261,12 +262,12 @@ const std::vector<std::pair<std::string_view, Put>>& encoders() {
        [](const Corpus& c, const Record& r, json& j) {
          json a = json::array();
          for (const auto& f : r.fixes) {
-           json x = {
-               {"engine", reference(c, f.engine, Kind::engine)},
-               {"issues", cites(f.issues)},
-               {"prs", cites(f.prs)},
-               {"fixed_in", f.fixed_in.empty() ? json(nullptr) : json(f.fixed_in)},
-               {"resolution", f.resolution.empty() ? std::string("none") : f.resolution.str()}};
+           json x = {{"engine", reference(c, f.engine, Kind::engine)},
+                     {"issues", cites(f.issues)},
+                     {"prs", cites(f.prs)},
+                     {"fixed_in", f.fixed_in.empty() ? json(nullptr) : json(f.fixed_in)},
+                     {"resolution", f.resolution.empty() ? std::string(fix_resolution::kNone)
+                                                         : f.resolution.str()}};
            if (!f.note.empty()) x["note"] = f.note;
            a.push_back(std::move(x));
          }

@@ -12,11 +12,11 @@ namespace {
 
 // "plugin-of" read from the other side.
 std::string inverse(const std::string& type) {
-  if (type == "plugin-of") return "has plugin";
-  if (type == "fork-of") return "forked as";
-  if (type == "platform-of") return "runs on platform";
-  if (type == "bundles") return "bundled by";
-  if (type == "uses") return "used by";
+  if (type == relation_type::kPluginOf) return "has plugin";
+  if (type == relation_type::kForkOf) return "forked as";
+  if (type == relation_type::kPlatformOf) return "runs on platform";
+  if (type == relation_type::kBundles) return "bundled by";
+  if (type == relation_type::kUses) return "used by";
   return type + " (from)";
 }
 

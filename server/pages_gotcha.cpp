@@ -51,7 +51,8 @@ List evidence_rows(const View& v, const Links& links, const Groups& groups) {
       if (!r->result->failures.empty()) {
         const Failure& f = r->result->failures.front();
         detail = "first divergence: prompt " + std::to_string(f.prompt) + ", " +
-                 (f.compared == "text" ? "character " : "token ") + std::to_string(f.position);
+                 (f.compared == failure_compared::kText ? "character " : "token ") +
+                 std::to_string(f.position);
       }
       if (r->result->incomplete)
         detail += std::string(detail.empty() ? "" : "; ") + "interrupted run";

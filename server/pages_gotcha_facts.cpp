@@ -1,6 +1,8 @@
 // The parts of a gotcha page that say where it stands: the fix chain per engine (where
 // "disabled" is shown as what it is, not a fix), how it is detected and what it costs.
 
+#include <iterator>
+
 #include "markdown.h"
 #include "pages_internal.h"
 
@@ -16,13 +18,16 @@ struct Resolution {
 
 // What each `resolution` means to an operator. Only `fixed` is a fix.
 constexpr Resolution kResolutions[] = {
-    {"fixed", "fixed", true},
-    {"disabled", "disabled, not fixed: the feature is turned off, the bug is still there", false},
-    {"warned", "warned, not fixed: the engine only warns", false},
-    {"workaround", "workaround only, not fixed", false},
-    {"wontfix", "won't fix", false},
-    {"none", "not fixed", false},
+    {fix_resolution::kFixed, "fixed", true},
+    {fix_resolution::kDisabled,
+     "disabled, not fixed: the feature is turned off, the bug is still there", false},
+    {fix_resolution::kWarned, "warned, not fixed: the engine only warns", false},
+    {fix_resolution::kWorkaround, "workaround only, not fixed", false},
+    {fix_resolution::kWontfix, "won't fix", false},
+    {fix_resolution::kNone, "not fixed", false},
 };
+static_assert(std::size(kResolutions) == std::size(fix_resolution::kAll),
+              "every resolution the schema table declares has a label");
 
 // Health signals as an operator reads them: each looks fine while the gotcha happens.
 constexpr std::pair<std::string_view, std::string_view> kSignals[] = {
@@ -39,7 +44,8 @@ constexpr std::pair<std::string_view, std::string_view> kSignals[] = {
 List fix_rows(const View& v, const Links& links, const Record& r) {
   List out;
   for (const auto& f : r.fixes) {
-    const std::string value = f.resolution.empty() ? "none" : f.resolution;
+    const std::string value =
+        f.resolution.empty() ? std::string(fix_resolution::kNone) : f.resolution.str();
     Resolution res{value, value, false};
     for (const auto& known : kResolutions) {
       if (known.value == value) res = known;

@@ -47,6 +47,68 @@ inline constexpr std::string_view kSeverityNames[] = {"blocker", "major", "minor
 /// "open", "mitigated", "fixed", "withdrawn": as records write them.
 inline constexpr std::string_view kStatusNames[] = {"open", "mitigated", "fixed", "withdrawn"};
 
+// The values of the record enumerations code tests, as records write them. The schema
+// table declares each of these enumerations from its `kAll`, so code compares against
+// the value the table declares, and a value renamed here is renamed for lint, docs and
+// every comparison at once.
+
+/// A fix chain's `resolution`: what the fix did. Only `fixed` is a fix.
+namespace fix_resolution {
+inline constexpr std::string_view kFixed = "fixed";
+inline constexpr std::string_view kDisabled = "disabled";
+inline constexpr std::string_view kWarned = "warned";
+inline constexpr std::string_view kWorkaround = "workaround";
+inline constexpr std::string_view kWontfix = "wontfix";
+inline constexpr std::string_view kNone = "none";
+inline constexpr std::string_view kAll[] = {kFixed,      kDisabled, kWarned,
+                                            kWorkaround, kWontfix,  kNone};
+}  // namespace fix_resolution
+
+/// A settings record's `type`: how its values are normalised and compared.
+namespace setting_type {
+inline constexpr std::string_view kBool = "bool";
+inline constexpr std::string_view kInteger = "integer";
+inline constexpr std::string_view kNumber = "number";
+inline constexpr std::string_view kEnum = "enum";
+inline constexpr std::string_view kString = "string";
+inline constexpr std::string_view kVersion = "version";
+inline constexpr std::string_view kAll[] = {kBool, kInteger, kNumber, kEnum, kString, kVersion};
+}  // namespace setting_type
+
+/// A settings record's `scope`: what it describes.
+namespace setting_scope {
+inline constexpr std::string_view kService = "service";
+inline constexpr std::string_view kModel = "model";
+inline constexpr std::string_view kHardware = "hardware";
+inline constexpr std::string_view kAll[] = {kService, kModel, kHardware};
+}  // namespace setting_scope
+
+/// An engine relation's `type`: how the engine derives from the other.
+namespace relation_type {
+inline constexpr std::string_view kPluginOf = "plugin-of";
+inline constexpr std::string_view kForkOf = "fork-of";
+inline constexpr std::string_view kPlatformOf = "platform-of";
+inline constexpr std::string_view kBundles = "bundles";
+inline constexpr std::string_view kUses = "uses";
+inline constexpr std::string_view kAll[] = {kPluginOf, kForkOf, kPlatformOf, kBundles, kUses};
+}  // namespace relation_type
+
+/// A package's `ecosystem`: where it is published.
+namespace package_ecosystem {
+inline constexpr std::string_view kPypi = "pypi";
+inline constexpr std::string_view kConda = "conda";
+inline constexpr std::string_view kNpm = "npm";
+inline constexpr std::string_view kDeb = "deb";
+inline constexpr std::string_view kAll[] = {kPypi, kConda, kNpm, kDeb};
+}  // namespace package_ecosystem
+
+/// A result failure's `compared`: what an oracle compared.
+namespace failure_compared {
+inline constexpr std::string_view kTokens = "tokens";
+inline constexpr std::string_view kText = "text";
+inline constexpr std::string_view kAll[] = {kTokens, kText};
+}  // namespace failure_compared
+
 /// "blocker", "major", "minor" or "info".
 std::string_view to_string(GotchaSeverity s);
 /// "open", "mitigated", "fixed" or "withdrawn".
@@ -200,7 +262,7 @@ struct EngineRelation {
 /// A distribution package that is an engine.
 struct Package {
   Str name;
-  Str ecosystem = "pypi";  ///< pypi | conda | npm | deb
+  Str ecosystem = package_ecosystem::kPypi;  ///< pypi | conda | npm | deb
   Pos pos;
 };
 
@@ -271,9 +333,9 @@ struct SettingValue {
 
 /// What a settings record declares.
 struct SettingDef {
-  Str key;                ///< canonical key; the slug with '-' -> '_' when not given
-  Str type;               ///< bool | integer | number | enum | string | version
-  Str scope = "service";  ///< service | model | hardware
+  Str key;                              ///< canonical key; the slug with '-' -> '_' when not given
+  Str type;                             ///< bool | integer | number | enum | string | version
+  Str scope = setting_scope::kService;  ///< service | model | hardware
   Vec<std::string> synonyms;
   Vec<SettingValue> values;
   Vec<EngineSpelling> engines;

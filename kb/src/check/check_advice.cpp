@@ -26,18 +26,20 @@ std::string engine_slug(const Corpus& corpus, const RefValue& ref) {
 std::string advice_text(const FixAdvice& a) {
   const std::string& e = a.engine;
   if (a.fixed_in.empty()) {
-    if (a.resolution == "wontfix") return e + " will not fix it";
-    if (a.resolution == "workaround") return "no fixed release of " + e + "; apply the workaround";
+    if (a.resolution == fix_resolution::kWontfix) return e + " will not fix it";
+    if (a.resolution == fix_resolution::kWorkaround)
+      return "no fixed release of " + e + "; apply the workaround";
     return "no fixed release of " + e + " yet";
   }
   auto running = Version::parse(a.running);
   auto fixed = Version::parse(a.fixed_in);
   const bool behind = running && fixed && running->compare(*fixed) < 0;
-  std::string what = a.resolution == "fixed" || a.resolution.empty() || a.resolution == "none"
+  std::string what = a.resolution == fix_resolution::kFixed || a.resolution.empty() ||
+                             a.resolution == fix_resolution::kNone
                          ? "fixed"
-                     : a.resolution == "disabled" ? "the feature is turned off"
-                     : a.resolution == "warned"   ? "a warning was added"
-                                                  : a.resolution;
+                     : a.resolution == fix_resolution::kDisabled ? "the feature is turned off"
+                     : a.resolution == fix_resolution::kWarned   ? "a warning was added"
+                                                                 : a.resolution;
   if (behind) {
     return "upgrade " + e + " from " + a.running + " to " + a.fixed_in + " or later (" + what +
            " there)";
@@ -136,7 +138,8 @@ void advise(const Corpus& corpus, const Record& gotcha, const Service& hit, Find
     a.engine = engine;
     a.running = runs->version;
     a.fixed_in = chain.fixed_in;
-    a.resolution = chain.resolution.empty() ? "none" : chain.resolution;
+    a.resolution =
+        chain.resolution.empty() ? std::string(fix_resolution::kNone) : chain.resolution.str();
     for (const RefValue& r : gotcha.affects) {
       if (engine_slug(corpus, r) == engine) a.affected = r.versions;
     }

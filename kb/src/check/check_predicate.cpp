@@ -143,14 +143,14 @@ SettingDef compare_def(const Node& n) {
   if (n.compare->left.setting) return n.compare->left.setting->setting;
   if (n.compare->right.setting) return n.compare->right.setting->setting;
   SettingDef def;
-  def.type = "number";
+  def.type = setting_type::kNumber;
   return def;
 }
 
 bool compare_pair(const Node& n, const std::string& a, const std::string& b) {
   SettingDef def = compare_def(n);
   const std::string op = compare_op(n.compare->cmp);
-  if (!ordered_type(def) && op != "eq" && op != "ne") def.type = "number";
+  if (!ordered_type(def) && op != "eq" && op != "ne") def.type = setting_type::kNumber;
   return compare_values(def, a, op, b);
 }
 

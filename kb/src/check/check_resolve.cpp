@@ -114,7 +114,7 @@ class Resolver {
     for (std::size_t i = 0; i < svc.config.size(); ++i) {
       const Setting s = svc.config[i];
       const Record* rec = s.setting.empty() ? nullptr : corpus_.find(s.setting);
-      if (!rec || rec->setting->type != "enum") continue;
+      if (!rec || rec->setting->type != setting_type::kEnum) continue;
       for (const SettingValue& v : rec->setting->values) {
         if (v.value != s.value) continue;
         for (const RefValue& e : v.engines) {

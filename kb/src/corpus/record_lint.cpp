@@ -34,7 +34,7 @@ class Linter {
         setting();
         break;
       case Kind::model:
-        for (const KeyValue& kv : r_.traits) key_value(kv, "model");
+        for (const KeyValue& kv : r_.traits) key_value(kv, setting_scope::kModel);
         break;
       default:
         break;
@@ -70,7 +70,7 @@ class Linter {
     const std::string& why = normalized.error.message;
     std::string hint = "see " + rec.id;
     std::optional<std::string> guess;
-    if (rec.setting->type == "enum") guess = did_you_mean(raw, choices(rec.setting));
+    if (rec.setting->type == setting_type::kEnum) guess = did_you_mean(raw, choices(rec.setting));
     if (guess) hint = "did you mean '" + *guess + "'?";
     // In a predicate, say whether `kb repair --write` would fix it, as for a reference.
     if (code == std::string_view(diag_code("predicate.bad-value"))) {
@@ -86,14 +86,14 @@ class Linter {
     return false;
   }
 
-  void key_value(const KeyValue& kv, const char* scope) {
+  void key_value(const KeyValue& kv, std::string_view scope) {
     const Record* rec = setting_of(kv.key);
     if (!rec) return;  // the reference check reports it
     value(*rec, kv.value, kv.value_pos, kv.key.field, diag_code("setting.bad-value"));
-    if (scope && rec->setting->scope != scope) {
+    if (!scope.empty() && rec->setting->scope != scope) {
       add(Severity::error, diag_code("setting.wrong-scope"), kv.key.pos,
           kv.key.field + ": " + rec->setting->key + " is a " + rec->setting->scope + " setting",
-          std::string("only settings of scope ") + scope + " belong here");
+          "only settings of scope " + std::string(scope) + " belong here");
     }
   }
 
@@ -113,7 +113,8 @@ class Linter {
     if (!scope.empty() && def.scope != scope) {
       add(Severity::error, diag_code("setting.wrong-scope"), t.key.pos,
           t.key.field + ": " + def.key + " is a " + def.scope + " setting, not a " + scope + " one",
-          def.scope == "service" ? "test it under config:" : "test it under " + def.scope + ":");
+          def.scope == setting_scope::kService ? "test it under config:"
+                                               : "test it under " + def.scope + ":");
     }
     const bool ordered_op = t.op == "gt" || t.op == "gte" || t.op == "lt" || t.op == "lte";
     if (ordered_op && !ordered_type(def)) {
@@ -125,7 +126,7 @@ class Linter {
     for (std::size_t i = 0; i < t.values.size(); ++i) {
       const Pos pos = i < t.value_pos.size() ? t.value_pos[i] : t.key.pos;
       const std::string& v = t.values[i];
-      if (def.type == "string" && v.find_first_of("*?[") != std::string::npos) {
+      if (def.type == setting_type::kString && v.find_first_of("*?[") != std::string::npos) {
         add(Severity::error, diag_code("predicate.never-matches"), pos,
             t.key.field + ": '" + v + "' is compared as text; it is not a pattern",
             "values match exactly; to test that the setting is set at all, use config_set");
@@ -170,11 +171,11 @@ class Linter {
         break;
       }
     }
-    if (def.type == "enum" && def.values.empty()) {
+    if (def.type == setting_type::kEnum && def.values.empty()) {
       add(Severity::error, diag_code("setting.no-values"), Pos{1, 1},
           "an enum setting lists its values", "values: [a, b]");
     }
-    if (def.type != "enum" && !def.values.empty()) {
+    if (def.type != setting_type::kEnum && !def.values.empty()) {
       add(Severity::error, diag_code("setting.values-not-enum"), def.values.front().pos,
           "values: only enum settings list values", "type: enum");
     }
@@ -189,7 +190,7 @@ class Linter {
                   "' is given twice (values compare case- and '-'/'_'-insensitively)");
         }
       }
-      for (const KeyValue& kv : v.implies) key_value(kv, nullptr);
+      for (const KeyValue& kv : v.implies) key_value(kv, {});
     }
     for (const EngineSpelling& e : def.engines) {
       for (const SettingDefault& d : e.defaults)
@@ -197,7 +198,7 @@ class Linter {
       for (const auto* list : {&e.flags, &e.env, &e.keys}) {
         for (const Spelling& s : *list) {
           if (s.has_value) value(r_, s.value, s.pos, s.name, diag_code("setting.bad-value"));
-          if (s.invert && def.type != "bool") {
+          if (s.invert && def.type != setting_type::kBool) {
             add(Severity::error, diag_code("setting.bad-invert"), s.pos,
                 s.name + ": invert is for bool settings");
           }
@@ -249,9 +250,10 @@ class Linter {
     bool any_fixed = false;
     bool all_fixed = !r_.fixes.empty();
     for (const FixChain& f : r_.fixes) {
-      const bool fixed = !f.fixed_in.empty() && (f.resolution.empty() || f.resolution == "fixed");
-      if (!f.fixed_in.empty() && !f.resolution.empty() && f.resolution != "fixed" &&
-          f.resolution != "disabled" && f.resolution != "warned") {
+      const bool fixed =
+          !f.fixed_in.empty() && (f.resolution.empty() || f.resolution == fix_resolution::kFixed);
+      if (!f.fixed_in.empty() && !f.resolution.empty() && f.resolution != fix_resolution::kFixed &&
+          f.resolution != fix_resolution::kDisabled && f.resolution != fix_resolution::kWarned) {
         add(Severity::error, diag_code("fixes.resolution"), f.pos,
             "fixes: fixed_in " + f.fixed_in + " with resolution " + f.resolution,
             "a first fixed version goes with resolution fixed, disabled or warned");
@@ -278,7 +280,7 @@ class Linter {
           "fixed deployments from affected ones");
     } else if (r_.status == GotchaStatus::fixed && !any_fixed) {
       const bool disabled = std::any_of(r_.fixes.begin(), r_.fixes.end(), [](const FixChain& f) {
-        return f.resolution == "disabled";
+        return f.resolution == fix_resolution::kDisabled;
       });
       add(Severity::error, diag_code("fixes.status-mismatch"), status_pos(),
           disabled ? "status fixed, but the fix chain only disables the feature"

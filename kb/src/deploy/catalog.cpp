@@ -211,7 +211,7 @@ const Record* Catalog::package(std::string_view name) const {
   const std::string key = normalize_package(name);
   for (const Record* e : engines_) {
     for (const Package& p : e->engine->packages) {
-      if (p.ecosystem == "pypi" && normalize_package(p.name) == key) return e;
+      if (p.ecosystem == package_ecosystem::kPypi && normalize_package(p.name) == key) return e;
     }
   }
   return nullptr;

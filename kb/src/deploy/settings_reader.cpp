@@ -104,7 +104,7 @@ void SettingsReader::set(const SpellingRef& ref, const std::string& raw_value,
   const SettingDef& def = ref.setting->setting;
   runtime = runtime || set_at_run_time(raw_value);
   std::string value = ref.spelling->has_value ? ref.spelling->value.str() : raw_value;
-  if (ref.spelling->invert && def.type == "bool" && !runtime) {
+  if (ref.spelling->invert && def.type == setting_type::kBool && !runtime) {
     if (auto norm = normalize_value(def, value).value) value = *norm == "true" ? "false" : "true";
   }
   if (def.key == "model") {
@@ -254,13 +254,13 @@ void SettingsReader::args(const std::vector<Word>& args, const std::string& file
       const SettingDef& def = ref->setting->setting;
       auto engine = ctx_.corpus.target(Kind::engine, ref->engine->engine.raw);
       const int rank = engine && *engine == entry_engine_ ? kEntryFlag : kFlag;
-      if (!ref->spelling->has_value && def.type == "bool" && !has_inline && i + 1 < args.size() &&
+      if (!ref->spelling->has_value && def.type == setting_type::kBool && !has_inline && i + 1 < args.size() &&
           !looks_like_flag(args[i + 1].text) && normalize_value(def, args[i + 1].text).value) {
         // `--use_paged_context_fmha disable`: a bool flag given its value as the next word
         // (parsers that take one); read as the value, never as the model.
         const Word& v = args[++i];
         set(*ref, v.text, name, file, w.pos, v.end.line ? v.end : w.end, rank);
-      } else if (ref->spelling->has_value || def.type == "bool") {
+      } else if (ref->spelling->has_value || def.type == setting_type::kBool) {
         set(*ref,
             has_inline ? value_word.text : std::string(ref->spelling->has_value ? "" : "true"),
             name, file, w.pos, w.end, rank);

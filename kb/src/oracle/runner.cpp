@@ -107,7 +107,7 @@ class One {
     out_.failure.trial = out_.trial;
     out_.failure.run = run;
     out_.failure.position = d.position;
-    out_.failure.compared = d.by_text ? "text" : "tokens";
+    out_.failure.compared = d.by_text ? failure_compared::kText : failure_compared::kTokens;
     out_.failure.expected = d.expected;
     out_.failure.got = d.got;
     out_.message =

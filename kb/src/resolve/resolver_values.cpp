@@ -28,7 +28,7 @@ struct Spelled {
 
 std::vector<Spelled> spellings(const SettingDef& def) {
   std::vector<Spelled> out;
-  if (def.type == "bool") {
+  if (def.type == setting_type::kBool) {
     for (const auto& [spelling, meaning] : bool_spellings()) {
       out.push_back({std::string(spelling), std::string(meaning)});
     }
@@ -55,7 +55,7 @@ Resolution resolve_value(const std::string& setting_id, const SettingDef& def, s
     r.reason = "`" + std::string(text::trim(raw)) + "` means " + *value;
     return r;
   }
-  if (def.type != "enum" && def.type != "bool") {
+  if (def.type != setting_type::kEnum && def.type != setting_type::kBool) {
     return decline(
         r, "not-enumerated",
         "only values of enum and bool settings are repaired; " + setting_id + " is " + def.type);

@@ -17,6 +17,12 @@ const std::vector<std::string_view> kSeverities(std::begin(kSeverityNames),
                                                 std::end(kSeverityNames));
 const std::vector<std::string_view> kStatuses(std::begin(kStatusNames), std::end(kStatusNames));
 
+// An enumeration whose values code compares against: declared once, in kb/model.h.
+template <std::size_t N>
+std::vector<std::string_view> values_of(const std::string_view (&all)[N]) {
+  return {std::begin(all), std::end(all)};
+}
+
 Field text(std::string_view name, std::string_view doc, std::string_view example = {}) {
   return Field{name, T::text, false, false, std::nullopt, {}, nullptr, {}, doc, example};
 }
@@ -114,7 +120,7 @@ const Struct kFixChain = {
      list(obj("issues", kIssueCitation, "the issues reporting it")),
      list(obj("prs", kPrCitation, "pull requests, merged or not, with their state")),
      of("fixed_in", T::version, "the first version with the fix; absent: not fixed", "0.28.0"),
-     one_of("resolution", {"fixed", "disabled", "warned", "workaround", "wontfix", "none"},
+     one_of("resolution", values_of(fix_resolution::kAll),
             "what the fix did: `disabled` turns the feature off, which is not a fix"),
      text("note", "anything the chain does not say")},
     {}};
@@ -144,20 +150,18 @@ const Struct kImpact = {
      text("note", "under which conditions")},
     {}};
 
-const Struct kRelation = {
-    "relation",
-    "How an engine derives from another.",
-    {required(one_of("type", {"plugin-of", "fork-of", "platform-of", "bundles", "uses"},
-                     "the relation")),
-     required(ref("engine", Kind::engine, "the other engine", "vllm"))},
-    {}};
+const Struct kRelation = {"relation",
+                          "How an engine derives from another.",
+                          {required(one_of("type", values_of(relation_type::kAll), "the relation")),
+                           required(ref("engine", Kind::engine, "the other engine", "vllm"))},
+                          {}};
 
-const Struct kPackage = {
-    "package",
-    "A distribution package that is this engine.",
-    {required(text("name", "the package name", "vllm")),
-     one_of("ecosystem", {"pypi", "conda", "npm", "deb"}, "where it is published; default pypi")},
-    {}};
+const Struct kPackage = {"package",
+                         "A distribution package that is this engine.",
+                         {required(text("name", "the package name", "vllm")),
+                          one_of("ecosystem", values_of(package_ecosystem::kAll),
+                                 "where it is published; default pypi")},
+                         {}};
 
 const Struct kImage = {
     "image",
@@ -209,7 +213,7 @@ const Struct kFailure = {
      required(of("position", T::integer, "0-based index of the first diverging token", "17")),
      of("trial", T::integer, "1-based trial; absent: not recorded"),
      of("run", T::integer, "1-based warm run (cold-vs-warm); absent: not recorded"),
-     one_of("compared", {"tokens", "text"}, "what was compared; default tokens"),
+     one_of("compared", values_of(failure_compared::kAll), "what was compared; default tokens"),
      text("expected", "a short excerpt of the reference output at the divergence"),
      text("got", "the same excerpt of the output under test")},
     {}};
@@ -375,9 +379,9 @@ const Struct kSetting = {
     "each engine spells it and defaults it.",
     common(true,
            {text("key", "the canonical key; default: the slug with '-' as '_'", "prefix_caching"),
-            required(one_of("type", {"bool", "integer", "number", "enum", "string", "version"},
+            required(one_of("type", values_of(setting_type::kAll),
                             "how values are normalised and compared")),
-            one_of("scope", {"service", "model", "hardware"}, "what it describes; default service"),
+            one_of("scope", values_of(setting_scope::kAll), "what it describes; default service"),
             list(text("synonyms", "other names of the key", "enable_prefix_caching")),
             md("description", "what it means, why gotchas care"),
             list(obj("values", kSettingValue, "enum: the allowed values", "value")),

@@ -49,14 +49,14 @@ const std::vector<std::pair<std::string_view, std::string_view>>& bool_spellings
 Parsed<std::string> normalize_value(const SettingDef& def, std::string_view raw) {
   const std::string_view t = text::trim(raw);
   const std::size_t at = t.empty() ? 0 : static_cast<std::size_t>(t.data() - raw.data());
-  if (def.type == "bool") {
+  if (def.type == setting_type::kBool) {
     const std::string v = text::lower(t);
     for (const auto& [spelling, meaning] : bool_spellings()) {
       if (v == spelling) return ok(std::string(meaning));
     }
     return fail("'" + std::string(t) + "' is not a boolean (true/false, yes/no, on/off, 1/0)", at);
   }
-  if (def.type == "integer") {
+  if (def.type == setting_type::kInteger) {
     std::string_view s = t;
     bool negative = false;
     if (!s.empty() && (s[0] == '+' || s[0] == '-')) {
@@ -70,14 +70,14 @@ Parsed<std::string> normalize_value(const SettingDef& def, std::string_view raw)
     }
     return ok(std::to_string(negative ? -n : n));
   }
-  if (def.type == "number") {
+  if (def.type == setting_type::kNumber) {
     auto d = to_number(t);
     if (!d) return fail("'" + std::string(t) + "' is not a number", at);
     char buf[32];
     auto [p, ec] = std::to_chars(buf, buf + sizeof buf, *d);
     return ok(ec == std::errc() ? std::string(buf, p) : std::string(t));
   }
-  if (def.type == "enum") {
+  if (def.type == setting_type::kEnum) {
     const std::string key = fold(t);
     for (const auto& v : def.values) {
       if (fold(v.value) == key) return ok(v.value);
@@ -89,7 +89,7 @@ Parsed<std::string> normalize_value(const SettingDef& def, std::string_view raw)
     for (const auto& v : def.values) list += (list.empty() ? "" : ", ") + v.value;
     return fail("'" + std::string(t) + "' is not one of " + list, at);
   }
-  if (def.type == "version") {
+  if (def.type == setting_type::kVersion) {
     if (auto v = Version::parse_or_error(t); !v.value) {
       return fail(v.error.message, at + v.error.offset);
     }
@@ -102,17 +102,18 @@ Parsed<std::string> normalize_value(const SettingDef& def, std::string_view raw)
 }
 
 bool ordered_type(const SettingDef& def) {
-  return def.type == "integer" || def.type == "number" || def.type == "version";
+  return def.type == setting_type::kInteger || def.type == setting_type::kNumber ||
+         def.type == setting_type::kVersion;
 }
 
 bool compare_values(const SettingDef& def, std::string_view a, std::string_view op,
                     std::string_view b) {
   int c = 0;
-  if (def.type == "integer" || def.type == "number") {
+  if (def.type == setting_type::kInteger || def.type == setting_type::kNumber) {
     auto x = to_number(a), y = to_number(b);
     if (!x || !y) return false;
     c = *x < *y ? -1 : *x > *y ? 1 : 0;
-  } else if (def.type == "version") {
+  } else if (def.type == setting_type::kVersion) {
     auto x = Version::parse(a), y = Version::parse(b);
     if (!x || !y) return false;
     c = x->compare(*y);
