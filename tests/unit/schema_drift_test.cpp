@@ -6,6 +6,7 @@
 #include <yaml-cpp/yaml.h>
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <map>
 #include <set>
@@ -122,7 +123,11 @@ TEST_CASE("schema table fields all come out of the JSON encoder, nested ones inc
   for (const auto& f : not_in_fixture)
     UNSCOPED_INFO(f << ": no record of tests/data/every-field sets it");
   CHECK(not_in_fixture.empty());
-  const auto not_in_json = unseen(in_json);
+  std::vector<std::string> not_in_json;
+  for (const auto& f : unseen(in_json)) {
+    if (std::find(not_in_fixture.begin(), not_in_fixture.end(), f) == not_in_fixture.end())
+      not_in_json.push_back(f);
+  }
   for (const auto& f : not_in_json)
     UNSCOPED_INFO(f << ": set in tests/data/every-field but not in the record's JSON");
   CHECK(not_in_json.empty());
