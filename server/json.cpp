@@ -331,13 +331,14 @@ const std::vector<std::pair<std::string_view, Put>>& encoders() {
          j["images"] = a;
        }},
       {"entrypoints",
-       [](const Corpus&, const Record& r, json& j) {
+       [](const Corpus& c, const Record& r, json& j) {
          json a = json::array();
          for (const auto& e : r.engine->entrypoints) {
            json x = json::object();
            put_text(x, "command", e.command);
            put_text(x, "module", e.module);
            put_text(x, "role", e.role);
+           if (!e.engines.empty()) x["engines"] = refs(c, e.engines, Kind::engine);
            a.push_back(std::move(x));
          }
          j["entrypoints"] = a;

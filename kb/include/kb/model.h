@@ -278,6 +278,9 @@ struct Entrypoint {
   Str command;  ///< words, "vllm serve"
   Str module;   ///< `python -m MODULE`
   Str role;     ///< the role of such a service, when it implies one
+  /// Engines a process started this way runs besides this one, whose flags follow (a
+  /// launcher: Dynamo's `dynamo.vllm` runs vLLM).
+  Vec<RefValue> engines;
   Pos pos;
 };
 

@@ -136,6 +136,9 @@ std::vector<RefSlot> reference_slots(const Record& r) {
   for (const auto& img : r.engine->images) {
     for (const auto& v : img.engines) out.push_back({&v, Kind::engine});
   }
+  for (const auto& ep : r.engine->entrypoints) {
+    for (const auto& v : ep.engines) out.push_back({&v, Kind::engine});
+  }
   for (const auto& rel : r.engine->releases) {
     for (const auto& v : rel.bundles) out.push_back({&v, Kind::engine});
   }

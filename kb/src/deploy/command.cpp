@@ -155,6 +155,19 @@ void Interpreter::add_one(const Process& p) {
     e.end = last.end;
     e.via = "command " + entry->text;
     engines.push_back(std::move(e));
+    // A launcher runs another engine, whose flags follow (`python3 -m dynamo.vllm`).
+    for (const RefValue& launched : entry->entrypoint->engines) {
+      auto id = ctx_.corpus.target(Kind::engine, launched.raw);
+      if (!id) continue;
+      DeployedEngine l;
+      l.name = slug(*id);
+      l.id = *id;
+      l.file = p.file;
+      l.pos = first.pos;
+      l.end = last.end;
+      l.via = "command " + entry->text + " (runs " + slug(*id) + ")";
+      add_engine(engines, std::move(l));
+    }
     args.assign(p.argv.begin() + static_cast<std::ptrdiff_t>(entry->words), p.argv.end());
     positional_model = !entry->entrypoint->command.empty();
   } else if (p.image_entrypoint) {

@@ -254,8 +254,9 @@ void SettingsReader::args(const std::vector<Word>& args, const std::string& file
       const SettingDef& def = ref->setting->setting;
       auto engine = ctx_.corpus.target(Kind::engine, ref->engine->engine.raw);
       const int rank = engine && *engine == entry_engine_ ? kEntryFlag : kFlag;
-      if (!ref->spelling->has_value && def.type == setting_type::kBool && !has_inline && i + 1 < args.size() &&
-          !looks_like_flag(args[i + 1].text) && normalize_value(def, args[i + 1].text).value) {
+      if (!ref->spelling->has_value && def.type == setting_type::kBool && !has_inline &&
+          i + 1 < args.size() && !looks_like_flag(args[i + 1].text) &&
+          normalize_value(def, args[i + 1].text).value) {
         // `--use_paged_context_fmha disable`: a bool flag given its value as the next word
         // (parsers that take one); read as the value, never as the model.
         const Word& v = args[++i];

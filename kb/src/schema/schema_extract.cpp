@@ -345,11 +345,16 @@ return s;
 }
 
 const Setters<Entrypoint>& entrypoint_setters() {
-  static const Setters<Entrypoint> s = {{"entrypoint"},
-                                        {{"command", TEXT(Entrypoint, command)},
-                                         {"module", TEXT(Entrypoint, module)},
-                                         {"role", TEXT(Entrypoint, role)}}};
-  return s;
+  static const Setters<Entrypoint> s = {
+      {"entrypoint"}, {{"command", TEXT(Entrypoint, command)}, {"module", TEXT(Entrypoint, module)},
+                       {"role", TEXT(Entrypoint, role)},
+                       {"engines", SET(Entrypoint){x.engines = refs(v, sub(p, f.name));
+}
+}
+}
+}
+;
+return s;
 }
 
 const Setters<ProbeRoute>& probe_setters() {

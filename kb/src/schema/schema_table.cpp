@@ -178,7 +178,11 @@ const Struct kEntrypoint = {
     "How a process of this engine is started.",
     {text("command", "the words a command line starts with", "\"vllm serve\""),
      text("module", "a Python module run with `python -m`", "vllm.entrypoints.openai.api_server"),
-     one_of("role", kRoles, "the role of a service started this way, when it implies one")},
+     one_of("role", kRoles, "the role of a service started this way, when it implies one"),
+     list(ref("engines", Kind::engine,
+              "engines a process started this way runs besides this one, whose flags follow "
+              "(a launcher: Dynamo's `dynamo.vllm` runs vLLM)",
+              "vllm"))},
     {"command", "module"}};
 
 const Struct kProbe = {
