@@ -343,6 +343,29 @@ const std::vector<std::pair<std::string_view, Put>>& encoders() {
          }
          j["entrypoints"] = a;
        }},
+      {"resources",
+       [](const Corpus& c, const Record& r, json& j) {
+         json a = json::array();
+         for (const auto& res : r.engine->resources) {
+           json x = {{"kind", res.kind}};
+           put_text(x, "group", res.group);
+           if (!res.engines.empty()) x["engines"] = refs(c, res.engines, Kind::engine);
+           put_text(x, "container", res.container);
+           if (!res.args_env.empty()) x["args_env"] = res.args_env;
+           if (!res.model.empty()) x["model"] = res.model;
+           json pods = json::array();
+           for (const auto& p : res.pods) {
+             json y = {{"path", p.path}};
+             put_text(y, "role", p.role);
+             put_text(y, "when", p.when);
+             put_text(y, "role_from", p.role_from);
+             pods.push_back(std::move(y));
+           }
+           if (!pods.empty()) x["pods"] = pods;
+           a.push_back(std::move(x));
+         }
+         j["resources"] = a;
+       }},
       {"probe",
        [](const Corpus&, const Record& r, json& j) {
          json a = json::array();
@@ -418,6 +441,11 @@ const std::vector<std::pair<std::string_view, Put>>& encoders() {
            a.push_back(std::move(x));
          }
          j["values"] = a;
+       }},
+      {"file_of",
+       [](const Corpus& c, const Record& r, json& j) {
+         if (!r.setting->file_of.raw.empty())
+           j["file_of"] = reference(c, r.setting->file_of, Kind::engine);
        }},
       {"engines",
        [](const Corpus& c, const Record& r, json& j) {

@@ -284,8 +284,29 @@ struct Entrypoint {
   Pos pos;
 };
 
-/// How a live server of an engine says what it is: GET `path`, read `version` from the
-/// JSON answer.
+/// Which pods of a platform resource take which role: those under `path`, or when
+/// `role_from` is set, those of each item of the list at `path`, by that field's value.
+struct ResourcePods {
+  Str path;       ///< dotted path from the document's root: "spec.prefill"
+  Str role;       ///< the role they take
+  Str when;       ///< only when this dotted path is present in the document
+  Str role_from;  ///< the field of each list item that names its role ("name")
+  Pos pos;
+};
+
+/// A Kubernetes resource of a platform whose pods run engines the manifest may not name:
+/// KServe's LLMInferenceService starts vLLM in a container it builds from a preset.
+struct PlatformResource {
+  Str kind;                   ///< the resource's `kind`
+  Str group;                  ///< the API group its `apiVersion` starts with; empty: any
+  Vec<RefValue> engines;      ///< what its pods run when their image and command name none
+  Str container;              ///< the container that runs them; empty: every container
+  Vec<std::string> args_env;  ///< environment variables whose value is more engine arguments
+  Vec<std::string> model;     ///< dotted paths to the served model, first present wins
+  Vec<ResourcePods> pods;     ///< roles by where a pod stands; first match wins
+  Pos pos;
+};
+
 /// A known release of an engine, with the versions of the components it ships or pins.
 struct Release {
   Str version;
@@ -342,6 +363,9 @@ struct SettingDef {
   Vec<std::string> synonyms;
   Vec<SettingValue> values;
   Vec<EngineSpelling> engines;
+  /// The value is the path of a config file whose keys this engine spells
+  /// (`LMCACHE_CONFIG_FILE`, `--extra_llm_api_options`); empty reference: none.
+  RefValue file_of;
 };
 
 /// One entry of a record's `repairs:` log.
@@ -398,6 +422,7 @@ struct EngineInfo {
   Vec<Package> packages;
   Vec<Image> images;
   Vec<Entrypoint> entrypoints;
+  Vec<PlatformResource> resources;  ///< Kubernetes kinds whose pods run engines
   Vec<ProbeRoute> probe;  ///< how `kb oracle run` and `kb check --endpoint` recognise its server
   Vec<Release> releases;
 };

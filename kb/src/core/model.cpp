@@ -139,10 +139,14 @@ std::vector<RefSlot> reference_slots(const Record& r) {
   for (const auto& ep : r.engine->entrypoints) {
     for (const auto& v : ep.engines) out.push_back({&v, Kind::engine});
   }
+  for (const auto& res : r.engine->resources) {
+    for (const auto& v : res.engines) out.push_back({&v, Kind::engine});
+  }
   for (const auto& rel : r.engine->releases) {
     for (const auto& v : rel.bundles) out.push_back({&v, Kind::engine});
   }
   for (const auto& e : r.setting->engines) out.push_back({&e.engine, Kind::engine});
+  if (!r.setting->file_of.raw.empty()) out.push_back({&r.setting->file_of, Kind::engine});
   for (const auto& v : r.setting->values) {
     for (const auto& e : v.engines) out.push_back({&e, Kind::engine});
     for (const auto& kv : v.implies) out.push_back({&kv.key, Kind::setting});

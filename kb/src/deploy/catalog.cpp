@@ -156,8 +156,9 @@ std::string normalize_package(std::string_view name) {
 
 Catalog::Catalog(const Corpus& corpus) {
   for (const auto& r : corpus.records()) {
-    if (r->kind == Kind::engine && (!r->engine->packages.empty() || !r->engine->images.empty() ||
-                                    !r->engine->entrypoints.empty())) {
+    if (r->kind == Kind::engine &&
+        (!r->engine->packages.empty() || !r->engine->images.empty() ||
+         !r->engine->entrypoints.empty() || !r->engine->resources.empty())) {
       engines_.push_back(r.get());
     }
   }
@@ -258,6 +259,21 @@ bool Catalog::starts_entrypoint(std::string_view program) const {
     }
   }
   return false;
+}
+
+std::pair<const Record*, const PlatformResource*> Catalog::resource(
+    std::string_view kind, std::string_view api_version) const {
+  if (kind.empty()) return {nullptr, nullptr};
+  // `serving.kserve.io/v1alpha2`: the group is what stands before the version.
+  const auto slash = api_version.rfind('/');
+  const std::string_view group =
+      slash == std::string_view::npos ? std::string_view() : api_version.substr(0, slash);
+  for (const Record* e : engines_) {
+    for (const PlatformResource& r : e->engine->resources) {
+      if (r.kind == kind && (r.group.empty() || r.group == group)) return {e, &r};
+    }
+  }
+  return {nullptr, nullptr};
 }
 
 }  // namespace kb::deploy

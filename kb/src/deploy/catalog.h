@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "kb/model.h"
@@ -71,6 +72,10 @@ class Catalog {
   /// Whether any entry point starts with this program (base name compared), or the
   /// program is a Python interpreter.
   bool starts_entrypoint(std::string_view program) const;
+  /// The platform resource an engine record declares for this `kind` and `apiVersion`
+  /// (`resources:`), with the record that declares it; {nullptr, nullptr} when none.
+  std::pair<const Record*, const PlatformResource*> resource(std::string_view kind,
+                                                             std::string_view api_version) const;
 
  private:
   const Corpus* corpus_ = nullptr;

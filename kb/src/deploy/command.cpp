@@ -82,7 +82,7 @@ std::size_t fact_cost(const Process& p) {
   for (const KeyFact& k : p.keys) {
     n += Budget::kFactOverhead + k.key.size() + k.value.size() + k.file.size() + k.via.size();
   }
-  return n + Budget::kFactOverhead * 4 * p.packages.size();
+  return n + Budget::kFactOverhead * 4 * (p.packages.size() + p.implied.size());
 }
 
 Interpreter::Interpreter(const Context& ctx, Facts& out, std::string_view source)
@@ -200,6 +200,12 @@ void Interpreter::add_one(const Process& p) {
     }
   }
   for (const DeployedEngine& pkg : p.packages) add_engine(engines, pkg);
+  // A platform's pod whose image and command name no engine runs what the platform starts
+  // (KServe's LLMInferenceService: vLLM).
+  if (engines.empty() && !p.implied.empty()) {
+    for (const DeployedEngine& e : p.implied) add_engine(engines, e);
+    if (entry_engine.empty()) entry_engine = p.implied.front().id;
+  }
 
   if (engines.empty()) {
     std::string why = p.gpu;
@@ -237,10 +243,15 @@ void Interpreter::add_one(const Process& p) {
     settings.entrypoint_role(entry->entrypoint->role, p.argv.front(), p.file,
                              "command " + entry->text);
   }
+  if (!p.role.text.empty()) settings.platform_role(p.role, p.file, p.role_via);
   settings.keys(p.keys);
   settings.env(p.env);
   settings.args(args, p.file, positional_model);
   settings.finish();
+  if (svc.model.empty() && !p.model.text.empty()) {
+    svc.model = p.model.text;
+    svc.model_pos = p.model.pos;
+  }
   // A router or cache server does not run the engines its image merely ships (Dynamo's
   // frontend in a vllm-runtime image is not a vLLM server).
   if (const Setting* role = svc.find("role"); role && !shipped.empty()) {

@@ -54,6 +54,12 @@ struct Process {
   std::vector<DeployedEngine> packages;  ///< installed by the same script (`pip install`)
   bool quiet = false;                    ///< a script's command: say nothing when it runs no engine
   bool init = false;  ///< an init container: a service only when it starts an entry point
+  /// What a platform resource says of the process (an engine record's `resources`): the
+  /// engines it runs when its image and command name none, its served model and role.
+  std::vector<DeployedEngine> implied;
+  Word model;
+  Word role;             ///< the role's text, where it was read
+  std::string role_via;  ///< "LLMInferenceService spec.prefill"
 };
 
 /// What a copy of a fact costs the inputs' budget (deploy/budget.h): its text and

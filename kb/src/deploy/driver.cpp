@@ -2,10 +2,12 @@
 // it, and merges what every input said into one deployment.
 
 #include <algorithm>
+#include <optional>
 #include <set>
 #include <tuple>
 
 #include "deploy/catalog.h"
+#include "deploy/config_files.h"
 #include "deploy/reader.h"
 #include "kb/corpus.h"
 #include "kb/diagnostic_codes.h"
@@ -108,9 +110,24 @@ Deployment deploy::read_inputs(const Corpus& corpus, const Vocabulary& vocab,
                          "one of kubernetes, compose, deployment, packages, image, shell"));
     return d;
   }
-  std::vector<Facts> read;
-  std::vector<const DeployInput*> read_from;  // the input each Facts was read from
-  for (const DeployInput& in : inputs) {
+  // Inputs a reader claims by content first; what is left (YAML nothing claims, or kb's
+  // own format) may be a config file one of them names.
+  std::vector<std::optional<Facts>> by_input(inputs.size());
+  std::vector<std::size_t> left;
+  auto unknown_kind = [&](const DeployInput& in) {
+    if (in.from_directory) {
+      diags.push_back(diag(Severity::note, diag_code("deploy.skipped"), in.file, {},
+                           "not a kind of input kb reads; skipped", ""));
+    } else {
+      diags.push_back(diag(Severity::error, diag_code("deploy.unknown-kind"), in.file, {},
+                           "not a kind of input kb reads",
+                           "kb reads Kubernetes manifests, compose files, shell scripts, package "
+                           "lists, image references and deployment files; name the kind with "
+                           "--input-kind"));
+    }
+  };
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    const DeployInput& in = inputs[i];
     if (options.stopped()) break;
     if (in.text.size() > kMaxDeploymentBytes) {
       diags.push_back(
@@ -119,22 +136,34 @@ Deployment deploy::read_inputs(const Corpus& corpus, const Vocabulary& vocab,
       continue;
     }
     const Reader* r = pick(in, ctx);
+    if (options.kind.empty() && (!r || r->name() == "deployment")) {
+      left.push_back(i);
+      continue;
+    }
     if (!r) {
-      if (in.from_directory) {
-        diags.push_back(diag(Severity::note, diag_code("deploy.skipped"), in.file, {},
-                             "not a kind of input kb reads; skipped", ""));
-      } else {
-        diags.push_back(diag(Severity::error, diag_code("deploy.unknown-kind"), in.file, {},
-                             "not a kind of input kb reads",
-                             "kb reads Kubernetes manifests, compose files, shell scripts, package "
-                             "lists, image references and deployment files; name the kind with "
-                             "--input-kind"));
-      }
+      unknown_kind(in);
       continue;
     }
     budget.reading(in.file);
-    read.push_back(r->read(in, ctx));
-    read_from.push_back(&in);
+    by_input[i] = r->read(in, ctx);
+  }
+  const std::vector<bool> config_file = join_config_files(inputs, left, by_input, ctx, diags);
+  for (std::size_t i : left) {
+    if (config_file[i] || options.stopped()) continue;
+    const Reader* r = pick(inputs[i], ctx);
+    if (!r) {
+      unknown_kind(inputs[i]);
+      continue;
+    }
+    budget.reading(inputs[i].file);
+    by_input[i] = r->read(inputs[i], ctx);
+  }
+  std::vector<Facts> read;
+  std::vector<const DeployInput*> read_from;  // the input each Facts was read from
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    if (!by_input[i]) continue;
+    read.push_back(std::move(*by_input[i]));
+    read_from.push_back(&inputs[i]);
   }
   for (std::size_t i = 0; i < read.size(); ++i) {
     const Facts& f = read[i];

@@ -45,6 +45,15 @@ class Manifest {
   void resources(const Node* r, Process& p);
   void env(const Node& c, std::vector<EnvVar>& out);
   void value_from(const Node& from, EnvVar& v);
+  /// A resource an engine record declares (`resources:`, read_platform.cpp).
+  void platform(const Node& d, const Record& engine, const PlatformResource& res,
+                const std::string& name, const std::vector<KeyFact>& keys);
+  void platform_walk(const Node& n, std::vector<std::string>& path, const std::string& name,
+                     const std::vector<KeyFact>& keys);
+  void platform_pod(const Node& spec, const std::vector<std::string>& path, const std::string& name,
+                    const std::vector<KeyFact>& keys);
+  /// What the platform says of a container of the pod being read, when it runs engines.
+  void platform_container(const Node& c, Process& p);
   /// Dynamo's graph (read_dynamo.cpp).
   void dynamo(const Node& spec, const std::vector<KeyFact>& keys);
   Process dynamo_process(const Node& svc, const std::string& name, const std::vector<KeyFact>& keys,
@@ -56,6 +65,15 @@ class Manifest {
   Facts& out_;
   Interpreter interp_;
   std::map<std::string, std::map<std::string, ConfigEntry>> config_maps_;
+  /// The platform resource being read, and what it says of the pod being read.
+  struct Platform {
+    const Node* root = nullptr;
+    const Record* engine = nullptr;
+    const PlatformResource* res = nullptr;
+    Word model;
+    Word role;
+    std::string role_via;
+  } platform_;
 };
 
 }  // namespace kb::deploy

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <map>
 
+#include "deploy/catalog.h"
 #include "deploy/manifest.h"
 #include "deploy/yaml_docs.h"
 
@@ -90,6 +91,8 @@ void Manifest::document(const Node& d, std::size_t index) {
     if (worker) pod_template(worker, leader ? name + "/worker" : name, keys);
   } else if (kind == "DynamoGraphDeployment") {
     dynamo(*spec, keys);
+  } else if (auto [engine, res] = ctx_.catalog.resource(kind, scalar(d.find("apiVersion"))); res) {
+    platform(d, *engine, *res, name, keys);
   } else {
     generic(*spec, name, keys);
   }
@@ -104,7 +107,7 @@ void Manifest::generic(const Node& n, const std::string& name, const std::vector
       return;
     }
     for (const auto& [k, v] : n.entries) {
-      if (k.is_scalar() && k.value == "template" && v.is_map()) {
+      if (k.is_scalar() && k.value == "template" && v.is_map() && !v.find("containers")) {
         pod_template(&v, name, keys);
       } else {
         generic(v, name, keys);
@@ -118,7 +121,15 @@ void Manifest::generic(const Node& n, const std::string& name, const std::vector
 void Manifest::pod_template(const Node* t, const std::string& name, std::vector<KeyFact> keys) {
   if (!t || !t->is_map()) return;
   labels(t->find("metadata"), keys);
-  if (const Node* spec = t->find("spec"); spec && spec->is_map()) pod(*spec, name, keys);
+  const Node* spec = t->find("spec");
+  if (!spec || !spec->is_map()) return;
+  // A template of templates (AIBrix's StormService: `spec.roles[].template`).
+  const Node* containers = spec->find("containers");
+  if (containers && containers->is_seq()) {
+    pod(*spec, name, keys);
+  } else {
+    generic(*spec, name, keys);
+  }
 }
 
 void Manifest::pod(const Node& spec, const std::string& name, std::vector<KeyFact> keys) {
@@ -154,6 +165,7 @@ void Manifest::container(const Node& c, const std::string& pod_name, bool suffix
   env(c, p.env);
   resources(c.find("resources"), p);
   command(c.find("command"), c.find("args"), p);
+  if (platform_.res) platform_container(c, p);
   interp_.add(p);
 }
 

@@ -37,6 +37,17 @@ struct Context {
   Budget* budget;
 };
 
+/// A setting whose value names a config file of an engine (`LMCACHE_CONFIG_FILE=x.yaml`,
+/// a setting record's `file_of`): given beside it, the file's keys are that service's.
+struct ConfigRef {
+  std::size_t service = 0;  ///< index into the Facts' services
+  std::string path;         ///< as written, variables and all
+  std::string engine;       ///< the engine whose keys the file holds
+  std::string file;
+  Pos pos;
+  std::string via;  ///< "env LMCACHE_CONFIG_FILE"
+};
+
 /// What a reader found in one input.
 struct Facts {
   /// The services the input describes, with raw facts (resolved later by the check).
@@ -49,6 +60,7 @@ struct Facts {
   std::optional<Deployment> whole;
   std::vector<Unread> unread;
   std::vector<Diagnostic> diagnostics;
+  std::vector<ConfigRef> config_refs;
 };
 
 /// One kind of artifact.

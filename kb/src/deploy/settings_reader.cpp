@@ -16,6 +16,7 @@ constexpr int kKey = 0;        // what the orchestrator says: labels, Dynamo ser
 constexpr int kEntryFlag = 1;  // the launched engine's own flags, its entry point's role
 constexpr int kFlag = 2;       // flags spelled by the other engines of the service
 constexpr int kEnv = 3;        // environment variables
+constexpr int kFile = 4;       // keys of a config file the service names
 
 bool looks_like_flag(std::string_view s) {
   return s.size() > 1 && s[0] == '-' && !(s[1] >= '0' && s[1] <= '9') && s[1] != '.';
@@ -59,7 +60,11 @@ void leaves(const yaml::Node& n, const std::string& path,
 
 SettingsReader::SettingsReader(const Context& ctx, Facts& out, Service& svc,
                                std::string entry_engine)
-    : ctx_(ctx), out_(out), svc_(svc), entry_engine_(std::move(entry_engine)) {}
+    : ctx_(ctx),
+      out_(out),
+      svc_(svc),
+      entry_engine_(std::move(entry_engine)),
+      service_index_(out.services.size()) {}
 
 bool SettingsReader::engine_in_service(const SpellingRef& ref) const {
   auto id = ctx_.corpus.target(Kind::engine, ref.engine->engine.raw);
@@ -78,6 +83,13 @@ const SpellingRef* SettingsReader::choose(const std::vector<SpellingRef>* refs) 
   if (!refs || refs->empty()) return nullptr;
   const SpellingRef* mine = nullptr;
   const SpellingRef* entry = nullptr;
+  if (!only_engine_.empty()) {
+    // A config file of this engine (whether the service runs it was decided before).
+    for (const SpellingRef& r : *refs) {
+      if (ctx_.corpus.target(Kind::engine, r.engine->engine.raw) == only_engine_) return &r;
+    }
+    return nullptr;
+  }
   for (const SpellingRef& r : *refs) {
     if (!engine_in_service(r)) continue;
     if (!mine) mine = &r;
@@ -106,6 +118,12 @@ void SettingsReader::set(const SpellingRef& ref, const std::string& raw_value,
   std::string value = ref.spelling->has_value ? ref.spelling->value.str() : raw_value;
   if (ref.spelling->invert && def.type == setting_type::kBool && !runtime) {
     if (auto norm = normalize_value(def, value).value) value = *norm == "true" ? "false" : "true";
+  }
+  if (!def.file_of.raw.empty() && !raw_value.empty()) {
+    // A config file of an engine: joined to this service when it is among the inputs.
+    if (auto engine = ctx_.corpus.target(Kind::engine, def.file_of.raw)) {
+      out_.config_refs.push_back({service_index_, raw_value, *engine, file, pos, via});
+    }
   }
   if (def.key == "model") {
     if (runtime) return;
@@ -164,6 +182,17 @@ void SettingsReader::entrypoint_role(const std::string& role, const Word& at,
   EngineSpelling engine;
   SpellingRef ref{rec, &engine, &spelling};
   set(ref, role, via, file, at.pos, at.end, kEntryFlag);
+}
+
+void SettingsReader::platform_role(const Word& role, const std::string& file,
+                                   const std::string& via) {
+  const Record* rec = ctx_.vocab.setting("role");
+  if (!rec) return;
+  Spelling spelling;
+  spelling.name = "platform";
+  EngineSpelling engine;
+  SpellingRef ref{rec, &engine, &spelling};
+  set(ref, role.text, via, file, role.pos, role.end, kKey);
 }
 
 void SettingsReader::json_flag(const std::vector<SpellingRef>& refs, const Word& flag,
@@ -301,6 +330,55 @@ void SettingsReader::keys(const std::vector<KeyFact>& keys) {
     }
     set(*ref, k.value, k.via, k.file, k.pos, k.end, kKey);
   }
+}
+
+void SettingsReader::config_file(const std::vector<KeyFact>& keys, const std::string& engine) {
+  for (Setting& s : svc_.config) {
+    Candidate c;
+    c.rank = -1;
+    c.order = order_++;
+    const Record* rec = ctx_.vocab.setting(s.key);
+    if (auto norm =
+            rec && !s.runtime ? normalize_value(rec->setting, s.value).value : std::nullopt) {
+      c.has_norm = true;
+      c.norm = *norm;
+    }
+    const std::string key = s.key;
+    c.setting = std::move(s);
+    by_key_.emplace(key, std::move(c));
+  }
+  svc_.config.clear();
+  only_engine_ = engine;
+  for (const KeyFact& k : keys) {
+    // A key the engine spells as a config key, else its flag's long form (vLLM's
+    // `--config` file: `enable-prefix-caching: true`), else a field of a JSON-valued flag
+    // (`kv-transfer-config: {kv_role: ...}`).
+    const SpellingRef* ref = choose(ctx_.vocab.key(k.key));
+    if (!ref) ref = choose(ctx_.vocab.flag("--" + k.key));
+    if (!ref) {
+      if (const auto dot = k.key.find('.'); dot != std::string::npos) {
+        if (const auto* json = ctx_.vocab.json("--" + k.key.substr(0, dot))) {
+          std::vector<SpellingRef> same;
+          for (const SpellingRef& r : *json) {
+            if (r.spelling->field == k.key.substr(dot + 1)) same.push_back(r);
+          }
+          ref = choose(&same);
+        }
+      }
+    }
+    if (!ref) {
+      unread(k.file, k.pos, k.via + ": " + k.value, "no settings record spells this key");
+      continue;
+    }
+    const SettingDef& def = ref->setting->setting;
+    if (def.key == "model" && !svc_.model.empty()) continue;  // the command line's wins
+    if (!ref->spelling->has_value && !normalize_value(def, k.value).value) {
+      unread(k.file, k.pos, k.via + ": " + k.value, "not a value of " + def.key);
+      continue;
+    }
+    set(*ref, k.value, k.via, k.file, k.pos, k.end, kFile);
+  }
+  only_engine_.clear();
 }
 
 void SettingsReader::finish() {

@@ -24,11 +24,18 @@ class SettingsReader {
   /// The role an entry point implies (`{module: sglang_router.launch_router, role: router}`).
   void entrypoint_role(const std::string& role, const Word& at, const std::string& file,
                        const std::string& via);
+  /// The role where a platform resource places a pod (KServe's `spec.prefill`): what the
+  /// orchestrator says, so it wins over the engine's own flags.
+  void platform_role(const Word& role, const std::string& file, const std::string& via);
   /// Flags and positional arguments; the first positional one is the model when
   /// `positional_model` (`vllm serve MODEL`).
   void args(const std::vector<Word>& args, const std::string& file, bool positional_model);
   void env(const std::vector<EnvVar>& env);
   void keys(const std::vector<KeyFact>& keys);
+  /// The keys of a config file of `engine` the service names (`LMCACHE_CONFIG_FILE`):
+  /// spellings of that engine only, weaker than anything the service already says, which
+  /// is taken into the reader first. A key no record spells is unread.
+  void config_file(const std::vector<KeyFact>& keys, const std::string& engine);
   /// Moves the winning settings into the service, in the order they were first seen.
   void finish();
 
@@ -55,6 +62,8 @@ class SettingsReader {
   std::string entry_engine_;
   std::map<std::string, Candidate> by_key_;
   std::size_t order_ = 0;
+  std::size_t service_index_ = 0;  ///< where the service will stand in the Facts' services
+  std::string only_engine_;        ///< config_file: spellings of this engine only
 };
 
 /// Whether `args` pass a flag some settings record spells (the model's aside): a sign that

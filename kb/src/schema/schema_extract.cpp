@@ -357,6 +357,40 @@ const Setters<Entrypoint>& entrypoint_setters() {
 return s;
 }
 
+const Setters<ResourcePods>& resource_pods_setters() {
+  static const Setters<ResourcePods> s = {{"resource-pods"},
+                                          {{"path", TEXT(ResourcePods, path)},
+                                           {"role", TEXT(ResourcePods, role)},
+                                           {"when", TEXT(ResourcePods, when)},
+                                           {"role_from", TEXT(ResourcePods, role_from)}}};
+  return s;
+}
+
+const Setters<PlatformResource>& resource_setters() {
+  static const Setters<PlatformResource> s = {
+      {"resource"},
+      {{"kind", TEXT(PlatformResource, kind)}, {"group", TEXT(PlatformResource, group)},
+       {"engines", SET(PlatformResource){x.engines = refs(v, sub(p, f.name));
+}
+}
+, {"container", TEXT(PlatformResource, container)},
+    {"args_env", SET(PlatformResource){x.args_env = strings(v);
+}
+}
+, {"model", SET(PlatformResource){x.model = strings(v);
+}
+}
+, {
+  "pods", SET(PlatformResource) {
+    x.pods = objects(resource_pods_setters(), f, v, sub(p, f.name));
+  }
+}
+}
+}
+;
+return s;
+}
+
 const Setters<ProbeRoute>& probe_setters() {
   static const Setters<ProbeRoute> s = {
       {"probe"}, {{"path", TEXT(ProbeRoute, path)}, {"version", TEXT(ProbeRoute, version)},
@@ -663,6 +697,9 @@ const Setters<Record>& engine_setters() {
    SET(Record){x.engine->entrypoints = objects(entrypoint_setters(), f, v, sub(p, f.name));
 }
 }
+, {"resources", SET(Record){x.engine->resources = objects(resource_setters(), f, v, sub(p, f.name));
+}
+}
 , {"probe", SET(Record){x.engine->probe = objects(probe_setters(), f, v, sub(p, f.name));
 }
 }
@@ -742,9 +779,13 @@ const Setters<Record>& setting_setters() {
      SET(Record){x.setting->values = objects(setting_value_setters(), f, v, sub(p, f.name));
 }
 }
+, {"engines",
+   SET(Record){x.setting->engines = objects(engine_spelling_setters(), f, v, sub(p, f.name));
+}
+}
 , {
-  "engines", SET(Record) {
-    x.setting->engines = objects(engine_spelling_setters(), f, v, sub(p, f.name));
+  "file_of", SET(Record) {
+    x.setting->file_of = ref(v, sub(p, f.name));
   }
 }
 });
@@ -809,6 +850,8 @@ SetterNames nested_setter_names() {
   add_names(out, package_setters());
   add_names(out, image_setters());
   add_names(out, entrypoint_setters());
+  add_names(out, resource_setters());
+  add_names(out, resource_pods_setters());
   add_names(out, probe_setters());
   add_names(out, release_setters());
   add_names(out, runner_setters());

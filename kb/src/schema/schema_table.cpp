@@ -185,6 +185,33 @@ const Struct kEntrypoint = {
               "vllm"))},
     {"command", "module"}};
 
+const Struct kResourcePods = {
+    "resource-pods",
+    "Which pods of a platform resource take which role; the first entry that matches wins.",
+    {required(
+         text("path", "dotted path from the document's root: the pods under it", "spec.prefill")),
+     text("role", "the role they take (a value of settings/role)", "prefill"),
+     text("when", "only when this dotted path is present in the document", "spec.prefill"),
+     text("role_from", "the list at `path`: the field of each item whose value is its pods' role",
+          "name")},
+    {}};
+
+const Struct kPlatformResource = {
+    "resource",
+    "A Kubernetes resource of a platform whose pods run engines the manifest may not name "
+    "(KServe's LLMInferenceService starts vLLM from a preset).",
+    {required(text("kind", "the resource's kind", "LLMInferenceService")),
+     text("group", "the API group its apiVersion starts with; absent: any", "serving.kserve.io"),
+     list(ref("engines", Kind::engine,
+              "what its pods run when their image and command name no engine", "vllm")),
+     text("container", "the container that runs them; absent: every container", "main"),
+     list(text("args_env", "environment variables whose value is more arguments of the engine",
+               "VLLM_ADDITIONAL_ARGS")),
+     list(text("model", "dotted paths to the served model; the first present wins",
+               "spec.model.name")),
+     list(obj("pods", kResourcePods, "roles by where a pod stands", "path"))},
+    {}};
+
 const Struct kProbe = {
     "probe",
     "How a live server of this engine says what it is: a GET path answering JSON, where "
@@ -348,6 +375,8 @@ const Struct kEngine = {
             list(obj("packages", kPackage, "distribution packages that are this engine", "name")),
             list(obj("images", kImage, "container image repositories", "image")),
             list(obj("entrypoints", kEntrypoint, "how its processes are started")),
+            list(obj("resources", kPlatformResource,
+                     "Kubernetes kinds whose pods run engines the manifest may not name", "kind")),
             list(obj("probe", kProbe, "how a live server of it says what it is")),
             list(obj("releases", kRelease, "known releases"))}),
     {}};
@@ -389,7 +418,11 @@ const Struct kSetting = {
             list(text("synonyms", "other names of the key", "enable_prefix_caching")),
             md("description", "what it means, why gotchas care"),
             list(obj("values", kSettingValue, "enum: the allowed values", "value")),
-            list(obj("engines", kEngineSpelling, "how each engine spells it, and its default"))}),
+            list(obj("engines", kEngineSpelling, "how each engine spells it, and its default")),
+            ref("file_of", Kind::engine,
+                "the value is the path of a config file whose keys this engine spells "
+                "(`LMCACHE_CONFIG_FILE`): given beside it, the file's keys are the service's",
+                "lmcache")}),
     {}};
 
 const Struct kModel = {
@@ -465,11 +498,12 @@ const Struct& record_struct(Kind k) {
 
 const std::vector<const Struct*>& nested_structs() {
   static const std::vector<const Struct*> all = {
-      &kCitation,       &kEngineRange,  &kFixChain,      &kDetection,    &kImpact,
-      &kRepair,         &kRelation,     &kPackage,       &kImage,        &kEntrypoint,
-      &kRelease,        &kProbe,        &kIssueCitation, &kPrCitation,   &kSettingValue,
-      &kEngineSpelling, &kFlagSpelling, &kEnvSpelling,   &kJsonSpelling, &kKeySpelling,
-      &kSettingDefault, &kSubject,      &kSubjectEngine, &kRunner,       &kFailure};
+      &kCitation,       &kEngineRange,     &kFixChain,      &kDetection,    &kImpact,
+      &kRepair,         &kRelation,        &kPackage,       &kImage,        &kEntrypoint,
+      &kRelease,        &kProbe,           &kIssueCitation, &kPrCitation,   &kSettingValue,
+      &kEngineSpelling, &kFlagSpelling,    &kEnvSpelling,   &kJsonSpelling, &kKeySpelling,
+      &kSettingDefault, &kSubject,         &kSubjectEngine, &kRunner,       &kFailure,
+      &kResourcePods,   &kPlatformResource};
   return all;
 }
 

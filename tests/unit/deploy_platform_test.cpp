@@ -1,0 +1,207 @@
+// Platform resources an engine record declares (`resources:`), and config files a
+// service names (a setting's `file_of`): both are data in the fixture records, so these
+// tests use a made-up platform kind the code has never heard of.
+
+#include "unit/deploy_fixture.h"
+
+using namespace kb;
+using namespace kb::test;
+
+namespace {
+
+const char* kPool = R"(apiVersion: zz.example.com/v1
+kind: ZzPool
+metadata:
+  name: pool
+spec:
+  model:
+    name: Qwen/Qwen3-8B
+  template:
+    containers:
+      - name: main
+        env:
+          - name: ZZ_ARGS
+            value: "--tensor-parallel-size 2 --kv-transfer-config '{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_consumer\"}'"
+      - name: sidecar
+        image: example.com/proxy:1.0
+  prefill:
+    template:
+      containers:
+        - name: main
+          env:
+            - name: ZZ_ARGS
+              value: "--tensor-parallel-size 4"
+)";
+
+}  // namespace
+
+TEST_CASE("platform: a declared resource's pods run its engines, with roles by where they stand",
+          "[deploy][platform]") {
+  Read r = read_texts({{"pool.yaml", kPool}});
+  for (const auto& d : r.diags) INFO(format_diagnostic(d));
+  CHECK(count_severity(r.diags, Severity::error) == 0);
+  REQUIRE(r.names() == std::vector<std::string>{"pool/main", "pool/prefill"});
+  const Service& decode = r.service("pool/main");
+  const DeployedEngine* vllm = engine(decode, "engines/vllm");
+  REQUIRE(vllm);
+  CHECK(vllm->via == "ZzPool runs vllm (engines/zz-platform)");
+  CHECK(vllm->pos.line == 10);
+  CHECK(decode.model == "Qwen/Qwen3-8B");
+  CHECK(decode.model_pos.line == 7);
+  // The arguments in ZZ_ARGS are the engine's flags, at their place in the file.
+  REQUIRE(setting(decode, "tensor_parallel_size"));
+  CHECK(setting(decode, "tensor_parallel_size")->value == "2");
+  CHECK(setting(decode, "tensor_parallel_size")->pos.line == 13);
+  CHECK(setting(decode, "kv_connector")->value == "NixlConnector");
+  // With spec.prefill beside it, the main pool decodes; the record says so, and it wins
+  // over nothing here but would over a flag.
+  REQUIRE(setting(decode, "role"));
+  CHECK(setting(decode, "role")->value == "decode");
+  CHECK(setting(decode, "role")->via == "ZzPool spec (engines/zz-platform)");
+  const Service& prefill = r.service("pool/prefill");
+  CHECK(setting(prefill, "role")->value == "prefill");
+  CHECK(setting(prefill, "tensor_parallel_size")->value == "4");
+  CHECK(prefill.model == "Qwen/Qwen3-8B");
+  // The sidecar is not the container the platform runs the engine in.
+  CHECK(r.unread("'pool/sidecar' (image example.com/proxy:1.0)", 14));
+}
+
+TEST_CASE("platform: without what the role rule's `when` names, a pool is monolithic",
+          "[deploy][platform]") {
+  std::string one(kPool);
+  one = one.substr(0, one.find("  prefill:"));
+  Read r = read_texts({{"pool.yaml", one}});
+  CHECK(count_severity(r.diags, Severity::error) == 0);
+  REQUIRE(r.names() == std::vector<std::string>{"pool/main"});
+  // No role fact: the service keeps the default, and kv_role says kv_consumer.
+  const Setting* role = setting(r.service("pool/main"), "role");
+  REQUIRE(role);
+  CHECK(role->value == "kv_consumer");
+}
+
+TEST_CASE("platform: the kind must be in the declared group", "[deploy][platform]") {
+  std::string other(kPool);
+  other.replace(other.find("zz.example.com"), 14, "example.org");
+  Read r = read_texts({{"pool.yaml", other}});
+  // Read as any resource holding pod specs: its main container names no engine.
+  CHECK(r.deployment.services.empty());
+  const auto codes = r.codes();
+  CHECK(std::find(codes.begin(), codes.end(), "deploy.no-engine") != codes.end());
+}
+
+TEST_CASE("platform: a list item's field names its pods' role", "[deploy][platform]") {
+  const char* storm = R"(apiVersion: zz.example.com/v1
+kind: ZzStorm
+metadata:
+  name: storm
+spec:
+  roles:
+    - name: gen
+      template:
+        spec:
+          containers:
+            - name: decode
+              image: vllm/vllm-openai:v0.10.0
+              command: ["vllm", "serve", "m"]
+    - name: routing
+      template:
+        spec:
+          containers:
+            - name: router
+              image: vllm/vllm-openai:v0.10.0
+              command: ["vllm", "serve", "m"]
+)";
+  Read r = read_texts({{"storm.yaml", storm}});
+  CHECK(count_severity(r.diags, Severity::error) == 0);
+  REQUIRE(r.names() == std::vector<std::string>{"storm/gen", "storm/routing"});
+  const Setting* role = setting(r.service("storm/gen"), "role");
+  REQUIRE(role);
+  CHECK(role->value == "gen");  // a synonym of decode in settings/role
+  CHECK(role->pos.line == 7);
+  CHECK(role->via == "ZzStorm spec.roles[].name");
+  // `routing` is no role the fixture records know: said, and no role is set from it.
+  CHECK(setting(r.service("storm/routing"), "role") == nullptr);
+  CHECK(r.unread("name: routing", 14));
+}
+
+namespace {
+
+const char* kLauncher = R"SH(#!/bin/bash
+DIR="$(dirname "$0")"
+LMCACHE_CONFIG_FILE=$DIR/configs/prefiller.yaml \
+  vllm serve Qwen/Qwen3-8B \
+  --kv-transfer-config '{"kv_connector":"LMCacheConnectorV1","kv_role":"kv_consumer"}'
+)SH";
+
+const char* kConfig = R"(local_cpu: False
+pd_role: "sender"
+chunk_size: 256
+)";
+
+}  // namespace
+
+TEST_CASE("config files: a file a service names joins it, weaker than what it says",
+          "[deploy][config-file]") {
+  Read r = read_texts({{"launch.sh", kLauncher}, {"ex/configs/prefiller.yaml", kConfig}});
+  for (const auto& d : r.diags) INFO(format_diagnostic(d));
+  CHECK(count_severity(r.diags, Severity::error) == 0);
+  // One service: the config file is not a deployment of its own.
+  REQUIRE(r.deployment.services.size() == 1);
+  const Service& s = r.deployment.services.front();
+  // pd_role is read as LMCache's role key, and loses to the command line's kv_role.
+  const Setting* role = setting(s, "role");
+  REQUIRE(role);
+  CHECK(role->value == "kv_consumer");
+  CHECK(r.unread("config file pd_role = sender", 2));
+  // Keys no record spells are said, at their line in the config file.
+  CHECK(std::any_of(r.deployment.not_understood.begin(), r.deployment.not_understood.end(),
+                    [](const Unread& u) {
+                      return u.file == "ex/configs/prefiller.yaml" && u.pos.line == 1 &&
+                             u.why == "no settings record spells this key";
+                    }));
+}
+
+TEST_CASE("config files: a key of the file sets what the command line leaves unset",
+          "[deploy][config-file]") {
+  std::string launcher(kLauncher);
+  launcher.replace(launcher.find(R"(,"kv_role":"kv_consumer")"), 24, "");
+  Read r = read_texts({{"launch.sh", launcher}, {"configs/prefiller.yaml", kConfig}});
+  REQUIRE(r.deployment.services.size() == 1);
+  const Setting* role = setting(r.deployment.services.front(), "role");
+  REQUIRE(role);
+  CHECK(role->value == "sender");
+  CHECK(role->file == "configs/prefiller.yaml");
+  CHECK(role->pos.line == 2);
+}
+
+TEST_CASE("config files: a named file not given, or given twice, is said, never guessed",
+          "[deploy][config-file]") {
+  Read alone = read_texts({{"launch.sh", kLauncher}});
+  CHECK(count_severity(alone.diags, Severity::error) == 0);
+  CHECK(alone.unread("env LMCACHE_CONFIG_FILE $(dirname \"$0\")/configs/prefiller.yaml", 3));
+
+  // Two inputs end the same way: neither is joined, and each is then read as what it is
+  // (not a deployment kb reads): the check cannot pass.
+  Read two = read_texts({{"launch.sh", kLauncher},
+                         {"a/configs/prefiller.yaml", kConfig},
+                         {"b/configs/prefiller.yaml", kConfig}});
+  CHECK(two.unread("env LMCACHE_CONFIG_FILE $(dirname \"$0\")/configs/prefiller.yaml", 3));
+  CHECK(count_severity(two.diags, Severity::error) > 0);
+}
+
+TEST_CASE("config files: a file of an engine the service does not run is not joined",
+          "[deploy][config-file]") {
+  std::string launcher(kLauncher);
+  launcher.replace(launcher.find("LMCacheConnectorV1"), 18, "NixlConnector");
+  Read r = read_texts({{"launch.sh", launcher}, {"configs/prefiller.yaml", kConfig}});
+  CHECK(r.unread("env LMCACHE_CONFIG_FILE $(dirname \"$0\")/configs/prefiller.yaml", 3));
+  CHECK(setting(r.deployment.services.front(), "role")->value == "kv_consumer");
+}
+
+TEST_CASE("config files: a named file that is not a mapping of keys fails the check",
+          "[deploy][config-file]") {
+  Read r = read_texts({{"launch.sh", kLauncher}, {"configs/prefiller.yaml", "- a\n- b\n"}});
+  const auto codes = r.codes();
+  CHECK(std::find(codes.begin(), codes.end(), "deploy.bad-config-file") != codes.end());
+  CHECK(count_severity(r.diags, Severity::error) > 0);
+}
