@@ -366,6 +366,23 @@ const std::vector<std::pair<std::string_view, Put>>& encoders() {
          }
          j["resources"] = a;
        }},
+      {"charts",
+       [](const Corpus& c, const Record& r, json& j) {
+         json a = json::array();
+         for (const auto& ch : r.engine->charts) {
+           json x = {{"values", ch.values}};
+           if (!ch.engines.empty()) x["engines"] = refs(c, ch.engines, Kind::engine);
+           put_text(x, "name", ch.name);
+           if (!ch.image.empty()) x["image"] = ch.image;
+           if (!ch.model.empty()) x["model"] = ch.model;
+           if (!ch.args.empty()) x["args"] = ch.args;
+           if (!ch.env.empty()) x["env"] = ch.env;
+           if (!ch.keys_of.raw.empty()) x["keys_of"] = reference(c, ch.keys_of, Kind::engine);
+           put_text(x, "role", ch.role);
+           a.push_back(std::move(x));
+         }
+         j["charts"] = a;
+       }},
       {"probe",
        [](const Corpus&, const Record& r, json& j) {
          json a = json::array();

@@ -205,3 +205,80 @@ TEST_CASE("config files: a named file that is not a mapping of keys fails the ch
   CHECK(std::find(codes.begin(), codes.end(), "deploy.bad-config-file") != codes.end());
   CHECK(count_severity(r.diags, Severity::error) > 0);
 }
+
+namespace {
+
+const char* kValues = R"(zzEngines:
+  list:
+    - name: a
+      repository: vllm/vllm-openai
+      tag: v0.10.0
+      modelURL: Qwen/Qwen3-8B
+      replicaCount: 2
+      engineConfig:
+        enablePrefixCaching: true
+        extraArgs: ["--tensor-parallel-size", "2"]
+      cache:
+        enabled: true
+        kvRole: kv_producer
+      env:
+        - name: VLLM_BATCH_INVARIANT
+          value: "1"
+    - name: b
+      repository: example.com/custom
+      tag: latest
+      modelURL: m2
+      cache:
+        enabled: false
+zzRouter:
+  replicaCount: 1
+)";
+
+}  // namespace
+
+TEST_CASE("chart values: each item a service, its fields the chart's spellings",
+          "[deploy][values]") {
+  Read r = read_texts({{"values.yaml", kValues}});
+  for (const auto& d : r.diags) INFO(format_diagnostic(d));
+  CHECK(count_severity(r.diags, Severity::error) == 0);
+  REQUIRE(r.names() == std::vector<std::string>{"a", "b", "zzRouter"});
+  const Service& a = r.service("a");
+  const DeployedEngine* vllm = engine(a, "engines/vllm");
+  REQUIRE(vllm);
+  CHECK(vllm->version == "0.10.0");
+  CHECK(vllm->pos.line == 4);
+  CHECK(a.model == "Qwen/Qwen3-8B");
+  CHECK(a.model_pos.line == 6);
+  REQUIRE(setting(a, "prefix_caching"));
+  CHECK(setting(a, "prefix_caching")->value == "true");
+  CHECK(setting(a, "prefix_caching")->via == "values engineConfig.enablePrefixCaching");
+  CHECK(setting(a, "prefix_caching")->pos.line == 9);
+  // A switch: `enabled: true` sets the value the record gives.
+  CHECK(setting(a, "kv_connector")->value == "lmcache");
+  CHECK(setting(a, "role")->value == "kv_producer");
+  CHECK(setting(a, "tensor_parallel_size")->value == "2");
+  CHECK(setting(a, "tensor_parallel_size")->pos.line == 10);
+  CHECK(setting(a, "batch_invariant")->value == "1");
+  // Fields no record spells are not settings, and are not listed either.
+  CHECK_FALSE(r.unread("values replicaCount: 2", 7));
+
+  const Service& b = r.service("b");
+  // An image no record knows: the chart's engine, version unknown.
+  const DeployedEngine* implied = engine(b, "engines/vllm");
+  REQUIRE(implied);
+  CHECK(implied->version.empty());
+  CHECK(implied->via == "values zzEngines.list (engines/zz-platform)");
+  // A switch set to false leaves the setting unset.
+  CHECK(setting(b, "kv_connector") == nullptr);
+
+  const Setting* role = setting(r.service("zzRouter"), "role");
+  REQUIRE(role);
+  CHECK(role->value == "router");
+}
+
+TEST_CASE("chart values: a file without a declared values key is not read as one",
+          "[deploy][values]") {
+  Read r = read_texts({{"values.yaml", "otherSpec:\n  list: []\n"}});
+  const auto codes = r.codes();
+  CHECK(std::find(codes.begin(), codes.end(), "deploy.unknown-kind") != codes.end());
+}

@@ -307,6 +307,21 @@ struct PlatformResource {
   Pos pos;
 };
 
+/// The values of a Helm chart that runs engines (vLLM production-stack's
+/// `servingEngineSpec.modelSpec`): each item of the list at `values` is a service.
+struct ChartValues {
+  Str values;              ///< dotted path of a list (each item a service) or a mapping
+  Vec<RefValue> engines;   ///< what each service runs when its image names none
+  Str name;                ///< the item field naming the service
+  Vec<std::string> image;  ///< item fields of the image's repository, then its tag
+  Vec<std::string> model;  ///< item fields of the served model, first present wins
+  Vec<std::string> args;   ///< item fields holding more engine arguments (a list)
+  Vec<std::string> env;    ///< item fields holding a Kubernetes `env` list
+  RefValue keys_of;        ///< the item's fields are keys this engine spells
+  Str role;                ///< the role of every such service, when the chart says
+  Pos pos;
+};
+
 /// A known release of an engine, with the versions of the components it ships or pins.
 struct Release {
   Str version;
@@ -423,6 +438,7 @@ struct EngineInfo {
   Vec<Image> images;
   Vec<Entrypoint> entrypoints;
   Vec<PlatformResource> resources;  ///< Kubernetes kinds whose pods run engines
+  Vec<ChartValues> charts;          ///< Helm values whose items run engines
   Vec<ProbeRoute> probe;  ///< how `kb oracle run` and `kb check --endpoint` recognise its server
   Vec<Release> releases;
 };

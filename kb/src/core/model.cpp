@@ -142,6 +142,10 @@ std::vector<RefSlot> reference_slots(const Record& r) {
   for (const auto& res : r.engine->resources) {
     for (const auto& v : res.engines) out.push_back({&v, Kind::engine});
   }
+  for (const auto& ch : r.engine->charts) {
+    for (const auto& v : ch.engines) out.push_back({&v, Kind::engine});
+    if (!ch.keys_of.raw.empty()) out.push_back({&ch.keys_of, Kind::engine});
+  }
   for (const auto& rel : r.engine->releases) {
     for (const auto& v : rel.bundles) out.push_back({&v, Kind::engine});
   }

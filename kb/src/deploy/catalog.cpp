@@ -276,4 +276,12 @@ std::pair<const Record*, const PlatformResource*> Catalog::resource(
   return {nullptr, nullptr};
 }
 
+std::vector<std::pair<const Record*, const ChartValues*>> Catalog::charts() const {
+  std::vector<std::pair<const Record*, const ChartValues*>> out;
+  for (const Record* e : engines_) {
+    for (const ChartValues& c : e->engine->charts) out.emplace_back(e, &c);
+  }
+  return out;
+}
+
 }  // namespace kb::deploy

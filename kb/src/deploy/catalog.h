@@ -76,6 +76,8 @@ class Catalog {
   /// (`resources:`), with the record that declares it; {nullptr, nullptr} when none.
   std::pair<const Record*, const PlatformResource*> resource(std::string_view kind,
                                                              std::string_view api_version) const;
+  /// Every chart's values an engine record declares (`charts:`), with its record.
+  std::vector<std::pair<const Record*, const ChartValues*>> charts() const;
 
  private:
   const Corpus* corpus_ = nullptr;

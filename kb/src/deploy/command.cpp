@@ -244,7 +244,11 @@ void Interpreter::add_one(const Process& p) {
                              "command " + entry->text);
   }
   if (!p.role.text.empty()) settings.platform_role(p.role, p.file, p.role_via);
-  settings.keys(p.keys);
+  if (p.keys_of.empty()) {
+    settings.keys(p.keys);
+  } else {
+    settings.chart_keys(p.keys, p.keys_of);
+  }
   settings.env(p.env);
   settings.args(args, p.file, positional_model);
   settings.finish();

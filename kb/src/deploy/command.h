@@ -60,6 +60,9 @@ struct Process {
   Word model;
   Word role;             ///< the role's text, where it was read
   std::string role_via;  ///< "LLMInferenceService spec.prefill"
+  /// `keys` are spellings of this engine, which the service need not run (a chart's
+  /// values: `vllmConfig.enablePrefixCaching` is production-stack's spelling); "" none.
+  std::string keys_of;
 };
 
 /// What a copy of a fact costs the inputs' budget (deploy/budget.h): its text and

@@ -22,6 +22,7 @@ const std::vector<std::unique_ptr<Reader>>& readers() {
     v.push_back(endpoint_reader());  // before deployment: it has `engines` too
     v.push_back(kubernetes_reader());
     v.push_back(compose_reader());
+    v.push_back(values_reader());  // before deployment: a chart's values are YAML too
     v.push_back(deployment_reader());
     v.push_back(packages_reader());
     v.push_back(image_reader());
@@ -107,7 +108,8 @@ Deployment deploy::read_inputs(const Corpus& corpus, const Vocabulary& vocab,
   if (!options.kind.empty() && !by_name(options.kind)) {
     diags.push_back(diag(Severity::error, diag_code("deploy.unknown-kind"), "", {},
                          "'" + options.kind + "' is not a kind of input kb reads",
-                         "one of kubernetes, compose, deployment, packages, image, shell"));
+                         "one of kubernetes, compose, values, deployment, packages, image, "
+                         "shell"));
     return d;
   }
   // Inputs a reader claims by content first; what is left (YAML nothing claims, or kb's

@@ -67,7 +67,8 @@ struct Facts {
 class Reader {
  public:
   virtual ~Reader() = default;
-  /// "endpoint", "kubernetes", "compose", "deployment", "packages", "image" or "shell".
+  /// "endpoint", "kubernetes", "compose", "values", "deployment", "packages", "image" or
+  /// "shell".
   virtual std::string_view name() const = 0;
   /// Whether the input looks like this kind; cheap, never a full parse.
   virtual bool accepts(std::string_view path, std::string_view text, const Context& ctx) const = 0;
@@ -78,6 +79,7 @@ class Reader {
 std::unique_ptr<Reader> endpoint_reader();
 std::unique_ptr<Reader> kubernetes_reader();
 std::unique_ptr<Reader> compose_reader();
+std::unique_ptr<Reader> values_reader();
 std::unique_ptr<Reader> deployment_reader();
 std::unique_ptr<Reader> packages_reader();
 std::unique_ptr<Reader> image_reader();

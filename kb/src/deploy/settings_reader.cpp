@@ -381,6 +381,24 @@ void SettingsReader::config_file(const std::vector<KeyFact>& keys, const std::st
   only_engine_.clear();
 }
 
+void SettingsReader::chart_keys(const std::vector<KeyFact>& keys, const std::string& engine) {
+  only_engine_ = engine;
+  for (const KeyFact& k : keys) {
+    const SpellingRef* ref = choose(ctx_.vocab.key(k.key));
+    if (!ref) continue;  // fields no record spells (replicaCount, pvcStorage) are not settings
+    const SettingDef& def = ref->setting->setting;
+    if (ref->spelling->has_value) {
+      const std::string_view v = k.value;
+      if (v == "false" || v == "False" || v == "FALSE" || v == "0" || v.empty()) continue;
+    } else if (!normalize_value(def, k.value).value && !set_at_run_time(k.value)) {
+      unread(k.file, k.pos, k.via + ": " + k.value, "not a value of " + def.key);
+      continue;
+    }
+    set(*ref, k.value, k.via, k.file, k.pos, k.end, kEntryFlag);
+  }
+  only_engine_.clear();
+}
+
 void SettingsReader::finish() {
   std::vector<Candidate*> list;
   for (auto& [key, c] : by_key_) list.push_back(&c);

@@ -36,6 +36,9 @@ class SettingsReader {
   /// spellings of that engine only, weaker than anything the service already says, which
   /// is taken into the reader first. A key no record spells is unread.
   void config_file(const std::vector<KeyFact>& keys, const std::string& engine);
+  /// The fields of a chart's values item as `engine` spells them (the chart renders them
+  /// into the engine's flags). A key with a fixed value is a switch: false leaves it unset.
+  void chart_keys(const std::vector<KeyFact>& keys, const std::string& engine);
   /// Moves the winning settings into the service, in the order they were first seen.
   void finish();
 

@@ -391,6 +391,36 @@ const Setters<PlatformResource>& resource_setters() {
 return s;
 }
 
+const Setters<ChartValues>& chart_setters() {
+  static const Setters<ChartValues> s = {
+      {"chart"}, {{"values", TEXT(ChartValues, values)},
+                  {"engines", SET(ChartValues){x.engines = refs(v, sub(p, f.name));
+}
+}
+, {"name", TEXT(ChartValues, name)}, {"image", SET(ChartValues){x.image = strings(v);
+}
+}
+, {"model", SET(ChartValues){x.model = strings(v);
+}
+}
+, {"args", SET(ChartValues){x.args = strings(v);
+}
+}
+, {"env", SET(ChartValues){x.env = strings(v);
+}
+}
+, {"keys_of", SET(ChartValues){x.keys_of = ref(v, sub(p, f.name));
+}
+}
+, {
+  "role", TEXT(ChartValues, role)
+}
+}
+}
+;
+return s;
+}
+
 const Setters<ProbeRoute>& probe_setters() {
   static const Setters<ProbeRoute> s = {
       {"probe"}, {{"path", TEXT(ProbeRoute, path)}, {"version", TEXT(ProbeRoute, version)},
@@ -700,6 +730,9 @@ const Setters<Record>& engine_setters() {
 , {"resources", SET(Record){x.engine->resources = objects(resource_setters(), f, v, sub(p, f.name));
 }
 }
+, {"charts", SET(Record){x.engine->charts = objects(chart_setters(), f, v, sub(p, f.name));
+}
+}
 , {"probe", SET(Record){x.engine->probe = objects(probe_setters(), f, v, sub(p, f.name));
 }
 }
@@ -852,6 +885,7 @@ SetterNames nested_setter_names() {
   add_names(out, entrypoint_setters());
   add_names(out, resource_setters());
   add_names(out, resource_pods_setters());
+  add_names(out, chart_setters());
   add_names(out, probe_setters());
   add_names(out, release_setters());
   add_names(out, runner_setters());

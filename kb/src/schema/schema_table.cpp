@@ -212,6 +212,26 @@ const Struct kPlatformResource = {
      list(obj("pods", kResourcePods, "roles by where a pod stands", "path"))},
     {}};
 
+const Struct kChartValues = {
+    "chart",
+    "The values file of a Helm chart that runs engines: the items of a list in it (or one "
+    "mapping) are services, and their fields are keys an engine record spells.",
+    {required(text("values", "dotted path of the list whose items are services, or of a mapping",
+                   "servingEngineSpec.modelSpec")),
+     list(ref("engines", Kind::engine, "what each service runs when its image names none", "vllm")),
+     text("name", "the item field naming the service", "name"),
+     list(text("image", "item fields of the image's repository, then its tag", "repository")),
+     list(text("model", "item fields of the served model; the first present wins", "modelURL")),
+     list(text("args", "item fields holding a list of more engine arguments",
+               "vllmConfig.extraArgs")),
+     list(text("env", "item fields holding a Kubernetes env list", "env")),
+     ref("keys_of", Kind::engine,
+         "the item's fields (dotted, `vllmConfig.enablePrefixCaching`) are keys this engine "
+         "spells in settings records",
+         "vllm-production-stack"),
+     text("role", "the role of every such service (a value of settings/role)", "router")},
+    {}};
+
 const Struct kProbe = {
     "probe",
     "How a live server of this engine says what it is: a GET path answering JSON, where "
@@ -365,20 +385,22 @@ const Struct kGotcha = {
 const Struct kEngine = {
     "engine",
     "An engine, connector or library that gotchas affect and deployments run.",
-    common(false,
-           {required(text("name", "display name", "vLLM")),
-            text("repo", "GitHub owner/name", "vllm-project/vllm"), of("url", T::url, "home page"),
-            md("description", "what it is"),
-            text("kind", "free classification: inference-engine, kv-connector, ...",
-                 "inference-engine"),
-            list(obj("relations", kRelation, "plugin of, fork of, ...")),
-            list(obj("packages", kPackage, "distribution packages that are this engine", "name")),
-            list(obj("images", kImage, "container image repositories", "image")),
-            list(obj("entrypoints", kEntrypoint, "how its processes are started")),
-            list(obj("resources", kPlatformResource,
-                     "Kubernetes kinds whose pods run engines the manifest may not name", "kind")),
-            list(obj("probe", kProbe, "how a live server of it says what it is")),
-            list(obj("releases", kRelease, "known releases"))}),
+    common(
+        false,
+        {required(text("name", "display name", "vLLM")),
+         text("repo", "GitHub owner/name", "vllm-project/vllm"), of("url", T::url, "home page"),
+         md("description", "what it is"),
+         text("kind", "free classification: inference-engine, kv-connector, ...",
+              "inference-engine"),
+         list(obj("relations", kRelation, "plugin of, fork of, ...")),
+         list(obj("packages", kPackage, "distribution packages that are this engine", "name")),
+         list(obj("images", kImage, "container image repositories", "image")),
+         list(obj("entrypoints", kEntrypoint, "how its processes are started")),
+         list(obj("resources", kPlatformResource,
+                  "Kubernetes kinds whose pods run engines the manifest may not name", "kind")),
+         list(obj("charts", kChartValues, "Helm chart values whose items run engines", "values")),
+         list(obj("probe", kProbe, "how a live server of it says what it is")),
+         list(obj("releases", kRelease, "known releases"))}),
     {}};
 
 const Struct kOracle = {
@@ -498,12 +520,13 @@ const Struct& record_struct(Kind k) {
 
 const std::vector<const Struct*>& nested_structs() {
   static const std::vector<const Struct*> all = {
-      &kCitation,       &kEngineRange,     &kFixChain,      &kDetection,    &kImpact,
-      &kRepair,         &kRelation,        &kPackage,       &kImage,        &kEntrypoint,
-      &kRelease,        &kProbe,           &kIssueCitation, &kPrCitation,   &kSettingValue,
-      &kEngineSpelling, &kFlagSpelling,    &kEnvSpelling,   &kJsonSpelling, &kKeySpelling,
-      &kSettingDefault, &kSubject,         &kSubjectEngine, &kRunner,       &kFailure,
-      &kResourcePods,   &kPlatformResource};
+      &kCitation,       &kEngineRange,  &kFixChain,         &kDetection,
+      &kImpact,         &kRepair,       &kRelation,         &kPackage,
+      &kImage,          &kEntrypoint,   &kRelease,          &kProbe,
+      &kIssueCitation,  &kPrCitation,   &kSettingValue,     &kEngineSpelling,
+      &kFlagSpelling,   &kEnvSpelling,  &kJsonSpelling,     &kKeySpelling,
+      &kSettingDefault, &kSubject,      &kSubjectEngine,    &kRunner,
+      &kFailure,        &kResourcePods, &kPlatformResource, &kChartValues};
   return all;
 }
 
