@@ -26,12 +26,15 @@ using kb::test::read_file;
 
 namespace {
 
-/// The header of a fixture: `# expect: CODE LINE:COL [in NAMESPACE]`.
+/// The header of a fixture: `# expect: CODE LINE:COL [in NAMESPACE]`, or `in PATH.yaml` for
+/// a fixture that stands in place of the shipped record at PATH (`settings/role.yaml`).
 struct Expect {
   std::string code;
   int line = 0;
   int column = 0;
   std::string ns = "gotchas";
+  /// Where the fixture is linted: NAMESPACE/CODE.yaml, or the PATH given.
+  std::string file() const { return ns.ends_with(".yaml") ? ns : ns + "/" + code + ".yaml"; }
 };
 
 Expect expect_of(const std::string& bytes) {
@@ -188,7 +191,8 @@ TEST_CASE("every code a record can trigger has a fixture named after it", "[code
 
 // Each fixture joins the shipped records (plus the files under
 // tests/data/invalid-context/CODE/, when a code needs other records to show) as
-// NAMESPACE/CODE.yaml; linting that tree reports the code at the header's position.
+// NAMESPACE/CODE.yaml, or in place of the shipped file at the header's PATH.yaml; linting
+// that tree reports the code at the header's position.
 TEST_CASE("every fixture reports its code in the context of the shipped records", "[codes]") {
   kb::LintOptions options;
   options.today = "2026-11-30";
@@ -196,11 +200,13 @@ TEST_CASE("every fixture reports its code in the context of the shipped records"
   for (const auto& path : fixtures()) {
     const std::string bytes = read_file(path);
     const Expect e = expect_of(bytes);
-    const std::string file = e.ns + "/" + path.stem().string() + ".yaml";
+    const std::string file = e.file();
     INFO(path.filename().string());
     REQUIRE(e.code == path.stem().string());
     std::vector<kb::FileResult> files;
-    for (const auto& f : shipped()->files()) files.push_back(*f);
+    for (const auto& f : shipped()->files()) {
+      if (f->file != file) files.push_back(*f);
+    }
     files.push_back(kb::load_record_text(file, bytes, {.max_file_bytes = 4096}));
     const fs::path context = fs::path(KB_TEST_DATA) / "invalid-context" / e.code;
     if (fs::is_directory(context)) {
