@@ -66,7 +66,7 @@ TEST_CASE("the browse fixture lints clean, without warnings", "[pages][browse]")
     INFO(kb::format_diagnostic(d));
     CHECK(d.severity == kb::Severity::note);
   }
-  CHECK(tree().linted.corpus->records().size() == 13);
+  CHECK(tree().linted.corpus->records().size() == 14);
 }
 
 TEST_CASE("gotcha page: readable predicate with engines and settings linked", "[pages][browse]") {
@@ -186,10 +186,10 @@ TEST_CASE("home page: gotchas by family and by engine, silent first", "[pages][b
   CHECK(attrs_at(d, "//section[@id='engine-vllm-ascend']//li/a", "href") ==
         Strings{"gotchas/a-silent-cache", "gotchas/c-model-moe"});
   CHECK(texts(d, "//section[@id='settings']//li") ==
-        Strings{"kv_cache_dtype 3", "kv_connector 1", "moe 1", "prefix_caching 1"});
+        Strings{"kv_cache_dtype 3", "kv_connector 1", "moe 1", "prefix_caching 1", "role 0"});
   CHECK(attrs_at(d, "//section[@id='settings']//li/a", "href") ==
         Strings{"settings/kv-cache-dtype", "settings/kv-connector", "settings/moe",
-                "settings/prefix-caching"});
+                "settings/prefix-caching", "settings/role"});
   CHECK(texts(d, "//section[@id='models']//li") == Strings{"Mixtral 1"});
 }
 

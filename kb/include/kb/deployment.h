@@ -66,7 +66,8 @@ struct Unread {
 /// One process or pool of a deployment.
 struct Service {
   std::string name;  ///< "prefill", a container or compose service name; "" for a flat file
-  std::string role = "both";  ///< prefill | decode | both | router | cache-server
+  /// A value of the `role` settings record: prefill, decode, both, router, ...
+  std::string role = std::string(service_role::kBoth);
   Pos pos;
   std::string file;
   std::vector<DeployedEngine> engines;

@@ -268,12 +268,17 @@ inline constexpr CodeInfo kCodes[] = {
     {"setting.bad-key", error, tree, "a setting's key is not lower-case letters, digits and '_'",
      "e.g. prefix_caching"},
     {"setting.bad-value", error, tree,
-     "a setting's value (a default, a spelling's value) is not of its type",
+     "a setting's value (a default, a spelling's value, an entry point's role) is not of its "
+     "type",
      "write a value of the setting's type"},
     {"setting.duplicate-value", error, tree, "an enum setting lists a value twice",
      "values compare case- and '-'/'_'-insensitively: keep one"},
     {"setting.key-collision", error, tree, "a key or synonym also names another setting",
      "every key and synonym names one setting only"},
+    {"setting.missing-role", error, tree,
+     "roles are used, but no settings record declares them, or the `role` record lacks a "
+     "role kb check has mechanisms for (prefill, decode, both)",
+     "keep records/settings/role.yaml with at least the values prefill, decode and both"},
     {"setting.no-values", error, tree, "an enum setting lists no values", "values: [a, b]"},
     {"setting.values-not-enum", error, tree, "a setting that is not an enum lists values",
      "type: enum, or drop values"},

@@ -109,6 +109,18 @@ inline constexpr std::string_view kText = "text";
 inline constexpr std::string_view kAll[] = {kTokens, kText};
 }  // namespace failure_compared
 
+/// The roles of a service that code has mechanisms for. Which roles there are, with their
+/// synonyms, is data: the values of the `role` settings record (records/settings/role.yaml),
+/// which lint requires to declare these three (setting.missing-role). A role the record
+/// adds (`encode`) works in predicates and deployments without a change here.
+namespace service_role {
+inline constexpr std::string_view kKey = "role";         ///< the settings record's key
+inline constexpr std::string_view kPrefill = "prefill";  ///< `differs` compares it with decode
+inline constexpr std::string_view kDecode = "decode";
+inline constexpr std::string_view kBoth = "both";  ///< a service no fact gives a role
+inline constexpr std::string_view kRequired[] = {kPrefill, kDecode, kBoth};
+}  // namespace service_role
+
 /// "blocker", "major", "minor" or "info".
 std::string_view to_string(GotchaSeverity s);
 /// "open", "mitigated", "fixed" or "withdrawn".
@@ -190,6 +202,7 @@ struct Predicate {
   Str scope;                  ///< config: "" (any), "model" or "hardware" as written
   Vec<RefValue> keys;         ///< config_set; differs
   Vec<std::string> roles;     ///< role
+  Vec<Pos> role_pos;          ///< of each role
   Boxed<Comparison> compare;  ///< compare
 
   /// The engine named, or an empty reference when the node names none.
@@ -275,9 +288,10 @@ struct Image {
 
 /// How a process of an engine is started: an argv prefix or a Python module.
 struct Entrypoint {
-  Str command;  ///< words, "vllm serve"
-  Str module;   ///< `python -m MODULE`
-  Str role;     ///< the role of such a service, when it implies one
+  Str command;   ///< words, "vllm serve"
+  Str module;    ///< `python -m MODULE`
+  Str role;      ///< the role of such a service, when it implies one
+  Pos role_pos;  ///< position of `role`
   /// Engines a process started this way runs besides this one, whose flags follow (a
   /// launcher: Dynamo's `dynamo.vllm` runs vLLM).
   Vec<RefValue> engines;

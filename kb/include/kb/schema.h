@@ -88,8 +88,6 @@ const std::vector<PredicateForm>& predicate_forms();
 const std::vector<std::string_view>& config_operators();
 /// The operators of `compare`: ==, !=, <, <=, >, >=.
 const std::vector<std::string_view>& compare_operators();
-/// The roles a service may have: prefill, decode, both, router, cache-server.
-const std::vector<std::string_view>& roles();
 /// The types a settings record may declare: bool, integer, ...
 const std::vector<std::string_view>& setting_types();
 

@@ -192,7 +192,8 @@ class DeploymentReader {
             svc.name = std::string(text::trim(val.value));
         } else if (k.value == "role") {
           if (out_.expect_scalar(val, field + ".role")) {
-            Setting role{"role", std::string(text::trim(val.value)), k.pos};
+            Setting role{std::string(service_role::kKey), std::string(text::trim(val.value)),
+                         k.pos};
             part.config.push_back(std::move(role));
           }
         } else if (!read_part(k, val, field + ".", part) && k.value != "description") {

@@ -67,8 +67,8 @@ std::vector<const ServiceEnv*> with_role(const Env& env, std::string_view role) 
 // value counts), maybe when a default is uncertain.
 Truth differs_key(const Test& k, const Env& env) {
   Truth best = Truth::no;
-  for (const ServiceEnv* p : with_role(env, "prefill")) {
-    for (const ServiceEnv* d : with_role(env, "decode")) {
+  for (const ServiceEnv* p : with_role(env, service_role::kPrefill)) {
+    for (const ServiceEnv* d : with_role(env, service_role::kDecode)) {
       Value a = effective(env, *p, k.key, k.setting);
       Value b = effective(env, *d, k.key, k.setting);
       if (a.maybe || b.maybe) {
@@ -92,8 +92,8 @@ Truth differs_engine(const Node& n, const Env& env) {
   if (n.engine < 0) return Truth::no;
   const auto slot = static_cast<std::size_t>(n.engine);
   Truth best = Truth::no;
-  for (const ServiceEnv* p : with_role(env, "prefill")) {
-    for (const ServiceEnv* d : with_role(env, "decode")) {
+  for (const ServiceEnv* p : with_role(env, service_role::kPrefill)) {
+    for (const ServiceEnv* d : with_role(env, service_role::kDecode)) {
       if (slot >= p->by_slot.size() || slot >= d->by_slot.size()) continue;
       for (const Instance& a : p->by_slot[slot]) {
         for (const Instance& b : d->by_slot[slot]) {
@@ -403,7 +403,7 @@ void explain(const Node& n, const Env& env, const ServiceEnv& s, std::vector<Why
       return;
     case Op::role: {
       // The fact that gave the role, when one did; else the service itself.
-      const Setting* role = s.service->find("role");
+      const Setting* role = s.service->find(service_role::kKey);
       std::string text = "service " +
                          (s.service->name.empty() ? std::string("(the deployment)")
                                                   : "'" + s.service->name + "'") +
@@ -431,8 +431,8 @@ void explain(const Node& n, const Env& env, const ServiceEnv& s, std::vector<Why
         }
       } else {
         for (const auto& k : n.keys) {
-          sides.emplace_back("prefill", k);
-          sides.emplace_back("decode", k);
+          sides.emplace_back(service_role::kPrefill, k);
+          sides.emplace_back(service_role::kDecode, k);
         }
       }
       for (const auto& [role, t] : sides) {
@@ -447,7 +447,7 @@ void explain(const Node& n, const Env& env, const ServiceEnv& s, std::vector<Why
         }
       }
       if (n.op == Op::differs && !n.engine_name.empty()) {
-        for (const char* role : {"prefill", "decode"}) {
+        for (std::string_view role : {service_role::kPrefill, service_role::kDecode}) {
           for (const ServiceEnv* x : with_role(env, role)) {
             if (n.engine < 0 || static_cast<std::size_t>(n.engine) >= x->by_slot.size()) continue;
             for (const Instance& inst : x->by_slot[static_cast<std::size_t>(n.engine)]) {

@@ -9,7 +9,6 @@
 #include "core/text_util.h"
 #include "kb/corpus.h"
 #include "kb/diagnostic_codes.h"
-#include "kb/schema.h"
 
 namespace kb {
 namespace {
@@ -68,16 +67,10 @@ class Resolver {
         if (dup == out.end()) out.push_back(std::move(s));
         continue;
       }
+      // A role, too, is one of its record's values: which roles there are is data.
       auto normalized = normalize_value(def, s.value);
       std::optional<std::string> value = std::move(normalized.value);
       std::string why = std::move(normalized.error.message);
-      if (value && def.key == "role") {
-        const auto& roles = schema::roles();
-        if (std::find(roles.begin(), roles.end(), *value) == roles.end()) {
-          value.reset();
-          why = "'" + s.value + "' is not a role kb knows";
-        }
-      }
       if (!value) {
         report(diag_code("check.bad-value"), s.file, s.pos, def.key + ": " + why,
                "write a " + def.type + " value; see " + rec->id);
@@ -141,7 +134,7 @@ class Resolver {
         }
       }
     }
-    if (const Setting* role = svc.find("role")) svc.role = role->value;
+    if (const Setting* role = svc.find(service_role::kKey)) svc.role = role->value;
   }
 
  private:

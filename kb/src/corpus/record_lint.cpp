@@ -30,6 +30,14 @@ class Linter {
         if (r_.applies_when) predicate(*r_.applies_when);
         fixes();
         break;
+      case Kind::engine:
+        for (std::size_t i = 0; i < r_.engine->entrypoints.size(); ++i) {
+          const Entrypoint& ep = r_.engine->entrypoints[i];
+          if (ep.role.empty()) continue;
+          role(ep.role, ep.role_pos, "entrypoints[" + std::to_string(i) + "].role",
+               diag_code("setting.bad-value"));
+        }
+        break;
       case Kind::setting:
         setting();
         break;
@@ -46,10 +54,41 @@ class Linter {
     out_.push_back({s, code, r_.file, p.line, p.column, std::move(msg), std::move(hint), r_.id});
   }
 
-  const Record* setting_of(const RefValue& key) const {
-    auto id = corpus_.target(Kind::setting, key.raw);
+  const Record* setting_of(std::string_view key) const {
+    auto id = corpus_.target(Kind::setting, key);
     const Record* rec = id ? corpus_.find(*id) : nullptr;
     return rec && rec->kind == Kind::setting ? rec : nullptr;
+  }
+  const Record* setting_of(const RefValue& key) const { return setting_of(key.raw.view()); }
+
+  // Whether `raw` is a role the role record declares, written as the record writes it
+  // (predicates compare roles as written); reports it when not. Which roles there are is
+  // the record's to say: code knows only the few it has mechanisms for.
+  void role(const std::string& raw, Pos pos, const std::string& field, const char* code) {
+    const Record* rec = setting_of(service_role::kKey);
+    if (!rec) {
+      add(Severity::error, diag_code("setting.missing-role"), pos,
+          field + ": role '" + raw + "', but no settings record declares the roles",
+          "add records/settings/role.yaml (key: role, type: enum) listing the roles as values");
+      return;
+    }
+    std::vector<std::string> values;
+    for (const SettingValue& v : rec->setting->values) {
+      if (v.value == raw) return;
+      values.push_back(v.value);
+    }
+    std::string list;
+    for (const auto& v : values) list += (list.empty() ? "" : ", ") + v;
+    if (auto canonical = normalize_value(rec->setting, raw).value) {
+      add(Severity::error, code, pos,
+          field + ": '" + raw + "' is a synonym of role '" + *canonical + "'",
+          "write the role as " + rec->id + " does: '" + *canonical + "'");
+      return;
+    }
+    auto guess = did_you_mean(raw, values);
+    add(Severity::error, code, pos, field + ": unknown role '" + raw + "'",
+        (guess ? "did you mean '" + *guess + "'? " : std::string()) + "the roles of " + rec->id +
+            ": " + list);
   }
 
   // The choices of an enum setting, for did-you-mean.
@@ -103,6 +142,11 @@ class Linter {
       for (const ConfigTest& t : p.config) test(t, p.scope);
     } else if (p.op == Predicate::Op::compare) {
       compare(p);
+    } else if (p.op == Predicate::Op::role) {
+      for (std::size_t i = 0; i < p.roles.size(); ++i) {
+        role(p.roles[i], i < p.role_pos.size() ? p.role_pos[i] : p.pos, "applies_when",
+             diag_code("predicate.bad-value"));
+      }
     }
   }
 
@@ -145,6 +189,10 @@ class Linter {
     const bool ordered_op = p.compare->cmp != "==" && p.compare->cmp != "!=";
     for (const Operand* o : {&p.compare->left, &p.compare->right}) {
       if (o->is_literal) continue;
+      if (!o->role.empty()) {
+        role(o->role, o->pos, "compare: " + o->role.str() + "." + o->key.raw.str(),
+             diag_code("predicate.bad-value"));
+      }
       const Record* rec = setting_of(o->key);
       if (rec && ordered_op && !ordered_type(rec->setting)) {
         add(Severity::error, diag_code("predicate.bad-operator"), o->pos,
@@ -157,6 +205,7 @@ class Linter {
 
   void setting() {
     const SettingDef& def = r_.setting;
+    if (setting_of(service_role::kKey) == &r_) required_roles();
     if (!def.key.empty() && !valid_key(def.key)) {
       add(Severity::error, diag_code("setting.bad-key"), Pos{1, 1},
           "key '" + def.key + "' must be lower-case letters, digits and '_'",
@@ -204,6 +253,21 @@ class Linter {
           }
         }
       }
+    }
+  }
+
+  // The role record declares the roles code has mechanisms for, as values of their own:
+  // `differs` pairs prefill with decode services, and a service no fact gives a role is
+  // `both`.
+  void required_roles() {
+    for (std::string_view needed : service_role::kRequired) {
+      const bool declared = std::any_of(r_.setting->values.begin(), r_.setting->values.end(),
+                                        [&](const SettingValue& v) { return v.value == needed; });
+      if (declared) continue;
+      add(Severity::error, diag_code("setting.missing-role"), key_pos("values"),
+          "values: no role '" + std::string(needed) + "', which kb check has mechanisms for",
+          "list it as a value of its own (not a synonym): prefill, decode and both are the "
+          "roles code compares against");
     }
   }
 
@@ -295,9 +359,12 @@ class Linter {
     }
   }
 
-  Pos status_pos() const {
+  Pos status_pos() const { return key_pos("status"); }
+
+  // Where top-level field `key` starts; the record's start when it is not written.
+  Pos key_pos(std::string_view key) const {
     const std::string source = corpus_.source_text(r_);
-    auto p = source.find("\nstatus:");
+    auto p = source.find("\n" + std::string(key) + ":");
     if (p == std::string::npos) return Pos{1, 1};
     return text::offset_to_pos(source, p + 1);
   }

@@ -104,7 +104,8 @@ class EndpointReader final : public Reader {
     settings.keys(keys);
     settings.finish();
     // Without a `role` settings record the role still holds (the check validates it).
-    if (const Node* role = doc.find("role"); role && role->is_scalar() && !svc.find("role")) {
+    if (const Node* role = doc.find("role");
+        role && role->is_scalar() && !svc.find(service_role::kKey)) {
       svc.role = role->value;
     }
     if (const Node* problems = doc.find("problems"); problems && problems->is_seq()) {

@@ -175,7 +175,7 @@ void SettingsReader::set(const SpellingRef& ref, const std::string& raw_value,
 
 void SettingsReader::entrypoint_role(const std::string& role, const Word& at,
                                      const std::string& file, const std::string& via) {
-  const Record* rec = ctx_.vocab.setting("role");
+  const Record* rec = ctx_.vocab.setting(service_role::kKey);
   if (!rec) return;
   Spelling spelling;
   spelling.name = "entrypoint";

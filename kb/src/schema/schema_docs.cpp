@@ -76,8 +76,9 @@ std::string markdown_reference() {
     out << "\n";
   }
   out << "## Predicates (`applies_when`)\n\n"
-         "A deployment is one or more services, each with a role (`prefill`, `decode`, "
-         "`both`, `router`, `cache-server`; a deployment of one service has role `both`). "
+         "A deployment is one or more services, each with a role: a value of the `role` "
+         "settings record (`settings/role`: `prefill`, `decode`, `both`, `router`, "
+         "`cache-server`, ...; a deployment of one service has role `both`). "
          "`applies_when` is evaluated for each service, and a gotcha hits the deployment when "
          "it holds for at least one; `differs` and role-qualified `compare` sides look across "
          "services. Each part is true, false or unknown: an engine whose version is not given "
@@ -92,6 +93,8 @@ std::string markdown_reference() {
   }
   out << "\nEvery KEY is a settings key or one of its synonyms (`settings/`); a typo is an "
          "error with did-you-mean, and `kb repair --write` fixes it when it is unambiguous. "
+         "Every ROLE (of `role` and of `ROLE.KEY`, the part before the first `.`) is a value "
+         "of `settings/role` as the record writes it, not a synonym. "
          "Every VALUE must fit the setting's type; a value that can never match (a pattern "
          "such as `*` for a text setting, `gt` on a bool) is an error.\n\n"
          "## Values\n\n"

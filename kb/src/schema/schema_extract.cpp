@@ -347,9 +347,14 @@ return s;
 const Setters<Entrypoint>& entrypoint_setters() {
   static const Setters<Entrypoint> s = {
       {"entrypoint"}, {{"command", TEXT(Entrypoint, command)}, {"module", TEXT(Entrypoint, module)},
-                       {"role", TEXT(Entrypoint, role)},
-                       {"engines", SET(Entrypoint){x.engines = refs(v, sub(p, f.name));
+                       {"role", SET(Entrypoint){x.role = scalar(v);
+  x.role_pos = v.pos;
 }
+}
+, {
+  "engines", SET(Entrypoint) {
+    x.engines = refs(v, sub(p, f.name));
+  }
 }
 }
 }

@@ -170,15 +170,15 @@ const Struct kImage = {
      list(ref("engines", Kind::engine, "other engines the image ships", "nixl"))},
     {}};
 
-const std::vector<std::string_view> kRoles = {"prefill", "decode", "both", "router",
-                                              "cache-server"};
-
 const Struct kEntrypoint = {
     "entrypoint",
     "How a process of this engine is started.",
     {text("command", "the words a command line starts with", "\"vllm serve\""),
      text("module", "a Python module run with `python -m`", "vllm.entrypoints.openai.api_server"),
-     one_of("role", kRoles, "the role of a service started this way, when it implies one"),
+     text("role",
+          "the role of a service started this way, when it implies one: a value of "
+          "settings/role",
+          "router"),
      list(ref("engines", Kind::engine,
               "engines a process started this way runs besides this one, whose flags follow "
               "(a launcher: Dynamo's `dynamo.vllm` runs vLLM)",
@@ -552,7 +552,8 @@ const std::vector<PredicateForm>& predicate_forms() {
       {"config", "{config: {KEY: {in: [A, B]}}} (also not_in, ne, gt, gte, lt, lte)",
        "a comparison; gt, gte, lt and lte compare numbers"},
       {"config_set", "{config_set: [KEY, ...]}", "each KEY is set explicitly, not by a default"},
-      {"role", "{role: decode} / {role: [prefill, decode]}", "the service has one of these roles"},
+      {"role", "{role: decode} / {role: [prefill, decode]}",
+       "the service has one of these roles (values of settings/role)"},
       {"model", "{model: {TRAIT: VALUE}}", "like config, for settings of scope model"},
       {"hardware", "{hardware: {KEY: VALUE}}", "like config, for settings of scope hardware"},
       {"differs", "{differs: KEY} / {differs: [K1, K2]} / {differs: {engine: vllm}}",
@@ -577,10 +578,6 @@ const std::vector<std::string_view>& config_operators() {
 const std::vector<std::string_view>& compare_operators() {
   static const std::vector<std::string_view> ops = {"==", "!=", "<", "<=", ">", ">="};
   return ops;
-}
-
-const std::vector<std::string_view>& roles() {
-  return kRoles;
 }
 
 const std::vector<std::string_view>& setting_types() {
