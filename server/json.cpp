@@ -455,6 +455,7 @@ const std::vector<std::pair<std::string_view, Put>>& encoders() {
            put_text(x, "description", v.description);
            if (!v.engines.empty()) x["engines"] = refs(c, v.engines, Kind::engine);
            if (!v.implies.empty()) x["implies"] = key_values(c, v.implies);
+           if (!v.runs_shipped_engines) x["runs_shipped_engines"] = false;
            a.push_back(std::move(x));
          }
          j["values"] = a;

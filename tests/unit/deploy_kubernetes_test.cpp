@@ -1,5 +1,7 @@
 // The Kubernetes reader: workloads, LeaderWorkerSets, Dynamo graphs, ConfigMaps, labels.
 
+#include <filesystem>
+
 #include "unit/deploy_fixture.h"
 
 using namespace kb;
@@ -175,6 +177,43 @@ TEST_CASE("kubernetes: Dynamo v1alpha1 graph", "[deploy][kubernetes][dynamo]") {
             "(NVIDIA Dynamo 1.3.0 ships vllm 0.26.0))",
             "service 'VllmPrefillWorker' has role prefill (subComponentType)",
             "prefix_caching = true on VllmPrefillWorker (the default of vllm 0.26.0)"});
+}
+
+TEST_CASE("kubernetes: which roles skip their image's shipped engines is the role record's",
+          "[deploy][kubernetes][dynamo]") {
+  // The deploy records, with the router's `runs_shipped_engines: false` dropped: the
+  // Dynamo frontend then runs the vLLM its vllm-runtime image ships, like any service.
+  const std::string root = deploy_path("records");
+  std::vector<FileResult> files;
+  bool edited = false;
+  for (const auto& e : std::filesystem::recursive_directory_iterator(root)) {
+    if (e.path().extension() != ".yaml") continue;
+    const std::string rel = std::filesystem::relative(e.path(), root).generic_string();
+    std::string text = slurp_file(e.path().string());
+    if (rel == "settings/role.yaml") {
+      const std::string router = "[proxy, frontend, gateway], runs_shipped_engines: false}";
+      const auto at = text.find(router);
+      REQUIRE(at != std::string::npos);
+      text.replace(at, router.size(), "[proxy, frontend, gateway]}");
+      edited = true;
+    }
+    files.push_back(load_record_text(rel, text));
+  }
+  REQUIRE(edited);
+  auto corpus = Corpus::from_files("records", std::move(files));
+  REQUIRE(count_severity(corpus->diagnostics(), Severity::error) == 0);
+  const EvidenceIndex evidence = EvidenceIndex::build(*corpus);
+  const CheckIndex index = CheckIndex::build(*corpus, evidence);
+  std::vector<Diagnostic> diags;
+  const Deployment d = index.read(
+      {{"dynamo-disagg.yaml", slurp_file(deploy_path("dynamo-disagg.yaml"))}}, {}, diags);
+  const auto front = std::find_if(d.services.begin(), d.services.end(),
+                                  [](const Service& s) { return s.name == "Frontend"; });
+  REQUIRE(front != d.services.end());
+  CHECK(engine(*front, "engines/nvidia-dynamo"));
+  CHECK(engine(*front, "engines/vllm"));
+  // The shipped records' router does not: the v1alpha1 graph test above.
+  CHECK_FALSE(engine(read_files({"dynamo-disagg.yaml"}).service("Frontend"), "engines/vllm"));
 }
 
 TEST_CASE("kubernetes: Dynamo v1beta1 components, the worker flag beats kv_role",

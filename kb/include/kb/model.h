@@ -381,6 +381,9 @@ struct SettingValue {
   Str description;
   Vec<RefValue> engines;  ///< a service with this value also runs these engines
   Vec<KeyValue> implies;  ///< ... and has these settings, unless it sets them
+  /// A service with this value runs the engines its image merely ships; false for a
+  /// router or a cache server (Dynamo's frontend in a vllm-runtime image is no vLLM).
+  bool runs_shipped_engines = true;
   Pos pos;
 };
 

@@ -256,12 +256,19 @@ void Interpreter::add_one(const Process& p) {
     svc.model = p.model.text;
     svc.model_pos = p.model.pos;
   }
-  // A router or cache server does not run the engines its image merely ships (Dynamo's
-  // frontend in a vllm-runtime image is not a vLLM server).
-  if (const Setting* role = svc.find("role"); role && !shipped.empty()) {
-    const Record* def = ctx_.vocab.setting("role");
+  // A service whose role does not run the engines its image merely ships (the role
+  // record says which: a router or cache server; Dynamo's frontend in a vllm-runtime image
+  // is not a vLLM server) runs only those its command or packages name.
+  if (const Setting* role = svc.find(service_role::kKey); role && !shipped.empty()) {
+    const Record* def = ctx_.vocab.setting(service_role::kKey);
     auto value = def ? normalize_value(def->setting, role->value).value : std::nullopt;
-    if (value && (*value == "router" || *value == "cache-server")) {
+    const SettingValue* declared = nullptr;
+    if (value) {
+      for (const SettingValue& v : def->setting->values) {
+        if (v.value == *value) declared = &v;
+      }
+    }
+    if (declared && !declared->runs_shipped_engines) {
       auto only_shipped = [&](const DeployedEngine& e) {
         return std::find(shipped.begin(), shipped.end(), e.id) != shipped.end() &&
                e.via.find("command ") != 0 && e.via.find("pip") == std::string::npos;

@@ -628,9 +628,12 @@ const Setters<SettingValue>& setting_value_setters() {
     {"engines", SET(SettingValue){x.engines = refs(v, sub(p, f.name));
 }
 }
+, {"implies", SET(SettingValue){x.implies = key_values(v, sub(p, f.name));
+}
+}
 , {
-  "implies", SET(SettingValue) {
-    x.implies = key_values(v, sub(p, f.name));
+  "runs_shipped_engines", SET(SettingValue) {
+    x.runs_shipped_engines = truth(v);
   }
 }
 }

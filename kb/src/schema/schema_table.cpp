@@ -335,7 +335,11 @@ const Struct kSettingValue = {
      text("description", "what it means"),
      list(ref("engines", Kind::engine, "engines a service with this value also runs", "lmcache")),
      of("implies", T::setting_map, "settings a service with this value also has",
-        "{gpu_arch: sm90}")},
+        "{gpu_arch: sm90}"),
+     of("runs_shipped_engines", T::boolean,
+        "a service with this value runs the engines its image merely ships; default true, "
+        "false for a router or cache server",
+        "false")},
     {}};
 
 std::vector<Field> common(bool title_required, std::vector<Field> own) {
