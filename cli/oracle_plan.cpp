@@ -90,6 +90,7 @@ class Planner {
         if (eq == std::string::npos) throw usage("--param '" + p + "': expected NAME=VALUE");
         oracle::set_param(spec, p.substr(0, eq), p.substr(eq + 1));
       }
+      oracle::check_spec(spec);
       if (spec.needs_baseline() && cfg_.baseline.empty()) {
         throw usage(r->id +
                     " compares against a baseline: pass --baseline URL (a monolithic "

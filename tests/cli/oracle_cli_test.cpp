@@ -229,6 +229,47 @@ TEST_CASE("bad usage is exit 2 with a hint, before any request", "[cli][oracle]"
   CHECK(neither.code == 2);
 }
 
+TEST_CASE("the salt goes in the request field the oracle record names", "[cli][oracle]") {
+  auto dir = scratch("oracle_salt_field");
+  auto records = fixture_tree(dir);
+  // A server that reads its salt from `kb_salt`: the record's vLLM field leaves every
+  // request unsalted, so the second cold run of each prompt is answered from the cache.
+  ToyProcess subject({"--salt-field", "kb_salt", "--report-cached-tokens"});
+  auto vllm_field = kb(dir, "oracle run cold-vs-warm --subject " + subject.url() +
+                                common(records) + " --format json");
+  INFO(vllm_field.err);
+  CHECK(vllm_field.code == 2);
+  auto j = json::parse(vllm_field.out);
+  CHECK(j["passed"] == 0);
+  CHECK(j["errors"] == 5);
+  CHECK(j["tests"][0]["message"].get<std::string>().find(
+            "second cold run: ") == 0);
+
+  // The record names the server's field: nothing in kb knows it, and the run passes.
+  const fs::path oracle = records / "oracles" / "cold-vs-warm.yaml";
+  std::string text = slurp(oracle);
+  const std::string vllm = "salt_field: cache_salt";
+  REQUIRE(text.find(vllm) != std::string::npos);
+  text.replace(text.find(vllm), vllm.size(), "salt_field: kb_salt");
+  spit(oracle, text);
+  CHECK(lint(dir, records)["errors"] == 0);
+  auto own_field = kb(dir, "oracle run cold-vs-warm --subject " + subject.url() +
+                               common(records) + " --format json");
+  INFO(own_field.err);
+  CHECK(own_field.code == 0);
+  auto k = json::parse(own_field.out);
+  CHECK(k["passed"] == 5);
+  CHECK(k["errors"] == 0);
+
+  // Without a field to carry it, a salt cannot be sent: refused before any request.
+  auto none = kb(dir, "oracle run cold-vs-warm --param salt_field=none --subject " +
+                          subject.url() + common(records));
+  CHECK(none.code == 2);
+  CHECK(none.err ==
+        "kb oracle run: isolation cache_salt sends the salt in a request field: name it with "
+        "salt_field (vLLM's is cache_salt)\n");
+}
+
 TEST_CASE("JUnit and JSON output round-trip through kb results import", "[cli][oracle]") {
   auto dir = scratch("oracle_junit");
   auto records = fixture_tree(dir);

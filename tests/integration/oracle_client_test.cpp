@@ -221,6 +221,7 @@ TEST_CASE("a cold-vs-warm run through HTTP: the cold run comes first, a cache hi
   spec.max_tokens = 10;
   spec.warm_runs = 2;
   spec.isolation = kb::oracle::Isolation::cache_salt;
+  spec.salt_field = "cache_salt";
   spec.token_ids_field = "return_token_ids";
   kb::oracle::RunOptions run_options;
   run_options.concurrency = 2;

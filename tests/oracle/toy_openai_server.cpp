@@ -3,6 +3,7 @@
 //
 //   kb_toy_openai_server [--port N] [--model NAME] [--version V] [--no-version] [--sglang] [--metrics TEXT]
 //                        [--no-token-ids] [--report-cached-tokens] [--ignore-salt]
+//                        [--salt-field NAME]
 //                        [--fault KIND[:MATCH[:ARG]]]...
 
 #include <signal.h>
@@ -42,6 +43,8 @@ int main(int argc, char** argv) {
         options.report_cached = true;
       else if (a == "--ignore-salt")
         options.ignore_salt = true;
+      else if (a == "--salt-field")
+        options.salt_field = value();
       else if (a == "--fault")
         options.faults.push_back(kb_toy::parse_fault(value()));
       else

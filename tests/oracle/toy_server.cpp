@@ -148,8 +148,9 @@ struct ToyServer::Impl {
     }
     const int max_tokens = body.value("max_tokens", 16);
     const double temperature = body.value("temperature", 1.0);
-    const std::string salt = body.contains("cache_salt") && body["cache_salt"].is_string()
-                                 ? body["cache_salt"].get<std::string>()
+    const std::string& field = options.salt_field;
+    const std::string salt = body.contains(field) && body[field].is_string()
+                                 ? body[field].get<std::string>()
                                  : "";
     bool hit = false;
     {

@@ -1,8 +1,9 @@
 #pragma once
 
 // A small OpenAI-compatible server for the oracle tests: a deterministic toy model
-// (each next token is a hash of the context), a toy prefix cache keyed by cache_salt and
-// prompt, and faults switched on per prompt. Runs in-process (integration tests) or as
+// (each next token is a hash of the context), a toy prefix cache keyed by a salt (the
+// request field `salt_field` names, vLLM's cache_salt by default) and prompt, and faults
+// switched on per prompt. Runs in-process (integration tests) or as
 // the kb_toy_openai_server binary (CLI tests).
 
 #include <memory>
@@ -43,6 +44,7 @@ struct ToyOptions {
   bool token_ids = true;           ///< honour return_token_ids
   bool report_cached = false;      ///< report usage.prompt_tokens_details.cached_tokens
   bool ignore_salt = false;        ///< key the cache on the prompt alone
+  std::string salt_field = "cache_salt";  ///< the request field the salt is read from
   std::vector<Fault> faults;
 };
 

@@ -95,6 +95,7 @@ RunnerSpec cold_vs_warm(kb::oracle::Isolation iso = kb::oracle::Isolation::cache
   s.max_tokens = 8;
   s.warm_runs = 3;
   s.isolation = iso;
+  s.salt_field = "cache_salt";
   s.token_ids_field = "return_token_ids";
   return s;
 }
@@ -104,6 +105,7 @@ RunnerSpec monolithic(kb::oracle::Isolation iso = kb::oracle::Isolation::none) {
   s.kind = RunnerKind::monolithic_equivalence;
   s.max_tokens = 8;
   s.isolation = iso;
+  s.salt_field = "cache_salt";
   s.token_ids_field = "return_token_ids";
   return s;
 }
@@ -147,10 +149,21 @@ TEST_CASE("cold-vs-warm: a cold run first, its control, then identical warm runs
   CHECK(server.log[1].salt == "kb-000000000000-1");
   for (int w = 1; w <= 3; ++w) {
     CHECK(server.log[1 + w].role == "warm run " + std::to_string(w));
+    CHECK(server.log[1 + w].salt_field == "cache_salt");
     CHECK(server.log[1 + w].salt == server.log[0].salt);
   }
   CHECK(server.log[0].token_ids_field == "return_token_ids");
   CHECK(server.log[0].max_tokens == 8);
+}
+
+TEST_CASE("the salt goes in the field the spec names, whatever it is", "[oracle][runner]") {
+  FakeServer server;
+  RunnerSpec spec = cold_vs_warm();
+  spec.salt_field = "kb_salt";
+  auto report = run(spec, server, nullptr, 1);
+  check_tally(report, 1, 0, 0, 0);
+  REQUIRE_FALSE(server.log.empty());
+  for (const auto& r : server.log) CHECK(r.salt_field == "kb_salt");
 }
 
 TEST_CASE("cold-vs-warm: a divergence after a cache hit fails at its token", "[oracle][runner]") {

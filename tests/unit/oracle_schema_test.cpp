@@ -39,7 +39,7 @@ TEST_CASE("an oracle's runner loads and fills in defaults", "[oracle][schema]") 
   auto r = load_record_text(
       "oracles/x.yaml",
       oracle_with("runner:\n  kind: cold-vs-warm\n  params: {warm_runs: 5, isolation: cache_salt,"
-                  " token_ids_field: return_token_ids}\n"));
+                  " salt_field: cache_salt, token_ids_field: return_token_ids}\n"));
   INFO(dump(r.diagnostics));
   REQUIRE(r.record);
   CHECK(r.diagnostics.empty());
@@ -51,11 +51,12 @@ TEST_CASE("an oracle's runner loads and fills in defaults", "[oracle][schema]") 
   CHECK(spec.max_tokens == 64);
   CHECK(spec.trials == 1);
   CHECK(spec.isolation == kb::oracle::Isolation::cache_salt);
+  CHECK(spec.salt_field == "cache_salt");
   CHECK(spec.token_ids_field == "return_token_ids");
   CHECK(spec.determinism_check);
   CHECK(spec.describe() ==
         "cold-vs-warm: max_tokens=64, trials=1, warm_runs=5, isolation=cache_salt, "
-        "token_ids_field=return_token_ids, determinism_check=true");
+        "salt_field=cache_salt, token_ids_field=return_token_ids, determinism_check=true");
 
   auto mono =
       load_record_text("oracles/m.yaml", oracle_with("runner: {kind: monolithic-equivalence}\n"));
@@ -101,6 +102,41 @@ TEST_CASE("a runner's unknown kind, parameter or value is a diagnostic with a gu
 
   auto missing = load_record_text("oracles/x.yaml", oracle_with("runner: {params: {trials: 2}}\n"));
   CHECK(has(missing.diagnostics, "schema.missing-field", 2, 9));
+}
+
+TEST_CASE("isolation cache_salt needs the record to name the salt's request field",
+          "[oracle][schema]") {
+  // Servers name the field differently: the record says which, kb does not guess.
+  auto missing = load_record_text(
+      "oracles/x.yaml",
+      oracle_with("runner:\n  kind: cold-vs-warm\n  params: {isolation: cache_salt}\n"));
+  INFO(dump(missing.diagnostics));
+  CHECK(has(missing.diagnostics, "runner.bad-param", 4, 23, "salt_field: cache_salt"));
+  auto none = load_record_text(
+      "oracles/x.yaml", oracle_with("runner:\n  kind: monolithic-equivalence\n  params: "
+                                    "{isolation: cache_salt, salt_field: none}\n"));
+  CHECK(has(none.diagnostics, "runner.bad-param", 4, 23));
+  auto other = load_record_text(
+      "oracles/x.yaml", oracle_with("runner:\n  kind: cold-vs-warm\n  params: "
+                                    "{isolation: cache_salt, salt_field: session_salt}\n"));
+  INFO(dump(other.diagnostics));
+  REQUIRE(other.record);
+  CHECK(other.diagnostics.empty());
+  CHECK(kb::oracle::runner_spec(*other.record).salt_field == "session_salt");
+  // A nonce needs no field.
+  auto nonce = load_record_text(
+      "oracles/x.yaml",
+      oracle_with("runner:\n  kind: cold-vs-warm\n  params: {isolation: nonce}\n"));
+  CHECK(nonce.diagnostics.empty());
+
+  kb::oracle::RunnerSpec spec;
+  spec.kind = kb::oracle::RunnerKind::cold_vs_warm;
+  kb::oracle::set_param(spec, "isolation", "cache_salt");
+  CHECK_THROWS_WITH(kb::oracle::check_spec(spec),
+                    "isolation cache_salt sends the salt in a request field: name it with "
+                    "salt_field (vLLM's is cache_salt)");
+  kb::oracle::set_param(spec, "salt_field", "cache_salt");
+  CHECK_NOTHROW(kb::oracle::check_spec(spec));
 }
 
 TEST_CASE("running an oracle without a runner is refused with a hint", "[oracle][schema]") {

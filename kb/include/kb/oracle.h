@@ -26,7 +26,7 @@ enum class RunnerKind { monolithic_equivalence, cold_vs_warm };
 /// How a cold run keeps the server from answering it out of its prefix cache.
 enum class Isolation {
   none,        ///< nothing (monolithic-equivalence: the baseline runs without a cache)
-  cache_salt,  ///< a fresh value in the request's `cache_salt` field (vLLM)
+  cache_salt,  ///< a fresh value in the request field `salt_field` names (vLLM: cache_salt)
   nonce,       ///< a fresh line prepended to the prompt, so no prefix is shared
 };
 
@@ -42,6 +42,7 @@ struct RunnerSpec {
   int trials = 1;       ///< times the whole prompt set is run
   int warm_runs = 3;    ///< cold-vs-warm: identical requests after the cold one
   Isolation isolation = Isolation::none;
+  std::string salt_field;         ///< isolation cache_salt: the request field carrying the salt
   std::string token_ids_field;    ///< request flag asking for generated token ids; empty: text
   bool determinism_check = true;  ///< send the control requests that catch nondeterminism
   /// Whether the runner compares against a second server.
@@ -57,6 +58,9 @@ RunnerSpec runner_spec(const Record& oracle);
 /// Error{invalid_argument} naming the parameter, with a did-you-mean, when it is unknown
 /// for the kind or the value does not fit.
 void set_param(RunnerSpec& spec, std::string_view name, std::string_view value);
+/// Throws Error{invalid_argument} when parameters that depend on each other disagree:
+/// isolation cache_salt with no `salt_field` to carry the salt.
+void check_spec(const RunnerSpec& spec);
 
 // ---- prompts ------------------------------------------------------------------------
 

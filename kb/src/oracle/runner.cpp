@@ -13,9 +13,6 @@
 namespace kb::oracle {
 namespace {
 
-// The request field that carries the salt when the isolation is cache_salt.
-constexpr const char* kSaltField = "cache_salt";
-
 class One {
  public:
   One(const RunnerSpec& spec, const std::vector<Prompt>& prompts, std::size_t prompt, int trial,
@@ -55,7 +52,7 @@ class One {
   // Makes `r` one the server cannot have cached, keyed by `key`.
   void isolate(Request& r, const std::string& key) const {
     if (spec_.isolation == Isolation::cache_salt) {
-      r.salt_field = kSaltField;
+      r.salt_field = spec_.salt_field;
       r.salt = key;
     } else if (spec_.isolation == Isolation::nonce) {
       r.nonce = "kb-nonce " + key + "\n";

@@ -33,6 +33,8 @@ void apply(RunnerSpec& spec, const ParamInfo& p, std::string_view v) {
     spec.warm_runs = to_int(v);
   else if (n == "token_ids_field")
     spec.token_ids_field = is_none(v) ? "" : std::string(v);
+  else if (n == "salt_field")
+    spec.salt_field = is_none(v) ? "" : std::string(v);
   else if (n == "determinism_check")
     spec.determinism_check = v == "true";
   else if (n == "isolation") {
@@ -81,6 +83,7 @@ std::string RunnerSpec::describe() const {
                   ", trials=" + std::to_string(trials);
   if (kind == RunnerKind::cold_vs_warm) s += ", warm_runs=" + std::to_string(warm_runs);
   s += ", isolation=" + std::string(to_string(isolation));
+  if (isolation == Isolation::cache_salt) s += ", salt_field=" + salt_field;
   s += ", token_ids_field=" + (token_ids_field.empty() ? std::string("none") : token_ids_field);
   s += std::string(", determinism_check=") + (determinism_check ? "true" : "false");
   return s;
@@ -99,14 +102,25 @@ RunnerSpec runner_spec(const Record& oracle) {
                 oracle.id + ": unknown runner kind '" + oracle.runner->kind + "' (run `kb lint`)");
   }
   RunnerSpec spec = defaults(kind_of(*kind));
-  for (const auto& [name, value] : oracle.runner->params) {
-    try {
-      set_param(spec, name, value);
-    } catch (const Error& e) {
-      throw Error(Errc::invalid_argument, oracle.id + ": " + e.what() + " (run `kb lint`)");
-    }
+  try {
+    for (const auto& [name, value] : oracle.runner->params) set_param(spec, name, value);
+    check_spec(spec);
+  } catch (const Error& e) {
+    throw Error(Errc::invalid_argument, oracle.id + ": " + e.what() + " (run `kb lint`)");
   }
   return spec;
+}
+
+void check_spec(const RunnerSpec& spec) {
+  const std::string isolation(to_string(spec.isolation));
+  const std::string salt_field = spec.salt_field.empty() ? "none" : spec.salt_field;
+  auto param = [&](std::string_view name) -> const std::string* {
+    if (name == "isolation") return &isolation;
+    if (name == "salt_field") return &salt_field;
+    return nullptr;
+  };
+  if (std::string problem = check_params(param); !problem.empty())
+    throw Error(Errc::invalid_argument, problem);
 }
 
 void set_param(RunnerSpec& spec, std::string_view name, std::string_view value) {

@@ -27,14 +27,16 @@ const std::vector<KindInfo>& runner_kinds() {
         count_param("trials", 1, 10000),
         {"token_ids_field", ParamType::name, {}, 0, 0},
         {"determinism_check", ParamType::flag, {"true", "false"}, 0, 0},
-        {"isolation", ParamType::choice, {"none", "cache_salt"}, 0, 0}}},
+        {"isolation", ParamType::choice, {"none", "cache_salt"}, 0, 0},
+        {"salt_field", ParamType::name, {}, 0, 0}}},
       {"cold-vs-warm",
        {count_param("max_tokens", 1, 100000),
         count_param("trials", 1, 10000),
         count_param("warm_runs", 1, 1000),
         {"token_ids_field", ParamType::name, {}, 0, 0},
         {"determinism_check", ParamType::flag, {"true", "false"}, 0, 0},
-        {"isolation", ParamType::choice, {"cache_salt", "nonce"}, 0, 0}}},
+        {"isolation", ParamType::choice, {"cache_salt", "nonce"}, 0, 0},
+        {"salt_field", ParamType::name, {}, 0, 0}}},
   };
   return kinds;
 }
@@ -96,6 +98,16 @@ std::string check_value(const ParamInfo& p, std::string_view v) {
       return "expected a request field name (letters, digits, '_') or none, found '" +
              std::string(v) + "'";
     }
+  }
+  return {};
+}
+
+std::string check_params(const std::function<const std::string*(std::string_view)>& param) {
+  const std::string* isolation = param("isolation");
+  const std::string* salt_field = param("salt_field");
+  if (isolation && *isolation == "cache_salt" && (!salt_field || is_none(*salt_field))) {
+    return "isolation cache_salt sends the salt in a request field: name it with salt_field "
+           "(vLLM's is cache_salt)";
   }
   return {};
 }

@@ -3,6 +3,7 @@
 // The runner kinds and the parameters each accepts: the one table both `kb lint` (the
 // oracle schema) and `kb oracle run` (defaults, --param) read.
 
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -42,5 +43,10 @@ std::vector<std::string> kind_names();
 std::vector<std::string> param_names(const KindInfo& kind);
 /// Empty when `value` is a valid value of `p`, else what is wrong with it.
 std::string check_value(const ParamInfo& p, std::string_view value);
+/// Empty when parameters that depend on each other agree, else what is wrong: isolation
+/// cache_salt puts the salt in the request field `salt_field` names, which the record (or
+/// --param) must name, as servers spell it differently (vLLM: cache_salt). `param(NAME)`
+/// is a parameter's value, nullptr when it is not given.
+std::string check_params(const std::function<const std::string*(std::string_view)>& param);
 
 }  // namespace kb::oracle

@@ -41,6 +41,16 @@ void runner_params(const yaml::Node& root, Validator& check) {
       check.error(diag_code("runner.bad-param"), val.pos, field + ": " + problem);
     }
   }
+  const yaml::Node* isolation = params->find("isolation");
+  auto given = [&](std::string_view name) -> const std::string* {
+    const yaml::Node* v = params->find(name);
+    return v && v->is_scalar() ? &v->value : nullptr;
+  };
+  if (std::string problem = oracle::check_params(given); !problem.empty() && isolation) {
+    check.error(diag_code("runner.bad-param"), isolation->pos,
+                "runner.params.isolation: " + problem,
+                "e.g. {isolation: cache_salt, salt_field: cache_salt}");
+  }
 }
 
 void failure_count(const yaml::Node& root, Validator& check) {
