@@ -13,6 +13,7 @@ namespace {
 
 constexpr std::size_t kListLength = 10;
 constexpr std::size_t kFeedLength = 50;
+constexpr std::size_t kLedeEngines = 5;
 
 List counts(const Links& links, const std::vector<const Record*>& gotchas,
             const std::vector<std::string_view>& values,
@@ -50,6 +51,25 @@ List newest_by(const View& v, const Links& links, std::vector<const Record*> got
   return out;
 }
 
+// The engines the lede names, from the engine records: those the most gotchas reference
+// first (ties in id order), each with the words that follow it. "A, B and C" when these
+// are all the engines gotchas reference; "A, B, C, D, E" and `more` when there are others.
+List lede_engines(std::vector<std::pair<std::size_t, const Record*>> counted, bool& more) {
+  std::erase_if(counted, [](const auto& c) { return c.first == 0; });
+  std::stable_sort(counted.begin(), counted.end(),
+                   [](const auto& a, const auto& b) { return a.first > b.first; });
+  more = counted.size() > kLedeEngines;
+  const std::size_t n = std::min(counted.size(), kLedeEngines);
+  List out;
+  for (std::size_t i = 0; i < n; ++i) {
+    Data e;
+    set(e, "name", std::string(display_name(*counted[i].second)));
+    set(e, "sep", i + 1 == n ? "" : i + 2 == n && !more ? " and " : ", ");
+    out.push_back(std::move(e));
+  }
+  return out;
+}
+
 // The last day a gotcha changed, as far as the record tells.
 std::string changed_on(const View& v, const Record& r) {
   std::string day = std::max({r.updated.str(), r.created.str(), verified_as_of(v, r)});
@@ -81,11 +101,13 @@ std::string Renderer::home(const View& v) const {
         return verified_as_of(v, r);
       })));
   List engines, oracles;
+  std::vector<std::pair<std::size_t, const Record*>> engine_counts;
   for (const auto& r : v.corpus.records()) {
     if (r->kind != Kind::engine && r->kind != Kind::oracle) continue;
     const auto refs = v.referencing(r->id);
-    const auto n = std::count_if(refs.begin(), refs.end(),
-                                 [](const Record* x) { return x->kind == Kind::gotcha; });
+    const auto n = static_cast<std::size_t>(std::count_if(
+        refs.begin(), refs.end(), [](const Record* x) { return x->kind == Kind::gotcha; }));
+    if (r->kind == Kind::engine) engine_counts.emplace_back(n, r.get());
     Data e;
     set(e, "name", std::string(display_name(*r)));
     set(e, "href", links.page(r->id));
@@ -94,6 +116,11 @@ std::string Renderer::home(const View& v) const {
   }
   set(d, "engines", std::move(engines));
   set(d, "oracles", std::move(oracles));
+  bool more_engines = false;
+  List lede = lede_engines(std::move(engine_counts), more_engines);
+  set(d, "has_lede_engines", !lede.empty());
+  set(d, "lede_engines", std::move(lede));
+  set(d, "lede_more", more_engines);
   set(d, "silent_count",
       std::to_string(std::count_if(gotchas.begin(), gotchas.end(),
                                    [](const Record* g) { return is_silent(*g); })));

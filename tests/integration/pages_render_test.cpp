@@ -198,6 +198,48 @@ TEST_CASE("home page: counts, newest, verified, engines, search box", "[pages]")
         std::vector<std::string>{"engines/lmcache.html"});
 }
 
+TEST_CASE("home page lede names the engines with the most gotchas, from the records",
+          "[pages]") {
+  // What the lede says the gotchas are about: the text between "what breaks in" and ",
+  // whether it bites you".
+  auto lede = [](const std::vector<std::pair<std::string, std::string>>& files) {
+    const kb::test::Tree t = kb::test::make_tree(files);
+    auto doc = parsed(Renderer(LinkStyle::live).home(t.view()));
+    const std::string text = text_at(*doc, "//p[@class='lede']");
+    const auto from = text.find("what breaks in ");
+    const auto to = text.find(", whether it bites you");
+    if (from == std::string::npos || to == std::string::npos) return "(no lede: " + text + ")";
+    return text.substr(from + 15, to - from - 15);
+  };
+  auto engine = [](const std::string& slug, const std::string& name) {
+    return std::make_pair("engines/" + slug + ".yaml", "name: " + name + "\n");
+  };
+  int gotchas = 0;
+  auto gotcha = [&](const std::string& affects) {
+    const std::string slug = "g" + std::to_string(++gotchas);
+    return std::make_pair("gotchas/" + slug + ".yaml",
+                          "title: " + slug + "\nseverity: minor\nstatus: open\nsymptom: s\naffects: [" +
+                              affects + "]\n");
+  };
+  std::vector<std::pair<std::string, std::string>> files = {
+      engine("aa", "Alpha"), engine("bb", "Beta"), engine("cc", "Gamma"),
+      gotcha("bb"),          gotcha("bb, aa"),     gotcha("bb")};
+  // Most gotchas first; an engine no gotcha references is not named.
+  CHECK(lede(files) == "Beta and Alpha");
+  CHECK(lede({engine("aa", "Alpha")}) == "LLM-serving stacks");
+
+  // An engine added to the records is named, by its record's name, without a template
+  // change; past five, the rest are "friends", in a stable order.
+  files.push_back(engine("zz", "Zeta Serve"));
+  files.push_back(gotcha("zz"));
+  CHECK(lede(files) == "Beta, Alpha and Zeta Serve");
+  for (const char* slug : {"dd", "ee", "ff"}) {
+    files.push_back(engine(slug, std::string("Engine ") + slug));
+    files.push_back(gotcha(slug));
+  }
+  CHECK(lede(files) == "Beta, Alpha, Engine dd, Engine ee, Engine ff and friends");
+}
+
 TEST_CASE("search page: snippets with marks, filters with counts", "[pages]") {
   kb::pages::View v = tree().view();
   std::string asked;
