@@ -164,3 +164,28 @@ TEST_CASE("roles need the role record, and it needs the roles code compares agai
           return d.code == "setting.missing-role";
         }) == 1);
 }
+
+TEST_CASE("lint checks the roles a platform's pods and a chart's services take", "[roles]") {
+  const auto diags = lint(Files{
+      {"settings/role.yaml", kRoleWithEncode},
+      {"engines/e.yaml",
+       "name: E\nresources:\n  - kind: Pool\n    pods:\n      - {path: spec.p, role: prefil}\n"
+       "      - {path: spec, role: encode}\ncharts:\n  - {values: a.b, role: routr}\n"}});
+  INFO(dump(diags));
+  const kb::Diagnostic* pods = nullptr;
+  const kb::Diagnostic* chart = nullptr;
+  for (const auto& d : diags) {
+    if (d.code != "setting.bad-value") continue;
+    if (d.message.starts_with("resources[0].pods[0].role")) pods = &d;
+    if (d.message.starts_with("charts[0].role")) chart = &d;
+  }
+  REQUIRE(pods);
+  CHECK(pods->line == 5);
+  CHECK(pods->hint.find("did you mean 'prefill'?") != std::string::npos);
+  REQUIRE(chart);
+  CHECK(chart->line == 8);
+  // A role the record declares is accepted wherever it stands.
+  CHECK(std::none_of(diags.begin(), diags.end(), [](const kb::Diagnostic& d) {
+    return d.message.starts_with("resources[0].pods[1]");
+  }));
+}

@@ -37,6 +37,22 @@ class Linter {
           role(ep.role, ep.role_pos, "entrypoints[" + std::to_string(i) + "].role",
                diag_code("setting.bad-value"));
         }
+        // The roles a platform's pods or a chart's services take (at their entry's line).
+        for (std::size_t i = 0; i < r_.engine->resources.size(); ++i) {
+          const auto& pods = r_.engine->resources[i].pods;
+          for (std::size_t j = 0; j < pods.size(); ++j) {
+            if (pods[j].role.empty()) continue;
+            role(pods[j].role, pods[j].pos,
+                 "resources[" + std::to_string(i) + "].pods[" + std::to_string(j) + "].role",
+                 diag_code("setting.bad-value"));
+          }
+        }
+        for (std::size_t i = 0; i < r_.engine->charts.size(); ++i) {
+          const ChartValues& chart = r_.engine->charts[i];
+          if (chart.role.empty()) continue;
+          role(chart.role, chart.pos, "charts[" + std::to_string(i) + "].role",
+               diag_code("setting.bad-value"));
+        }
         break;
       case Kind::setting:
         setting();

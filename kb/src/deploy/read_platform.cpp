@@ -135,7 +135,7 @@ void Manifest::platform_pod(const Node& spec, const std::vector<std::string>& pa
       const Node* value = item && item->is_map() ? item->find(rule.role_from) : nullptr;
       if (!value || !value->is_scalar()) continue;
       // Only a name that is a role: `routing` or `worker` says nothing kb can use.
-      const Record* role = ctx_.vocab.setting("role");
+      const Record* role = ctx_.vocab.setting(service_role::kKey);
       if (!role || !normalize_value(role->setting, value->value).value) {
         out_.unread.push_back({in_.file, value->pos, rule.role_from + ": " + value->value,
                                "not a role kb knows (see settings/role)"});

@@ -186,7 +186,7 @@ void SettingsReader::entrypoint_role(const std::string& role, const Word& at,
 
 void SettingsReader::platform_role(const Word& role, const std::string& file,
                                    const std::string& via) {
-  const Record* rec = ctx_.vocab.setting("role");
+  const Record* rec = ctx_.vocab.setting(service_role::kKey);
   if (!rec) return;
   Spelling spelling;
   spelling.name = "platform";
