@@ -514,7 +514,9 @@ std::vector<std::string> encode_drift() {
                       ": in the schema table, but the JSON encoder has no encoding for it");
     }
   }
-  for (const auto& [name, put] : encoders()) {
+  for (const auto& entry : encoders()) {
+    // Named, not a structured binding: clang 14 cannot capture one in a lambda.
+    const auto& name = entry.first;
     const bool declared = std::any_of(std::begin(kAllKinds), std::end(kAllKinds), [&](Kind k) {
       return kb::schema::find_field(kb::schema::record_struct(k), name) != nullptr;
     });
