@@ -173,26 +173,25 @@ void SettingsReader::set(const SpellingRef& ref, const std::string& raw_value,
   }
 }
 
-void SettingsReader::entrypoint_role(const std::string& role, const Word& at,
-                                     const std::string& file, const std::string& via) {
+void SettingsReader::role_fact(const char* spelled, const std::string& role, Pos pos, Pos end,
+                               const std::string& file, const std::string& via, int rank) {
   const Record* rec = ctx_.vocab.setting(service_role::kKey);
   if (!rec) return;
   Spelling spelling;
-  spelling.name = "entrypoint";
+  spelling.name = spelled;
   EngineSpelling engine;
   SpellingRef ref{rec, &engine, &spelling};
-  set(ref, role, via, file, at.pos, at.end, kEntryFlag);
+  set(ref, role, via, file, pos, end, rank);
+}
+
+void SettingsReader::entrypoint_role(const std::string& role, const Word& at,
+                                     const std::string& file, const std::string& via) {
+  role_fact("entrypoint", role, at.pos, at.end, file, via, kEntryFlag);
 }
 
 void SettingsReader::platform_role(const Word& role, const std::string& file,
                                    const std::string& via) {
-  const Record* rec = ctx_.vocab.setting(service_role::kKey);
-  if (!rec) return;
-  Spelling spelling;
-  spelling.name = "platform";
-  EngineSpelling engine;
-  SpellingRef ref{rec, &engine, &spelling};
-  set(ref, role.text, via, file, role.pos, role.end, kKey);
+  role_fact("platform", role.text, role.pos, role.end, file, via, kKey);
 }
 
 void SettingsReader::json_flag(const std::vector<SpellingRef>& refs, const Word& flag,

@@ -58,6 +58,9 @@ class SettingsReader {
   void json_flag(const std::vector<SpellingRef>& refs, const Word& flag, const Word& value,
                  const std::string& file);
   void unread(const std::string& file, Pos pos, std::string text, std::string why);
+  /// A role fact that no spelling of an engine gives (an entry point's, a platform's).
+  void role_fact(const char* spelled, const std::string& role, Pos pos, Pos end,
+                 const std::string& file, const std::string& via, int rank);
 
   const Context& ctx_;
   Facts& out_;
