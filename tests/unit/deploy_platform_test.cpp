@@ -282,3 +282,19 @@ TEST_CASE("chart values: a file without a declared values key is not read as one
   const auto codes = r.codes();
   CHECK(std::find(codes.begin(), codes.end(), "deploy.unknown-kind") != codes.end());
 }
+
+TEST_CASE("platform: sibling pod templates copying many labels stop at the inputs' budget",
+          "[deploy][platform]") {
+  // 400 labels on the resource's template, 400 nested templates under it: each would copy
+  // them all, 160k facts from a file of 30 KB.
+  std::string doc = "apiVersion: zz.example.com/v1\nkind: ZzStorm\nmetadata: {name: s}\n"
+                    "spec:\n  template:\n    metadata:\n      labels:\n";
+  for (int i = 0; i < 400; ++i) doc += "        l" + std::to_string(i) + ": v\n";
+  doc += "    spec:\n      roles:\n";
+  for (int i = 0; i < 400; ++i) {
+    doc += "        - {name: r" + std::to_string(i) + ", template: {metadata: {}, spec: {x: 1}}}\n";
+  }
+  Read r = read_texts({{"storm.yaml", doc}});
+  const auto codes = r.codes();
+  CHECK(std::find(codes.begin(), codes.end(), "limits.expansion") != codes.end());
+}

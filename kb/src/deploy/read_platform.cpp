@@ -84,13 +84,26 @@ void Manifest::platform_walk(const Node& n, std::vector<std::string>& path, cons
       platform_pod(n, path, name, keys);
       return;
     }
-    // A pod template's labels are its pods' (`metadata` beside `spec`).
-    std::vector<KeyFact> own = keys;
-    if (!path.empty() && n.find("spec")) labels(n.find("metadata"), own);
+    // A pod template's labels are its pods' (`metadata` beside `spec`). Copied only there:
+    // a copy at every mapping would cost the document's size times its labels.
+    std::vector<KeyFact> with_labels;
+    const std::vector<KeyFact>* own = &keys;
+    if (const Node* meta = n.find("metadata"); !path.empty() && meta && n.find("spec")) {
+      with_labels = keys;
+      labels(meta, with_labels);
+      // Charged: sibling templates each copy their parents' labels.
+      std::size_t cost = 0;
+      for (const KeyFact& k : with_labels) {
+        cost +=
+            Budget::kFactOverhead + k.key.size() + k.value.size() + k.file.size() + k.via.size();
+      }
+      if (!ctx_.budget->spend(cost, n.pos, "the labels of a pod template")) return;
+      own = &with_labels;
+    }
     for (const auto& [k, v] : n.entries) {
       if (!k.is_scalar() || (path.empty() && k.value == "metadata")) continue;
       path.push_back(k.value);
-      platform_walk(v, path, name, own);
+      platform_walk(v, path, name, *own);
       path.pop_back();
     }
   } else if (n.is_seq()) {
