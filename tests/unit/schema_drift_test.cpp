@@ -85,6 +85,35 @@ void seen_in_json(const Struct& s, const nlohmann::json& j, Seen& out) {
   }
 }
 
+// The reverse walk: keys of nested objects in the record's JSON that no field of their
+// structure declares ("struct.key"). Top-level keys are held by encode_drift; nested
+// encoders are code of their own, so a key one of them invents shows here.
+void undeclared_in_json(const Struct& s, const nlohmann::json& j, bool top,
+                        std::set<std::string>& out) {
+  if (!j.is_object()) return;
+  for (auto it = j.begin(); it != j.end(); ++it) {
+    const Field* f = nullptr;
+    for (const Field& cand : s.fields) {
+      if (json_key(s.name, cand.name) == it.key()) f = &cand;
+    }
+    // A reference object (server/json.cpp `reference`) adds how the name resolved: the
+    // field it was written in, the id it resolved to and that record's name.
+    const bool reference = json_key(s.name, "engine") == "raw";
+    if (!f && reference && (it.key() == "field" || it.key() == "id" || it.key() == "name"))
+      continue;
+    if (!f) {
+      if (!top) out.insert(std::string(s.name) + "." + it.key());
+      continue;
+    }
+    if (f->type != ValueType::object) continue;
+    if (it->is_array()) {
+      for (const auto& item : *it) undeclared_in_json(*f->object, item, false, out);
+    } else {
+      undeclared_in_json(*f->object, *it, false, out);
+    }
+  }
+}
+
 // "gotcha.fixes"-style names of the table's fields not in `seen`.
 std::vector<std::string> unseen(const Seen& seen) {
   std::vector<const Struct*> all;
@@ -131,4 +160,21 @@ TEST_CASE("schema table fields all come out of the JSON encoder, nested ones inc
   for (const auto& f : not_in_json)
     UNSCOPED_INFO(f << ": set in tests/data/every-field but not in the record's JSON");
   CHECK(not_in_json.empty());
+}
+
+// And the other way: a nested encoder that writes a key its structure in the table does
+// not declare fails here, so the JSON never carries a field a record author cannot set
+// (nor one the JSON Schema and records/README do not describe).
+TEST_CASE("nested JSON encoders write only fields their table structure declares", "[schema]") {
+  const fs::path dir = fs::path(KB_TEST_DATA) / "every-field";
+  auto corpus = kb::Corpus::load(dir);
+  const kb::EvidenceIndex evidence = kb::EvidenceIndex::build(*corpus);
+  std::set<std::string> undeclared;
+  for (const auto& rec : corpus->records()) {
+    undeclared_in_json(kb::schema::record_struct(rec->kind),
+                       kb::json::record(*corpus, *rec, evidence), true, undeclared);
+  }
+  for (const auto& k : undeclared)
+    UNSCOPED_INFO(k << ": written by a nested JSON encoder, declared by no table field");
+  CHECK(undeclared.empty());
 }
