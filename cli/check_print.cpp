@@ -1,5 +1,6 @@
 #include "check_print.h"
 
+#include <algorithm>
 #include <sstream>
 
 #include "check_json.h"
@@ -138,10 +139,21 @@ void print_findings_markdown(std::ostream& out, const CheckReport& report,
 
 void print_deployment_text(std::ostream& out, const CheckReport& report) {
   const Deployment& d = report.deployment;
-  out << d.file << ": " << d.services.size() << (d.services.size() == 1 ? " service" : " services")
-      << "\n";
+  out << d.file << ": " << d.services.size() << (d.services.size() == 1 ? " service" : " services");
+  std::vector<std::string> graphs;
+  for (const Service& s : d.services) {
+    if (!s.group.empty() && std::find(graphs.begin(), graphs.end(), s.group) == graphs.end())
+      graphs.push_back(s.group);
+  }
+  if (!graphs.empty()) {
+    out << " in " << graphs.size()
+        << " serving graphs (one per file; a prefill-only and a decode-only file serving one "
+           "model are one graph; prefill and decode pair only within a graph)";
+  }
+  out << "\n";
   for (const Service& s : d.services) {
     out << "\nservice " << (s.name.empty() ? "(unnamed)" : s.name) << "  role " << s.role;
+    if (!s.group.empty()) out << "  graph " << s.group;
     if (s.pos.line > 0) out << "  (" << place(s.file, s.pos) << ")";
     out << "\n";
     for (const DeployedEngine& e : s.engines) {

@@ -117,6 +117,7 @@ json deployment(const Deployment& d) {
     if (s.model_pos.line > 0) x["model_line"] = s.model_pos.line;
     if (!s.file.empty()) x["file"] = s.file;
     if (s.pos.line > 0) x["line"] = s.pos.line;
+    if (!s.group.empty()) x["graph"] = s.group;
     services.push_back(std::move(x));
   }
   json unread = json::array();

@@ -339,6 +339,9 @@ const std::vector<std::pair<std::string_view, Put>>& encoders() {
            put_text(x, "module", e.module);
            put_text(x, "role", e.role);
            if (!e.engines.empty()) x["engines"] = refs(c, e.engines, Kind::engine);
+           put_text(x, "wraps", e.wraps);
+           if (!e.value_options.empty()) x["value_options"] = e.value_options;
+           if (!e.implies.empty()) x["implies"] = key_values(c, e.implies);
            a.push_back(std::move(x));
          }
          j["entrypoints"] = a;
@@ -459,6 +462,17 @@ const std::vector<std::pair<std::string_view, Put>>& encoders() {
            a.push_back(std::move(x));
          }
          j["values"] = a;
+       }},
+      {"derive",
+       [](const Corpus&, const Record& r, json& j) {
+         if (r.setting->derive.empty()) return;
+         json a = json::array();
+         for (const auto& d : r.setting->derive) {
+           json x = {{"value", d.value}, {"roles", d.roles}};
+           if (!d.shared.empty()) x["shared"] = d.shared;
+           a.push_back(std::move(x));
+         }
+         j["derive"] = a;
        }},
       {"file_of",
        [](const Corpus& c, const Record& r, json& j) {

@@ -129,6 +129,12 @@ class Corpus {
   std::shared_ptr<const Record> whole(const Record& r) const;
   /// The bytes of `r`'s file as loaded, for positions in diagnostics.
   std::string source_text(const Record& r) const;
+  /// Whether some artifact kb reads can set the setting with this id: an engine spells it
+  /// (a flag, a variable, a key, a JSON field) or defaults it, a `derive:` rule, another
+  /// setting's value or an entry point implies it, a model's traits give it, it is the
+  /// role, or it is traffic (unknown unless stated). A predicate
+  /// clause on a setting none of these sets can only fire on a hand-written deployment.
+  bool settable(std::string_view setting_id) const;
 
  private:
   using IdMap = std::unordered_map<std::string, std::size_t>;
@@ -137,6 +143,7 @@ class Corpus {
   bool finish_incremental(const Corpus& prev, const std::vector<std::size_t>& changed);
   void check_names(const Record& r, std::vector<Diagnostic>& out) const;
   void gather();
+  std::shared_ptr<const std::unordered_set<std::string>> settable_settings() const;
 
   std::filesystem::path dir_;
   LoadOptions options_;
@@ -147,6 +154,7 @@ class Corpus {
   std::shared_ptr<const NameIndex> names_;
   std::vector<Diagnostic> cross_;  ///< tied to one record: duplicate ids, aliases, references
   std::unordered_set<std::string> duplicate_ids_;
+  std::shared_ptr<const std::unordered_set<std::string>> settable_;
   std::vector<Diagnostic> diagnostics_;
   std::string content_hash_;
 };

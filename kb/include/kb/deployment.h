@@ -35,6 +35,10 @@ struct DeployedEngine {
   std::string file;     ///< the input it was read from; empty: the deployment's file
   std::string via;      ///< how it was recognised, when not named directly
   Pos end;              ///< just past the text it was recognised by; 0 when not known
+  /// A plugin an image ships beside the engine it plugs into (LMCache in
+  /// lmcache/vllm-openai): it runs only when a setting enables it (a value whose
+  /// `engines` name it, such as kv_connector: lmcache); else it is dropped when checked.
+  bool needs_enabling = false;
 };
 
 /// One setting of a service; after checking, `key` is the canonical key and `value` the
@@ -74,6 +78,9 @@ struct Service {
   std::vector<Setting> config;  ///< keys unique
   std::string model;            ///< model id, when known
   Pos model_pos;
+  /// The serving graph it belongs to among the services read together ("1", "2", ...):
+  /// prefill and decode pair only within one. Empty: the deployment's only graph.
+  std::string group;
 
   /// The setting with this key, or nullptr.
   const Setting* find(std::string_view key) const;

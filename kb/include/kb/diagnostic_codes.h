@@ -207,6 +207,10 @@ inline constexpr CodeInfo kCodes[] = {
      "values match exactly; use config_set to test that a setting is set"},
     {"predicate.unknown-operator", error, record, "a predicate uses an operator kb does not know",
      "use one of the operators in records/README.md"},
+    {"predicate.unreachable", warning, tree,
+     "a predicate tests a setting that no artifact kb reads can set (no engine spelling, "
+     "default, derivation, implying value or model trait)",
+     "add the engine's spelling or a `derive:` rule to the settings record"},
     {"prompts.bad-shape", error, input,
      "a prompts line is not {\"prompt\": ...} or {\"messages\": [...]}", "fix the line's shape"},
     {"prompts.empty", error, input, "the prompts file holds no prompt",

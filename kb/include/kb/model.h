@@ -80,7 +80,10 @@ namespace setting_scope {
 inline constexpr std::string_view kService = "service";
 inline constexpr std::string_view kModel = "model";
 inline constexpr std::string_view kHardware = "hardware";
-inline constexpr std::string_view kAll[] = {kService, kModel, kHardware};
+/// A property of the requests, not of the servers (prompt logprobs asked for): unstated,
+/// it is unknown, so a clause on it makes a finding possible, never false.
+inline constexpr std::string_view kTraffic = "traffic";
+inline constexpr std::string_view kAll[] = {kService, kModel, kHardware, kTraffic};
 }  // namespace setting_scope
 
 /// An engine relation's `type`: how the engine derives from the other.
@@ -101,6 +104,13 @@ inline constexpr std::string_view kNpm = "npm";
 inline constexpr std::string_view kDeb = "deb";
 inline constexpr std::string_view kAll[] = {kPypi, kConda, kNpm, kDeb};
 }  // namespace package_ecosystem
+
+/// An entry point's `wraps`: what follows a launcher's own options.
+namespace wraps_kind {
+inline constexpr std::string_view kCommand = "command";  ///< a program and its arguments (srun)
+inline constexpr std::string_view kPython = "python";    ///< what `python` takes (torchrun)
+inline constexpr std::string_view kAll[] = {kCommand, kPython};
+}  // namespace wraps_kind
 
 /// A result failure's `compared`: what an oracle compared.
 namespace failure_compared {
@@ -295,6 +305,13 @@ struct Entrypoint {
   /// Engines a process started this way runs besides this one, whose flags follow (a
   /// launcher: Dynamo's `dynamo.vllm` runs vLLM).
   Vec<RefValue> engines;
+  /// Set: a launcher that starts the command after its own options (`srun`, `mpirun`,
+  /// `torchrun`), a value of wraps_kind; the command behind it is what is read.
+  Str wraps;
+  Vec<std::string> value_options;  ///< its options that take the next word as their value
+  /// Settings a service started this way has, unless it sets them (`disagg_proxy_demo.py`
+  /// is pd_proxy: vllm-disagg-proxy-demo).
+  Vec<KeyValue> implies;
   Pos pos;
 };
 
@@ -387,6 +404,16 @@ struct SettingValue {
   Pos pos;
 };
 
+/// How a setting's value follows from the services of one deployment when no artifact
+/// states it: every service of `roles` takes `value` when the deployment has a service of
+/// each of those roles and they do not disagree on the `shared` keys.
+struct Derivation {
+  Str value;
+  Vec<std::string> roles;
+  Vec<std::string> shared;  ///< setting keys; set on two sides with different values: no
+  Pos pos;
+};
+
 /// What a settings record declares.
 struct SettingDef {
   Str key;                              ///< canonical key; the slug with '-' -> '_' when not given
@@ -398,6 +425,7 @@ struct SettingDef {
   /// The value is the path of a config file whose keys this engine spells
   /// (`LMCACHE_CONFIG_FILE`, `--extra_llm_api_options`); empty reference: none.
   RefValue file_of;
+  Vec<Derivation> derive;
 };
 
 /// One entry of a record's `repairs:` log.

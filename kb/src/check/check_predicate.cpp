@@ -55,20 +55,30 @@ Truth eval_test(const Test& t, const Env& env, const ServiceEnv& s) {
   return holds(t, *v.value) ? Truth::yes : Truth::no;
 }
 
-std::vector<const ServiceEnv*> with_role(const Env& env, std::string_view role) {
+// The services of a role; with `near`, only those of its serving graph (services read
+// together but not joined do not pair).
+std::vector<const ServiceEnv*> with_role(const Env& env, std::string_view role,
+                                         const ServiceEnv* near = nullptr) {
   std::vector<const ServiceEnv*> out;
   for (const auto& s : env.services) {
-    if (s.service->role == role) out.push_back(&s);
+    if (s.service->role != role) continue;
+    if (near && s.service->group != near->service->group) continue;
+    out.push_back(&s);
   }
   return out;
 }
 
-// prefill vs decode for one setting: yes when some pair differs (a value against no
-// value counts), maybe when a default is uncertain.
-Truth differs_key(const Test& k, const Env& env) {
+bool same_graph(const ServiceEnv& a, const ServiceEnv& b) {
+  return a.service->group == b.service->group;
+}
+
+// prefill vs decode for one setting, within the serving graph of `s`: yes when some pair differs (a
+// value against no value counts), maybe when a default is uncertain.
+Truth differs_key(const Test& k, const Env& env, const ServiceEnv& s) {
   Truth best = Truth::no;
-  for (const ServiceEnv* p : with_role(env, service_role::kPrefill)) {
+  for (const ServiceEnv* p : with_role(env, service_role::kPrefill, &s)) {
     for (const ServiceEnv* d : with_role(env, service_role::kDecode)) {
+      if (!same_graph(*p, *d)) continue;
       Value a = effective(env, *p, k.key, k.setting);
       Value b = effective(env, *d, k.key, k.setting);
       if (a.maybe || b.maybe) {
@@ -88,12 +98,13 @@ bool same_image(const Instance& a, const Instance& b) {
   return via.starts_with("image ") && via == b.engine->via;
 }
 
-Truth differs_engine(const Node& n, const Env& env) {
+Truth differs_engine(const Node& n, const Env& env, const ServiceEnv& s) {
   if (n.engine < 0) return Truth::no;
   const auto slot = static_cast<std::size_t>(n.engine);
   Truth best = Truth::no;
-  for (const ServiceEnv* p : with_role(env, service_role::kPrefill)) {
+  for (const ServiceEnv* p : with_role(env, service_role::kPrefill, &s)) {
     for (const ServiceEnv* d : with_role(env, service_role::kDecode)) {
+      if (!same_graph(*p, *d)) continue;
       if (slot >= p->by_slot.size() || slot >= d->by_slot.size()) continue;
       for (const Instance& a : p->by_slot[slot]) {
         for (const Instance& b : d->by_slot[slot]) {
@@ -124,7 +135,7 @@ std::vector<std::string> side_values(const Side& side, const Env& env, const Ser
   if (side.role.empty()) {
     add(s);
   } else {
-    for (const ServiceEnv* x : with_role(env, side.role)) add(*x);
+    for (const ServiceEnv* x : with_role(env, side.role, &s)) add(*x);
   }
   return out;
 }
@@ -247,6 +258,11 @@ Value effective(const Env& env, const ServiceEnv& s, const std::string& key,
     return v;
   }
   if (!setting || !env.vocab) return v;
+  // What the requests do is not in the deployment: unstated, it is unknown.
+  if (setting->setting->scope == setting_scope::kTraffic) {
+    v.maybe = true;
+    return v;
+  }
   for (const Instance* inst : s.instances) {
     DefaultValue d = env.vocab->default_for(*setting, inst->engine->id, inst->version);
     if (d.value) {
@@ -338,9 +354,9 @@ Truth eval(const Node& n, const Env& env, const ServiceEnv& s) {
                  ? Truth::yes
                  : Truth::no;
     case Op::differs: {
-      if (!n.engine_name.empty()) return differs_engine(n, env);
+      if (!n.engine_name.empty()) return differs_engine(n, env, s);
       Truth t = Truth::no;
-      for (const Test& k : n.keys) t = std::max(t, differs_key(k, env));
+      for (const Test& k : n.keys) t = std::max(t, differs_key(k, env, s));
       return t;
     }
     case Op::compare:
@@ -440,7 +456,7 @@ void explain(const Node& n, const Env& env, const ServiceEnv& s, std::vector<Why
         if (role.empty())
           where.push_back(&s);
         else
-          where = with_role(env, role);
+          where = with_role(env, role, &s);
         for (const ServiceEnv* x : where) {
           Value v = effective(env, *x, t.key, t.setting);
           if (v.value || v.maybe) push_unique(out, value_why(env, *x, t.key, v));
@@ -448,7 +464,7 @@ void explain(const Node& n, const Env& env, const ServiceEnv& s, std::vector<Why
       }
       if (n.op == Op::differs && !n.engine_name.empty()) {
         for (std::string_view role : {service_role::kPrefill, service_role::kDecode}) {
-          for (const ServiceEnv* x : with_role(env, role)) {
+          for (const ServiceEnv* x : with_role(env, role, &s)) {
             if (n.engine < 0 || static_cast<std::size_t>(n.engine) >= x->by_slot.size()) continue;
             for (const Instance& inst : x->by_slot[static_cast<std::size_t>(n.engine)]) {
               const DeployedEngine& e = *inst.engine;

@@ -4,11 +4,14 @@
 // resolved is an error (the gate fails closed) unless the caller allows unknowns.
 
 #include <algorithm>
+#include <optional>
+#include <set>
 
 #include "check/check_resolve.h"
 #include "core/text_util.h"
 #include "kb/corpus.h"
 #include "kb/diagnostic_codes.h"
+#include "schema/setting_values.h"
 
 namespace kb {
 namespace {
@@ -112,7 +115,13 @@ class Resolver {
         if (v.value != s.value) continue;
         for (const RefValue& e : v.engines) {
           auto id = corpus_.target(Kind::engine, e.raw);
-          if (!id || has_engine(svc, *id)) continue;
+          if (!id) continue;
+          if (has_engine(svc, *id)) {
+            for (DeployedEngine& x : svc.engines) {
+              if (x.id == *id) x.needs_enabling = false;  // the setting enables the plugin
+            }
+            continue;
+          }
           DeployedEngine de;
           de.name = slug(*id);
           de.id = *id;
@@ -135,6 +144,8 @@ class Resolver {
       }
     }
     if (const Setting* role = svc.find(service_role::kKey)) svc.role = role->value;
+    // A plugin the image ships that no setting enabled does not run.
+    std::erase_if(svc.engines, [](const DeployedEngine& e) { return e.needs_enabling; });
   }
 
  private:
@@ -181,6 +192,134 @@ class Resolver {
   std::vector<Diagnostic>& diags_;
 };
 
+bool has_role(const std::vector<Service*>& group, std::string_view role) {
+  return std::any_of(group.begin(), group.end(), [&](const Service* s) { return s->role == role; });
+}
+
+// Which serving graph each service belongs to. Services of one input file are one graph;
+// graphs that are half of a P/D pair (prefill without decode, or decode without prefill)
+// are joined with the other halves given beside them that serve the same model (or whose
+// model is unknown). Two whole P/D deployments checked together stay apart.
+void group_services(std::vector<Service>& services, const std::string& default_file) {
+  std::vector<std::string> files;
+  std::vector<std::vector<Service*>> groups;
+  for (Service& s : services) {
+    const std::string& f = s.file.empty() ? default_file : s.file;
+    auto it = std::find(files.begin(), files.end(), f);
+    if (it == files.end()) {
+      files.push_back(f);
+      groups.emplace_back();
+      it = files.end() - 1;
+    }
+    groups[static_cast<std::size_t>(it - files.begin())].push_back(&s);
+  }
+  auto half = [](const std::vector<Service*>& g) {
+    return has_role(g, service_role::kPrefill) != has_role(g, service_role::kDecode);
+  };
+  auto models = [](const std::vector<Service*>& g) {
+    std::set<std::string> m;
+    for (const Service* s : g) {
+      if (!s->model.empty()) m.insert(s->model);
+    }
+    return m;
+  };
+  std::vector<std::vector<Service*>> joined;
+  std::vector<std::set<std::string>> joined_models;
+  std::vector<bool> joined_half;
+  for (auto& g : groups) {
+    const auto m = models(g);
+    bool placed = false;
+    if (half(g)) {
+      for (std::size_t j = 0; j < joined.size() && !placed; ++j) {
+        if (!joined_half[j] || half(joined[j]) == false) continue;
+        const bool same_model = m.empty() || joined_models[j].empty() ||
+                                std::any_of(m.begin(), m.end(), [&](const std::string& x) {
+                                  return joined_models[j].count(x) > 0;
+                                });
+        if (!same_model) continue;
+        joined[j].insert(joined[j].end(), g.begin(), g.end());
+        joined_models[j].insert(m.begin(), m.end());
+        placed = true;
+      }
+    }
+    if (placed) continue;
+    joined.push_back(g);
+    joined_models.push_back(m);
+    joined_half.push_back(half(g));
+  }
+  if (joined.size() < 2) return;  // one graph: nothing to tell apart
+  for (std::size_t j = 0; j < joined.size(); ++j) {
+    for (Service* s : joined[j]) s->group = std::to_string(j + 1);
+  }
+}
+
+// Settings records' `derive:` rules, per serving graph: each service of the rule's roles
+// takes the value when the graph has a service of every one of them and they do not
+// disagree on the shared keys. A value a service states itself wins.
+void derive_settings(std::vector<Service>& services, const Corpus& corpus) {
+  std::vector<std::string> group_names;
+  for (const Service& s : services) {
+    if (std::find(group_names.begin(), group_names.end(), s.group) == group_names.end())
+      group_names.push_back(s.group);
+  }
+  for (const auto& rec : corpus.records()) {
+    if (rec->kind != Kind::setting || rec->setting->derive.empty()) continue;
+    const SettingDef& def = *rec->setting;
+    for (const Derivation& dv : def.derive) {
+      auto value = normalize_value(def, dv.value).value;
+      if (!value || dv.roles.empty()) continue;
+      for (const std::string& g : group_names) {
+        std::vector<Service*> sides;
+        for (Service& s : services) {
+          if (s.group == g && std::find(dv.roles.begin(), dv.roles.end(), s.role) != dv.roles.end())
+            sides.push_back(&s);
+        }
+        const bool every_role = std::all_of(dv.roles.begin(), dv.roles.end(),
+                                            [&](const auto& r) { return has_role(sides, r); });
+        if (!every_role) continue;
+        bool agree = true;
+        for (const std::string& key : dv.shared) {
+          std::optional<std::string> seen;
+          for (const Service* s : sides) {
+            const Setting* st = s->find(key);
+            if (!st || st->runtime) continue;
+            if (seen && *seen != st->value) agree = false;
+            seen = st->value;
+          }
+        }
+        if (!agree) continue;
+        std::string via = "derived: ";
+        for (std::size_t i = 0; i < dv.roles.size(); ++i) {
+          via += (i ? " and " : "") + std::string(dv.roles[i]) + " ";
+          for (const Service* s : sides) {
+            if (s->role == dv.roles[i]) {
+              via += "'" + s->name + "'";
+              break;
+            }
+          }
+        }
+        if (!dv.shared.empty()) {
+          via += " (sharing";
+          for (const std::string& k : dv.shared) via += " " + k;
+          via += ")";
+        }
+        via += " (" + std::string(rec->id) + ")";
+        for (Service* s : sides) {
+          if (s->find(def.key)) continue;
+          Setting st{def.key, *value, {}};
+          st.file = s->file;
+          st.via = via;
+          st.raw_key = def.key;
+          st.raw_value = dv.value;
+          st.setting = rec->id;
+          st.derived = true;
+          s->config.push_back(std::move(st));
+        }
+      }
+    }
+  }
+}
+
 }  // namespace
 
 void resolve_deployment(Deployment& d, const Corpus& corpus, const Vocabulary& vocab,
@@ -197,6 +336,8 @@ void resolve_deployment(Deployment& d, const Corpus& corpus, const Vocabulary& v
     // Unresolved engines stay listed (for --print-deployment) but take no slot.
     r.implications(s);
   }
+  group_services(services, d.file);
+  derive_settings(services, corpus);
   d.services = std::move(services);
 }
 

@@ -138,6 +138,7 @@ std::vector<RefSlot> reference_slots(const Record& r) {
   }
   for (const auto& ep : r.engine->entrypoints) {
     for (const auto& v : ep.engines) out.push_back({&v, Kind::engine});
+    for (const auto& kv : ep.implies) out.push_back({&kv.key, Kind::setting});
   }
   for (const auto& res : r.engine->resources) {
     for (const auto& v : res.engines) out.push_back({&v, Kind::engine});

@@ -178,6 +178,7 @@ void Corpus::finish() {
   for (const auto& r : records_) names->add(*r);
   names->finish();
   names_ = std::move(names);
+  settable_ = settable_settings();
   for (const auto& r : records_) check_names(*r, cross_);
   gather();
   content_hash_ = text::hex64(corpus_hash(files_));
@@ -198,6 +199,7 @@ bool Corpus::finish_incremental(const Corpus& prev, const std::vector<std::size_
     ids.insert(now->id);
   }
   names_ = prev.names_;
+  settable_ = prev.settable_;  // settings and models changed: not incremental (above)
   by_id_ = prev.by_id_;
   records_ = prev.records_;
   for (auto i : changed) records_[by_id_->at(files_[i]->record->id)] = files_[i]->record;
@@ -212,6 +214,43 @@ bool Corpus::finish_incremental(const Corpus& prev, const std::vector<std::size_
   for (auto i : changed) sum += file_share(*files_[i]) - file_share(*prev.files_[i]);
   content_hash_ = text::hex64(sum);
   return true;
+}
+
+std::shared_ptr<const std::unordered_set<std::string>> Corpus::settable_settings() const {
+  auto out = std::make_shared<std::unordered_set<std::string>>();
+  auto add_key = [&](std::string_view key) {
+    for (const auto& id : names_->exact(Kind::setting, key)) out->insert(id);
+  };
+  for (const auto& r : records_) {
+    if (r->kind == Kind::model) {
+      for (const KeyValue& kv : r->traits) add_key(kv.key.raw);
+      continue;
+    }
+    if (r->kind == Kind::engine) {
+      for (const Entrypoint& ep : r->engine->entrypoints) {
+        for (const KeyValue& kv : ep.implies) add_key(kv.key.raw);
+      }
+      continue;
+    }
+    if (r->kind != Kind::setting) continue;
+    const SettingDef& def = *r->setting;
+    // Traffic unstated is unknown: a clause on it is possible, never false.
+    bool spelled = def.key == service_role::kKey || !def.derive.empty() ||
+                   def.scope == setting_scope::kTraffic;
+    for (const EngineSpelling& e : def.engines) {
+      spelled = spelled || !e.flags.empty() || !e.env.empty() || !e.json.empty() ||
+                !e.keys.empty() || !e.defaults.empty();
+    }
+    if (spelled) out->insert(r->id);
+    for (const SettingValue& v : def.values) {
+      for (const KeyValue& kv : v.implies) add_key(kv.key.raw);
+    }
+  }
+  return out;
+}
+
+bool Corpus::settable(std::string_view setting_id) const {
+  return settable_ && settable_->count(std::string(setting_id)) > 0;
 }
 
 // An alias must name exactly one record, never another record's id; every reference

@@ -33,6 +33,7 @@ class Linter {
       case Kind::engine:
         for (std::size_t i = 0; i < r_.engine->entrypoints.size(); ++i) {
           const Entrypoint& ep = r_.engine->entrypoints[i];
+          for (const KeyValue& kv : ep.implies) key_value(kv, setting_scope::kService);
           if (ep.role.empty()) continue;
           role(ep.role, ep.role_pos, "entrypoints[" + std::to_string(i) + "].role",
                diag_code("setting.bad-value"));
@@ -166,15 +167,29 @@ class Linter {
     }
   }
 
+  // A clause on a setting no artifact kb reads can set fires only on a hand-written
+  // deployment: on a real file the gotcha is silently never found.
+  void reachable(const Record& rec, const RefValue& key, Pos pos) {
+    if (corpus_.settable(rec.id)) return;
+    add(Severity::warning, diag_code("predicate.unreachable"), pos,
+        key.field + ": no artifact kb reads can set " + rec.setting->key +
+            " (no engine spells or defaults it, no `derive:` rule, setting value, entry point "
+            "or model trait gives it), so this clause holds only on a hand-written deployment",
+        "add the engine's spelling or a `derive:` rule to " + rec.id +
+            ", or test a setting that deployments carry");
+  }
+
   void test(const ConfigTest& t, const std::string& scope) {
     const Record* rec = setting_of(t.key);
     if (!rec) return;
+    reachable(*rec, t.key, t.key.pos);
     const SettingDef& def = rec->setting;
     if (!scope.empty() && def.scope != scope) {
       add(Severity::error, diag_code("setting.wrong-scope"), t.key.pos,
           t.key.field + ": " + def.key + " is a " + def.scope + " setting, not a " + scope + " one",
-          def.scope == setting_scope::kService ? "test it under config:"
-                                               : "test it under " + def.scope + ":");
+          def.scope == setting_scope::kService || def.scope == setting_scope::kTraffic
+              ? "test it under config:"
+              : "test it under " + def.scope + ":");
     }
     const bool ordered_op = t.op == "gt" || t.op == "gte" || t.op == "lt" || t.op == "lte";
     if (ordered_op && !ordered_type(def)) {
@@ -210,6 +225,7 @@ class Linter {
              diag_code("predicate.bad-value"));
       }
       const Record* rec = setting_of(o->key);
+      if (rec) reachable(*rec, o->key, o->pos);
       if (rec && ordered_op && !ordered_type(rec->setting)) {
         add(Severity::error, diag_code("predicate.bad-operator"), o->pos,
             "compare: " + p.compare->cmp + " compares numbers or versions; " + rec->setting->key +
@@ -222,6 +238,19 @@ class Linter {
   void setting() {
     const SettingDef& def = r_.setting;
     if (setting_of(service_role::kKey) == &r_) required_roles();
+    for (std::size_t i = 0; i < def.derive.size(); ++i) {
+      const Derivation& dv = def.derive[i];
+      const std::string field = "derive[" + std::to_string(i) + "]";
+      for (const std::string& r : dv.roles)
+        role(r, dv.pos, field + ".roles", diag_code("setting.bad-value"));
+      for (const std::string& k : dv.shared) {
+        if (!setting_of(k))
+          add(Severity::error, diag_code("setting.bad-value"), dv.pos,
+              field + ".shared: no setting has the key '" + k + "'",
+              "name the key of a settings record (records/settings/)");
+      }
+      value(r_, dv.value, dv.pos, field + ".value", diag_code("setting.bad-value"));
+    }
     if (!def.key.empty() && !valid_key(def.key)) {
       add(Severity::error, diag_code("setting.bad-key"), Pos{1, 1},
           "key '" + def.key + "' must be lower-case letters, digits and '_'",

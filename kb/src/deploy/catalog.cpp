@@ -73,6 +73,11 @@ bool is_python(std::string_view program) {
   return std::all_of(b.begin(), b.end(), [](char c) { return is_digit(c) || c == '.'; });
 }
 
+bool is_shell(std::string_view program) {
+  const std::string_view b = base_name(program);
+  return b == "sh" || b == "bash" || b == "dash" || b == "zsh" || b == "ash";
+}
+
 std::optional<ImageRef> parse_image(std::string_view text) {
   std::string_view t = text::trim(text);
   if (t.empty() || t.size() > 512) return std::nullopt;
@@ -224,29 +229,76 @@ std::optional<EntryMatch> Catalog::entrypoint(const std::vector<std::string>& ar
   auto consider = [&](const Record* e, const Entrypoint& ep, std::size_t words, std::string text) {
     if (!best || words > best->words) best = EntryMatch{e, &ep, words, std::move(text)};
   };
-  // Where `-m MODULE` stands after a Python interpreter and its own options.
-  std::size_t m = 0;
+  // Where `-m MODULE`, or else a script, stands after a Python interpreter and its options.
+  std::size_t m = 0, script = 0;
   if (is_python(argv[0])) {
     std::size_t i = 1;
     while (i < argv.size() && argv[i] != "-m" && argv[i].size() > 1 && argv[i][0] == '-') {
       i += (argv[i] == "-X" || argv[i] == "-W") ? 2 : 1;
     }
     if (i + 1 < argv.size() && argv[i] == "-m") m = i + 1;
+    if (i < argv.size() && argv[i] != "-m" && argv[i].ends_with(".py")) script = i;
   }
   for (const Record* e : engines_) {
     for (const Entrypoint& ep : e->engine->entrypoints) {
+      if (!ep.wraps.empty()) continue;  // a launcher is not what runs
       if (!ep.command.empty()) {
         auto words = split_words(ep.command);
         if (words.empty() || argv.size() < words.size()) continue;
         bool same = base_name(argv[0]) == words[0];
         for (std::size_t i = 1; same && i < words.size(); ++i) same = argv[i] == words[i];
         if (same) consider(e, ep, words.size(), ep.command);
+        // A Python script by its file name: `python3 examples/disagg_proxy_demo.py`.
+        if (script > 0 && words.size() == 1 && base_name(argv[script]) == words[0]) {
+          consider(e, ep, script + 1,
+                   std::string(base_name(argv[0])) + " " + std::string(base_name(argv[script])));
+        }
       } else if (!ep.module.empty() && m > 0 && argv[m] == ep.module) {
         consider(e, ep, m + 1, std::string(base_name(argv[0])) + " -m " + ep.module);
       }
     }
   }
   return best;
+}
+
+std::optional<WrapMatch> Catalog::wrapper(const std::vector<std::string>& argv) const {
+  if (argv.empty()) return std::nullopt;
+  const Record* rec = nullptr;
+  const Entrypoint* launcher = nullptr;
+  std::size_t taken = 0;
+  for (const Record* e : engines_) {
+    for (const Entrypoint& ep : e->engine->entrypoints) {
+      if (ep.wraps.empty() || ep.command.empty()) continue;
+      auto words = split_words(ep.command);
+      if (words.empty() || argv.size() < words.size() || words.size() <= taken) continue;
+      bool same = base_name(argv[0]) == words[0];
+      for (std::size_t i = 1; same && i < words.size(); ++i) same = argv[i] == words[i];
+      if (!same) continue;
+      rec = e;
+      launcher = &ep;
+      taken = words.size();
+    }
+  }
+  if (!launcher) return std::nullopt;
+  const bool python = launcher->wraps == wraps_kind::kPython;
+  std::optional<std::size_t> known, first;
+  for (std::size_t j = taken; j < argv.size() && !known; ++j) {
+    const std::string& a = argv[j];
+    if (python && (a == "-m" || a.ends_with(".py"))) {
+      known = j;
+    } else if (a.size() > 1 && a[0] == '-') {
+      const bool takes = a.find('=') == std::string::npos &&
+                         std::find(launcher->value_options.begin(), launcher->value_options.end(),
+                                   a) != launcher->value_options.end();
+      if (takes) ++j;
+    } else {
+      if (!first) first = j;
+      if (!python && (starts_entrypoint(a) || is_shell(a))) known = j;
+    }
+  }
+  const std::optional<std::size_t> start = known ? known : first;
+  if (!start) return std::nullopt;
+  return WrapMatch{rec, launcher, *start, python};
 }
 
 bool Catalog::starts_entrypoint(std::string_view program) const {

@@ -56,6 +56,14 @@ struct EntryMatch {
   std::string text;       ///< "vllm serve", "python3 -m sglang.launch_server"
 };
 
+/// A launcher at the start of a command line (an entry point with `wraps`).
+struct WrapMatch {
+  const Record* engine = nullptr;
+  const Entrypoint* entrypoint = nullptr;
+  std::size_t start = 0;  ///< where the command behind it starts
+  bool python = false;    ///< argv from `start` is what `python` takes (`-m MODULE`, a script)
+};
+
 /// The engine records of a corpus, indexed for recognition.
 class Catalog {
  public:
@@ -69,6 +77,11 @@ class Catalog {
   const Record* package(std::string_view name) const;
   /// The longest entry point `argv` starts with (the program compared by its base name).
   std::optional<EntryMatch> entrypoint(const std::vector<std::string>& argv) const;
+  /// The launcher `argv` starts with, and where the command it starts begins: after its
+  /// options (those in `value_options` take the next word), the first word that starts an
+  /// entry point, a launcher, a shell or Python; else the first word that is no option.
+  /// None when `argv` starts no launcher, or nothing follows its options.
+  std::optional<WrapMatch> wrapper(const std::vector<std::string>& argv) const;
   /// Whether any entry point starts with this program (base name compared), or the
   /// program is a Python interpreter.
   bool starts_entrypoint(std::string_view program) const;
@@ -88,5 +101,7 @@ class Catalog {
 std::string_view base_name(std::string_view path);
 /// Whether a program is a Python interpreter: python, python3, python3.12, with a path.
 bool is_python(std::string_view program);
+/// Whether the program (base name compared) is a POSIX shell: sh, bash, dash, zsh, ash.
+bool is_shell(std::string_view program);
 
 }  // namespace kb::deploy

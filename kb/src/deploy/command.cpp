@@ -19,11 +19,6 @@ std::string slug(std::string_view id) {
   return std::string(text::id_slug(id));
 }
 
-bool is_shell(std::string_view program) {
-  const std::string_view b = base_name(program);
-  return b == "sh" || b == "bash" || b == "dash" || b == "zsh" || b == "ash";
-}
-
 // The index of the script of `sh [-opts] -c SCRIPT`, or 0.
 std::size_t shell_script_index(const std::vector<Word>& argv) {
   if (argv.empty() || !is_shell(argv[0].text)) return 0;
@@ -92,6 +87,38 @@ void Interpreter::add(const Process& p) {
   // A process is a copy of what its artifact shares with others (a pod's labels, a graph's
   // environment, a script's exports): charged, so that sharing cannot multiply memory.
   if (!ctx_.budget->spend(fact_cost(p), p.pos, "the facts of a process")) return;
+  if (!p.image_entrypoint && !p.argv.empty() && depth_ < 8) {
+    // A launcher (`srun`, `mpirun`, `torchrun`): what is read is the command behind it.
+    std::vector<std::string> words;
+    for (const Word& w : p.argv) words.push_back(w.text);
+    if (auto wrap = ctx_.catalog.wrapper(words)) {
+      struct Nest {
+        int& depth;
+        explicit Nest(int& d) : depth(++d) {}
+        ~Nest() { --depth; }
+      } nest(depth_);
+      Process q = p;
+      q.argv.assign(p.argv.begin() + static_cast<std::ptrdiff_t>(wrap->start), p.argv.end());
+      if (wrap->python) q.argv.insert(q.argv.begin(), Word{"python", p.argv[0].pos, p.argv[0].end});
+      const std::string name(base_name(p.argv[0].text));
+      q.launched_by = p.launched_by.empty() ? name : p.launched_by + ", " + name;
+      // A launcher of an engine (`trtllm-llmapi-launch`) runs it when nothing else says so.
+      for (const RefValue& launched : wrap->entrypoint->engines) {
+        auto id = ctx_.corpus.target(Kind::engine, launched.raw);
+        if (!id) continue;
+        DeployedEngine l;
+        l.name = slug(*id);
+        l.id = *id;
+        l.file = p.file;
+        l.pos = p.argv[0].pos;
+        l.end = p.argv[0].end;
+        l.via = "command " + p.argv[0].text + " (runs " + slug(*id) + ")";
+        add_engine(q.implied, std::move(l));
+      }
+      add(q);
+      return;
+    }
+  }
   const std::size_t script = shell_script_index(p.argv);
   // Scripts nest as deep as their quoting allows; beyond a few levels it is not a deployment.
   if (script == 0 || depth_ >= 8) {
@@ -154,6 +181,7 @@ void Interpreter::add_one(const Process& p) {
     e.pos = first.pos;
     e.end = last.end;
     e.via = "command " + entry->text;
+    if (!p.launched_by.empty()) e.via += " (launched by " + p.launched_by + ")";
     engines.push_back(std::move(e));
     // A launcher runs another engine, whose flags follow (`python3 -m dynamo.vllm`).
     for (const RefValue& launched : entry->entrypoint->engines) {
@@ -176,7 +204,7 @@ void Interpreter::add_one(const Process& p) {
     args.assign(p.argv.begin() + 1, p.argv.end());
     // A script's other commands (echo, curl, a benchmark client) are not services unless
     // they pass flags only engines take.
-    if (p.quiet && !passes_engine_flags(ctx_.vocab, args)) return;
+    if (p.quiet && p.implied.empty() && !passes_engine_flags(ctx_.vocab, args)) return;
   }
   if (!p.image.text.empty()) {
     if (auto ref = parse_image(p.image.text)) {
@@ -197,6 +225,20 @@ void Interpreter::add_one(const Process& p) {
         out_.unread.push_back({p.file, p.image.pos, "image " + p.image.text,
                                "the tag '" + ref->tag + "' gives no version"});
       }
+    }
+  }
+  // A plugin found only in the image (LMCache in lmcache/vllm-openai) beside the engine it
+  // plugs into runs only when a setting enables it: the resolver decides.
+  for (DeployedEngine& e : engines) {
+    if (!e.via.starts_with("image ")) continue;
+    const Record* rec = ctx_.corpus.find(e.id);
+    if (!rec || rec->kind != Kind::engine) continue;
+    for (const EngineRelation& rel : rec->engine->relations) {
+      if (rel.type != relation_type::kPluginOf) continue;
+      auto host = ctx_.corpus.target(Kind::engine, rel.engine.raw);
+      const bool beside = host && std::any_of(engines.begin(), engines.end(),
+                                              [&](const auto& x) { return x.id == *host; });
+      if (beside) e.needs_enabling = true;
     }
   }
   for (const DeployedEngine& pkg : p.packages) add_engine(engines, pkg);
@@ -242,6 +284,10 @@ void Interpreter::add_one(const Process& p) {
   if (entry && !entry->entrypoint->role.empty()) {
     settings.entrypoint_role(entry->entrypoint->role, p.argv.front(), p.file,
                              "command " + entry->text);
+  }
+  if (entry && !entry->entrypoint->implies.empty()) {
+    settings.entrypoint_implies(entry->entrypoint->implies, p.argv.front(), p.file,
+                                "command " + entry->text);
   }
   if (!p.role.text.empty()) settings.platform_role(p.role, p.file, p.role_via);
   if (p.keys_of.empty()) {

@@ -63,6 +63,8 @@ struct Process {
   /// `keys` are spellings of this engine, which the service need not run (a chart's
   /// values: `vllmConfig.enablePrefixCaching` is production-stack's spelling); "" none.
   std::string keys_of;
+  /// The launchers the command was found behind ("srun, trtllm-llmapi-launch"); "" none.
+  std::string launched_by;
 };
 
 /// What a copy of a fact costs the inputs' budget (deploy/budget.h): its text and

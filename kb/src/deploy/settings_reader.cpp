@@ -17,6 +17,7 @@ constexpr int kEntryFlag = 1;  // the launched engine's own flags, its entry poi
 constexpr int kFlag = 2;       // flags spelled by the other engines of the service
 constexpr int kEnv = 3;        // environment variables
 constexpr int kFile = 4;       // keys of a config file the service names
+constexpr int kImplied = 5;    // what the entry point implies
 
 bool looks_like_flag(std::string_view s) {
   return s.size() > 1 && s[0] == '-' && !(s[1] >= '0' && s[1] <= '9') && s[1] != '.';
@@ -187,6 +188,19 @@ void SettingsReader::role_fact(const char* spelled, const std::string& role, Pos
 void SettingsReader::entrypoint_role(const std::string& role, const Word& at,
                                      const std::string& file, const std::string& via) {
   role_fact("entrypoint", role, at.pos, at.end, file, via, kEntryFlag);
+}
+
+void SettingsReader::entrypoint_implies(const Vec<KeyValue>& implies, const Word& at,
+                                        const std::string& file, const std::string& via) {
+  for (const KeyValue& kv : implies) {
+    const Record* rec = ctx_.vocab.setting(kv.key.raw);
+    if (!rec) continue;
+    Spelling spelling;
+    spelling.name = "entrypoint";
+    EngineSpelling engine;
+    SpellingRef ref{rec, &engine, &spelling};
+    set(ref, kv.value.str(), via, file, at.pos, at.end, kImplied);
+  }
 }
 
 void SettingsReader::platform_role(const Word& role, const std::string& file,

@@ -24,6 +24,10 @@ class SettingsReader {
   /// The role an entry point implies (`{module: sglang_router.launch_router, role: router}`).
   void entrypoint_role(const std::string& role, const Word& at, const std::string& file,
                        const std::string& via);
+  /// The settings an entry point implies (`implies:`), weakest of all: anything the
+  /// service states wins.
+  void entrypoint_implies(const Vec<KeyValue>& implies, const Word& at, const std::string& file,
+                          const std::string& via);
   /// The role where a platform resource places a pod (KServe's `spec.prefill`): what the
   /// orchestrator says, so it wins over the engine's own flags.
   void platform_role(const Word& role, const std::string& file, const std::string& via);

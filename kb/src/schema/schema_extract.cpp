@@ -351,9 +351,16 @@ const Setters<Entrypoint>& entrypoint_setters() {
   x.role_pos = v.pos;
 }
 }
+, {"engines", SET(Entrypoint){x.engines = refs(v, sub(p, f.name));
+}
+}
+, {"wraps", TEXT(Entrypoint, wraps)},
+    {"value_options", SET(Entrypoint){x.value_options = strings(v);
+}
+}
 , {
-  "engines", SET(Entrypoint) {
-    x.engines = refs(v, sub(p, f.name));
+  "implies", SET(Entrypoint) {
+    x.implies = key_values(v, sub(p, f.name));
   }
 }
 }
@@ -618,6 +625,23 @@ const Setters<EngineSpelling>& engine_spelling_setters() {
 return s;
 }
 
+const Setters<Derivation>& derivation_setters() {
+  static const Setters<Derivation> s = {
+      {"derivation"},
+      {{"value", TEXT(Derivation, value)}, {"roles", SET(Derivation){x.roles = strings(v);
+}
+}
+, {
+  "shared", SET(Derivation) {
+    x.shared = strings(v);
+  }
+}
+}
+}
+;
+return s;
+}
+
 const Setters<SettingValue>& setting_value_setters() {
   static const Setters<SettingValue> s = {
       {"setting-value"},
@@ -824,9 +848,12 @@ const Setters<Record>& setting_setters() {
    SET(Record){x.setting->engines = objects(engine_spelling_setters(), f, v, sub(p, f.name));
 }
 }
+, {"file_of", SET(Record){x.setting->file_of = ref(v, sub(p, f.name));
+}
+}
 , {
-  "file_of", SET(Record) {
-    x.setting->file_of = ref(v, sub(p, f.name));
+  "derive", SET(Record) {
+    x.setting->derive = objects(derivation_setters(), f, v, sub(p, f.name));
   }
 }
 });
@@ -891,6 +918,7 @@ SetterNames nested_setter_names() {
   add_names(out, package_setters());
   add_names(out, image_setters());
   add_names(out, entrypoint_setters());
+  add_names(out, derivation_setters());
   add_names(out, resource_setters());
   add_names(out, resource_pods_setters());
   add_names(out, chart_setters());

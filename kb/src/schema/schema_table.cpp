@@ -182,7 +182,17 @@ const Struct kEntrypoint = {
      list(ref("engines", Kind::engine,
               "engines a process started this way runs besides this one, whose flags follow "
               "(a launcher: Dynamo's `dynamo.vllm` runs vLLM)",
-              "vllm"))},
+              "vllm")),
+     one_of("wraps", values_of(wraps_kind::kAll),
+            "a launcher that starts what follows its own options: `command` (a program and its "
+            "arguments: `srun`, `mpirun`) or `python` (a script or `-m MODULE`: `torchrun`); "
+            "kb reads the command behind it"),
+     list(text("value_options", "the launcher's options that take the next word as their value",
+               "--ntasks")),
+     of("implies", T::setting_map,
+        "settings a service started this way has, unless it sets them; `command` may name a "
+        "Python script (`disagg_proxy_demo.py`), matched by its file name after `python`",
+        "{pd_proxy: vllm-disagg-proxy-demo}")},
     {"command", "module"}};
 
 const Struct kResourcePods = {
@@ -331,7 +341,10 @@ const Struct kSettingValue = {
     "setting-value",
     "One allowed value of an enum setting.",
     {required(text("value", "the canonical value", "fp8")),
-     list(text("synonyms", "other spellings, compared case-insensitively", "fp8_e4m3")),
+     list(text("synonyms",
+               "other spellings, compared case-insensitively (`-` and `_` alike); with `*`, a "
+               "pattern tried after every exact spelling",
+               "fp8_e4m3")),
      text("description", "what it means"),
      list(ref("engines", Kind::engine, "engines a service with this value also runs", "lmcache")),
      of("implies", T::setting_map, "settings a service with this value also has",
@@ -432,6 +445,21 @@ const Struct kResult = {
             "true")}),
     {}};
 
+const Struct kDerivation = {
+    "derivation",
+    "How the setting's value follows from the services of one deployment when no artifact "
+    "states it.",
+    {required(text("value", "the value the services take", "pd")),
+     required(list(text("roles",
+                        "the roles (values of settings/role) the deployment must have a service "
+                        "of; each of those services takes the value",
+                        "[prefill, decode]"))),
+     list(text("shared",
+               "setting keys the services must not disagree on (set on two of them with "
+               "different values: not derived)",
+               "[kv_connector]"))},
+    {}};
+
 const Struct kSetting = {
     "setting",
     "A configuration key predicates and deployments may use: its type, synonyms, and how "
@@ -448,7 +476,10 @@ const Struct kSetting = {
             ref("file_of", Kind::engine,
                 "the value is the path of a config file whose keys this engine spells "
                 "(`LMCACHE_CONFIG_FILE`): given beside it, the file's keys are the service's",
-                "lmcache")}),
+                "lmcache"),
+            list(obj("derive", kDerivation,
+                     "how the value follows from the deployment's services when no artifact "
+                     "states it"))}),
     {}};
 
 const Struct kModel = {
@@ -530,7 +561,8 @@ const std::vector<const Struct*>& nested_structs() {
       &kIssueCitation,  &kPrCitation,   &kSettingValue,     &kEngineSpelling,
       &kFlagSpelling,   &kEnvSpelling,  &kJsonSpelling,     &kKeySpelling,
       &kSettingDefault, &kSubject,      &kSubjectEngine,    &kRunner,
-      &kFailure,        &kResourcePods, &kPlatformResource, &kChartValues};
+      &kFailure,        &kResourcePods, &kPlatformResource, &kChartValues,
+      &kDerivation};
   return all;
 }
 

@@ -85,6 +85,12 @@ Parsed<std::string> normalize_value(const SettingDef& def, std::string_view raw)
         if (fold(s) == key) return ok(v.value);
       }
     }
+    // A synonym with `*` is a pattern (`NVIDIA-H100*`), tried after every exact spelling.
+    for (const auto& v : def.values) {
+      for (const auto& s : v.synonyms) {
+        if (s.find('*') != std::string::npos && glob_match(fold(s), key)) return ok(v.value);
+      }
+    }
     std::string list;
     for (const auto& v : def.values) list += (list.empty() ? "" : ", ") + v.value;
     return fail("'" + std::string(t) + "' is not one of " + list, at);

@@ -1,0 +1,223 @@
+// Launchers (entry points with `wraps:`), serving graphs among files read together,
+// settings derived from them (`derive:`), hardware from a platform's labels and
+// resources, and plugins an image only ships. Each is data in the fixture records
+// (tests/data/deploy/records): the launchers and the GPU label are made up, so nothing
+// here passes because the code knows a name.
+
+#include "unit/deploy_fixture.h"
+
+using namespace kb;
+using namespace kb::test;
+
+namespace {
+
+const Service& resolved(const CheckReport& report, const std::string& name) {
+  auto it = std::find_if(report.deployment.services.begin(), report.deployment.services.end(),
+                         [&](const Service& s) { return s.name == name; });
+  INFO("service " << name);
+  REQUIRE(it != report.deployment.services.end());
+  return *it;
+}
+
+// A P/D pair in one file: a prefill and a decode vLLM with one connector.
+std::string pd_pair(const std::string& model, const std::string& connector = "NixlConnector") {
+  return "vllm serve " + model + " --kv-transfer-config '{\"kv_connector\":\"" + connector +
+         "\",\"kv_role\":\"kv_producer\"}'\n" + "vllm serve " + model +
+         " --kv-transfer-config '{\"kv_connector\":\"" + connector +
+         "\",\"kv_role\":\"kv_consumer\"}'\n";
+}
+
+}  // namespace
+
+TEST_CASE("launcher: the command behind a launcher's options is what is read",
+          "[deploy][launcher]") {
+  // `--mystery x` is an option the record does not list: the engine's entry point after it
+  // is still found, and `x` is not taken for the program.
+  Read r =
+      read_texts({{"run.sh",
+                   "#!/bin/bash\n"
+                   "zzrun -n 4 --mystery x vllm serve Qwen/Qwen3-8B --enable-prefix-caching\n"}});
+  for (const auto& d : r.diags) INFO(format_diagnostic(d));
+  CHECK(count_severity(r.diags, Severity::error) == 0);
+  REQUIRE(r.deployment.services.size() == 1);
+  const Service& s = r.deployment.services.front();
+  const DeployedEngine* vllm = engine(s, "engines/vllm");
+  REQUIRE(vllm);
+  CHECK(vllm->via == "command vllm serve (launched by zzrun)");
+  CHECK(vllm->pos.line == 2);
+  CHECK(vllm->pos.column == 24);
+  CHECK(s.model == "Qwen/Qwen3-8B");
+  REQUIRE(setting(s, "prefix_caching"));
+  CHECK(setting(s, "prefix_caching")->value == "true");
+  CHECK(!engine(s, "engines/zz-launchers"));  // a launcher is not what runs
+}
+
+TEST_CASE("launcher: a python launcher runs what `python` would, and launchers nest",
+          "[deploy][launcher]") {
+  Read r = read_texts(
+      {{"run.sh",
+        "#!/bin/bash\n"
+        "zzrun --ntasks 2 zztorch --nproc-per-node 2 -m vllm.entrypoints.openai.api_server "
+        "--model Qwen/Qwen3-8B\n"}});
+  for (const auto& d : r.diags) INFO(format_diagnostic(d));
+  CHECK(count_severity(r.diags, Severity::error) == 0);
+  REQUIRE(r.deployment.services.size() == 1);
+  const Service& s = r.deployment.services.front();
+  const DeployedEngine* vllm = engine(s, "engines/vllm");
+  REQUIRE(vllm);
+  CHECK(vllm->via ==
+        "command python -m vllm.entrypoints.openai.api_server (launched by zzrun, zztorch)");
+  CHECK(s.model == "Qwen/Qwen3-8B");
+}
+
+TEST_CASE("launcher: an engine's own launcher runs it when the command behind names none",
+          "[deploy][launcher]") {
+  Read r = read_texts({{"run.sh", "#!/bin/bash\nzzlaunch python3 serve.py --port 8000\n"}});
+  for (const auto& d : r.diags) INFO(format_diagnostic(d));
+  REQUIRE(r.deployment.services.size() == 1);
+  const DeployedEngine* trt = engine(r.deployment.services.front(), "engines/tensorrt-llm");
+  REQUIRE(trt);
+  CHECK(trt->via == "command zzlaunch (runs tensorrt-llm)");
+}
+
+TEST_CASE("launcher: with nothing behind its options, a launcher alone runs no engine",
+          "[deploy][launcher]") {
+  Read r = read_texts({{"run.sh", "#!/bin/bash\nzzrun -n 4 --enable-prefix-caching\n"}});
+  CHECK(r.deployment.services.empty());
+  const std::vector<std::string> codes = r.codes();
+  CHECK(std::count(codes.begin(), codes.end(), "deploy.unidentified-engine") == 1);
+}
+
+TEST_CASE("graphs: two whole P/D deployments read together pair only within each",
+          "[deploy][graph]") {
+  Read r = read_texts({{"a.sh", pd_pair("Qwen/Qwen3-8B")}, {"b.sh", pd_pair("Qwen/Qwen3-8B")}});
+  for (const auto& d : r.diags) INFO(format_diagnostic(d));
+  const CheckReport report = check_read(r);
+  std::vector<std::string> graphs;
+  for (const Service& s : report.deployment.services) graphs.push_back(s.file + ":" + s.group);
+  CHECK(graphs == std::vector<std::string>{"a.sh:1", "a.sh:1", "b.sh:2", "b.sh:2"});
+}
+
+TEST_CASE("graphs: a prefill-only and a decode-only file serving one model are one graph",
+          "[deploy][graph]") {
+  const std::string pd = pd_pair("Qwen/Qwen3-8B");
+  const std::string prefill = pd.substr(0, pd.find('\n') + 1);
+  const std::string decode = pd.substr(pd.find('\n') + 1);
+  const CheckReport report =
+      check_read(read_texts({{"prefill.sh", prefill}, {"decode.sh", decode}}));
+  REQUIRE(report.deployment.services.size() == 2);
+  for (const Service& s : report.deployment.services) {
+    CHECK(s.group.empty());  // one graph: no number to tell apart
+    const Setting* kv = s.find("kv_transfer");
+    REQUIRE(kv);
+    CHECK(kv->value == "pd");
+    CHECK(kv->derived);
+  }
+  // Halves serving different models stay apart, and derive nothing.
+  const std::string other = pd_pair("Qwen/Qwen3-0.6B");
+  const CheckReport apart = check_read(
+      read_texts({{"prefill.sh", prefill}, {"decode.sh", other.substr(other.find('\n') + 1)}}));
+  REQUIRE(apart.deployment.services.size() == 2);
+  CHECK(apart.deployment.services[0].group != apart.deployment.services[1].group);
+  for (const Service& s : apart.deployment.services) CHECK(!s.find("kv_transfer"));
+}
+
+TEST_CASE("derive: a prefill and a decode that share a connector are P/D, with where it came from",
+          "[deploy][graph]") {
+  const CheckReport report = check_read(read_texts({{"pd.sh", pd_pair("Qwen/Qwen3-8B")}}));
+  REQUIRE(report.deployment.services.size() == 2);
+  const Setting* kv = report.deployment.services[0].find("kv_transfer");
+  REQUIRE(kv);
+  CHECK(kv->value == "pd");
+  CHECK(kv->via ==
+        "derived: prefill 'pd.sh:1' and decode 'pd.sh:2' (sharing kv_connector) "
+        "(settings/kv-transfer)");
+  // Sides that disagree on the shared key are not one P/D pair.
+  std::string mixed = pd_pair("Qwen/Qwen3-8B");
+  mixed.replace(mixed.rfind("NixlConnector"), 13, "MooncakeConnector");
+  const CheckReport split = check_read(read_texts({{"pd.sh", mixed}}));
+  for (const Service& s : split.deployment.services) CHECK(!s.find("kv_transfer"));
+}
+
+TEST_CASE("hardware: a node label and a resource a record spells are the service's GPU",
+          "[deploy][hardware]") {
+  const char* manifest = R"(apiVersion: apps/v1
+kind: Deployment
+metadata: {name: vllm}
+spec:
+  template:
+    spec:
+      nodeSelector:
+        zz.example.com/gpu.product: ZZGPU-H100-80GB-HBM3
+      containers:
+        - name: vllm
+          image: vllm/vllm-openai:v0.26.0
+          command: ["vllm", "serve", "Qwen/Qwen3-8B"]
+          resources:
+            limits:
+              zz.example.com/gpu: "2"
+)";
+  const CheckReport report = check_read(read_texts({{"k.yaml", manifest}}));
+  const Service& s = resolved(report, "vllm");
+  const Setting* gpu = s.find("gpu");
+  REQUIRE(gpu);
+  CHECK(gpu->value == "h100");  // the pattern `ZZGPU-H100*`
+  CHECK(gpu->pos.line == 8);
+  REQUIRE(s.find("gpu_count"));
+  CHECK(s.find("gpu_count")->value == "2");
+}
+
+TEST_CASE("plugin: an image that only ships a plugin does not run it until a setting enables it",
+          "[deploy][plugin]") {
+  const char* base = R"(services:
+  vllm:
+    image: lmcache/vllm-openai:v0.3.9
+    command: ["vllm", "serve", "Qwen/Qwen3-8B" EXTRA]
+)";
+  auto with = [&](const std::string& extra) {
+    std::string text = base;
+    text.replace(text.find("EXTRA"), 5, extra);
+    return check_read(read_texts({{"compose.yaml", text}}));
+  };
+  const CheckReport plain = with("");
+  REQUIRE(plain.deployment.services.size() == 1);
+  CHECK(engine(plain.deployment.services[0], "engines/vllm"));
+  CHECK(!engine(plain.deployment.services[0], "engines/lmcache"));
+  const CheckReport enabled = with(
+      R"(, "--kv-transfer-config", "{\"kv_connector\":\"LMCacheConnectorV1\",\"kv_role\":\"kv_both\"}")");
+  REQUIRE(enabled.deployment.services.size() == 1);
+  const DeployedEngine* lmcache = engine(enabled.deployment.services[0], "engines/lmcache");
+  REQUIRE(lmcache);
+  CHECK(lmcache->version == "0.3.9");  // the image tag's, kept once the connector enables it
+}
+
+TEST_CASE("entry point: a Python script by its file name, with the settings it implies",
+          "[deploy][launcher]") {
+  Read r = read_texts(
+      {{"run.sh", "#!/bin/bash\npython3 tools/zz_proxy.py --port 9000 --prefill http://p:8000\n"}});
+  for (const auto& d : r.diags) INFO(format_diagnostic(d));
+  REQUIRE(r.deployment.services.size() == 1);
+  const Service& s = r.deployment.services.front();
+  REQUIRE(engine(s, "engines/zz-proxies"));
+  CHECK(engine(s, "engines/zz-proxies")->via == "command python3 zz_proxy.py");
+  REQUIRE(setting(s, "role"));
+  CHECK(setting(s, "role")->value == "router");
+  const Setting* proxy = setting(s, "pd_proxy");
+  REQUIRE(proxy);
+  CHECK(proxy->value == "zz-proxy");
+  CHECK(proxy->pos.line == 2);
+}
+
+TEST_CASE("traffic: a setting of the requests, unstated, makes a finding possible",
+          "[deploy][traffic]") {
+  const CheckReport report = check_read(read_texts({{"run.sh", "vllm serve Qwen/Qwen3-8B\n"}}));
+  auto it = std::find_if(report.findings.begin(), report.findings.end(),
+                         [](const auto& f) { return f.id == "gotchas/zz-traffic-logprobs"; });
+  REQUIRE(it != report.findings.end());
+  CHECK(it->possible);
+  // Stated false by the deployment, it is false.
+  const CheckReport stated = check_read(
+      read_texts({{"d.yaml", "engines: [{name: vllm}]\nconfig: {prompt_logprobs: false}\n"}}));
+  CHECK(std::none_of(stated.findings.begin(), stated.findings.end(),
+                     [](const auto& f) { return f.id == "gotchas/zz-traffic-logprobs"; }));
+}
