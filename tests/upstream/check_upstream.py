@@ -12,7 +12,14 @@ Services are compared too and their differences printed, but they do not decide.
 A deployment with `pending` is one kb does not judge as expected yet: its differences are
 printed and it does not fail the test; but if it matches, the test fails, so that whoever
 fixed kb removes `pending` and the gain is kept. A deployment without `pending` must match.
-Exits 0 when both hold, 1 otherwise, 2 on a broken expected.yaml.
+
+Unread spellings: every flag, environment variable, JSON field and config-file key that kb
+lists under "not understood" as "no settings record spells this flag / variable / field /
+key" (the deployment's `not_understood` in the JSON output) must be a row of
+tests/data/upstream/UNREAD.md, which says why it is not vocabulary; and every row there
+must still be shown by some deployment (no stale rows; checked only when all deployments
+run). Either failure fails the test, naming the spelling and where it is.
+Exits 0 when all of this holds, 1 otherwise, 2 on a broken expected.yaml or UNREAD.md.
 
 Python standard library only: expected.yaml is in a small YAML subset parsed here.
 """
@@ -227,6 +234,103 @@ def load_expected(path, records):
     return deps
 
 
+# ---------------------------------------------------------------- unread spellings
+
+UNREAD_KINDS = {"flag": "flag", "variable": "env", "field": "field", "key": "key"}
+_UNREAD_WHY = re.compile(r"^no settings record spells this (flag|variable|field|key)$")
+
+
+def unread_spelling(kind, text):
+    """The spelling of a not-understood item as UNREAD.md writes it: a flag without its
+    value, a variable's name, `FLAG FIELD.PATH`, a config-file key's name."""
+    text = text.strip()
+    if kind == "env":
+        m = re.match(r"^env\s+(\S+)", text)
+    elif kind == "key":
+        m = re.match(r"^config file\s+([^:\s]+)\s*:", text)
+    elif kind == "field":
+        m = re.match(r"^(\S+\s+[^=\s]+)", text)
+    else:
+        m = re.match(r"^([^=\s]+)", text)
+    return m.group(1) if m else text
+
+
+def unread_items(out):
+    """(spelling, kind, file:line:column) of every not-understood item of the four kinds."""
+    items = []
+    for n in (out.get("deployment") or {}).get("not_understood") or []:
+        m = _UNREAD_WHY.match(n.get("why") or "")
+        if not m:
+            continue
+        kind = UNREAD_KINDS[m.group(1)]
+        where = "%s:%s:%s" % (n.get("file", "?"), n.get("line", "?"), n.get("column", "?"))
+        items.append((unread_spelling(kind, n.get("text") or ""), kind, where))
+    return items
+
+
+def load_unread(path):
+    """{spelling: (kind, line number)} of UNREAD.md's table."""
+    rows, problems = {}, []
+    with open(path, encoding="utf-8") as f:
+        lines = f.read().splitlines()
+    header_seen = False
+    for n, line in enumerate(lines, 1):
+        if not line.startswith("|"):
+            continue
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if not header_seen:
+            if [c.lower() for c in cells[:3]] != ["spelling", "engine(s)", "kind"]:
+                problems.append("%d: the table must start | spelling | engine(s) | kind | why ... |" % n)
+            header_seen = True
+            continue
+        if all(re.fullmatch(r":?-+:?", c) for c in cells):
+            continue
+        if len(cells) != 4 or not all(cells):
+            problems.append("%d: a row has four non-empty cells" % n)
+            continue
+        spelling = cells[0].strip("`").strip()
+        if cells[2] not in UNREAD_KINDS.values():
+            problems.append("%d: kind of %s is %s, not one of %s" % (
+                n, spelling, cells[2], ", ".join(sorted(UNREAD_KINDS.values()))))
+        if spelling in rows:
+            problems.append("%d: %s is listed twice (also line %d)" % (n, spelling, rows[spelling][1]))
+        rows[spelling] = (cells[2], n)
+    if not header_seen:
+        problems.append("no table")
+    order = sorted(rows, key=lambda sp: rows[sp][1])
+    if order != sorted(order):
+        first = next(a for a, b in zip(order, sorted(order)) if a != b)
+        problems.append("%d: rows are not sorted by spelling (from %s on)" % (rows[first][1], first))
+    if problems:
+        raise ParseError("%s:\n  %s" % (path, "\n  ".join(problems)))
+    return rows
+
+
+def check_unread(unread, shown, complete, path):
+    """Failure lines: spellings shown but not listed, kinds that disagree, stale rows."""
+    lines = []
+    name = os.path.basename(path)
+    for spelling in sorted(shown):
+        kinds = sorted({k for k, _, _ in shown[spelling]})
+        wheres = sorted({w for _, w, _ in shown[spelling]})
+        deps = sorted({d for _, _, d in shown[spelling]}, key=lambda d: (len(d), d))
+        at = "%s (%s)" % (wheres[0] + (" and %d more" % (len(wheres) - 1) if len(wheres) > 1 else ""),
+                          " ".join(deps))
+        if spelling not in unread:
+            lines.append("%s (%s) at %s: no settings record spells it and %s does not list it:"
+                         " add it to a records/settings record or justify it in %s" % (
+                             spelling, "/".join(kinds), at, name, name))
+        elif unread[spelling][0] not in kinds:
+            lines.append("%s:%d: %s is listed as %s, kb shows it as %s at %s" % (
+                name, unread[spelling][1], spelling, unread[spelling][0], "/".join(kinds), at))
+    if complete:
+        for spelling, (kind, n) in sorted(unread.items(), key=lambda kv: kv[1][1]):
+            if spelling not in shown:
+                lines.append("%s:%d: stale row: no deployment shows %s (%s) as not understood"
+                             " any more: delete the row" % (name, n, spelling, kind))
+    return lines
+
+
 # ---------------------------------------------------------------- comparison
 
 
@@ -278,7 +382,7 @@ def compare_services(expected, got):
 
 
 def judge(kb, repo, upstream, dep):
-    """(matches, differences, notes) of one deployment."""
+    """(matches, differences, notes, unread items) of one deployment."""
     cmd = [kb, "check", *dep["files"], "--records", os.path.join(repo, "records"),
            "--format", "json"]
     run = subprocess.run(cmd, cwd=upstream, capture_output=True, text=True, timeout=120)
@@ -315,7 +419,7 @@ def judge(kb, repo, upstream, dep):
             notes.append("not in EXPECTED.md, not judged: %s (%s)" % (gid, reported[gid].upper()))
     services = (out.get("deployment") or {}).get("services") or []
     notes += compare_services(dep.get("services"), services)
-    return not diffs, diffs, notes
+    return not diffs, diffs, notes, unread_items(out)
 
 
 def main(argv):
@@ -331,12 +435,21 @@ def main(argv):
     except (ParseError, OSError) as e:
         print("upstream: expected.yaml: %s" % e, file=sys.stderr)
         return 2
+    unread_path = os.path.join(upstream, "UNREAD.md")
+    try:
+        unread = load_unread(unread_path)
+    except (ParseError, OSError) as e:
+        print("upstream: UNREAD.md: %s" % e, file=sys.stderr)
+        return 2
     if only:
         deps = [d for d in deps if d["id"] in only]
     right = pending = 0
     failures = []
+    shown = {}
     for dep in deps:
-        ok, diffs, notes = judge(kb, repo, upstream, dep)
+        ok, diffs, notes, unread_here = judge(kb, repo, upstream, dep)
+        for spelling, kind, where in unread_here:
+            shown.setdefault(spelling, []).append((kind, where, dep["id"]))
         is_pending = "pending" in dep
         if ok and not is_pending:
             right += 1
@@ -357,6 +470,13 @@ def main(argv):
         if verbose or not ok or is_pending:
             for line in notes:
                 print("    (" + line + ")")
+    unread_failures = check_unread(unread, shown, not only, unread_path)
+    for line in unread_failures:
+        print("unread: FAIL " + line)
+    print("unread: %d spellings not vocabulary, %d listed in UNREAD.md%s" % (
+        len(shown), len(unread), "" if only else " (stale rows checked)"))
+    if unread_failures:
+        failures.append("unread(%d)" % len(unread_failures))
     print("upstream: %d/%d right, %d pending%s" % (
         right, len(deps), pending,
         ", FAILED: " + " ".join(failures) if failures else ""))
