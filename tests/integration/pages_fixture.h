@@ -194,10 +194,15 @@ inline std::vector<std::pair<std::string, std::string>> seed_like_files() {
        "name: vLLM\nrepo: vllm-project/vllm\nurl: https://github.com/vllm-project/vllm\n"},
       {"engines/lmcache.yaml", "name: LMCache\nrepo: LMCache/LMCache\n"},
       {"engines/nixl.yaml", "name: NIXL\nrepo: ai-dynamo/nixl\n"},
-      {"settings/kv-transfer.yaml", "title: KV transfer between instances\ntype: enum\nvalues: [pd, none]\n"},
-      {"settings/kv-offload.yaml", "title: KV offload tier\ntype: enum\nvalues: [none, local, shared]\n"},
+      {"settings/kv-transfer.yaml",
+       "title: KV transfer between instances\ntype: enum\nvalues: [pd, none]\n"
+       "engines: [{engine: vllm, keys: [kv_transfer]}]\n"},
+      {"settings/kv-offload.yaml",
+       "title: KV offload tier\ntype: enum\nvalues: [none, local, shared]\n"
+       "engines: [{engine: lmcache, keys: [kv_offload]}]\n"},
       {"settings/batch-invariant.yaml",
-       "title: Batch-invariant numerics\ntype: bool\nsynonyms: [VLLM_BATCH_INVARIANT]\n"},
+       "title: Batch-invariant numerics\ntype: bool\nsynonyms: [VLLM_BATCH_INVARIANT]\n"
+       "engines: [{engine: vllm, env: [VLLM_BATCH_INVARIANT]}]\n"},
       {"engines/mooncake.yaml",
        "name: Mooncake\nrepo: kvcache-ai/Mooncake\naliases: [mooncake-transfer-engine]\n"
        "description: |\n  KVCache-centric *disaggregated* serving.\n"},

@@ -210,14 +210,16 @@ TEST_CASE("entry point: a Python script by its file name, with the settings it i
 
 TEST_CASE("traffic: a setting of the requests, unstated, makes a finding possible",
           "[deploy][traffic]") {
-  const CheckReport report = check_read(read_texts({{"run.sh", "vllm serve Qwen/Qwen3-8B\n"}}));
+  const CheckReport report =
+      check_read(read_texts({{"run.sh", "vllm serve Qwen/Qwen3-8B --tensor-parallel-size 7\n"}}));
   auto it = std::find_if(report.findings.begin(), report.findings.end(),
                          [](const auto& f) { return f.id == "gotchas/zz-traffic-logprobs"; });
   REQUIRE(it != report.findings.end());
   CHECK(it->possible);
   // Stated false by the deployment, it is false.
-  const CheckReport stated = check_read(
-      read_texts({{"d.yaml", "engines: [{name: vllm}]\nconfig: {prompt_logprobs: false}\n"}}));
+  const CheckReport stated = check_read(read_texts(
+      {{"d.yaml",
+        "engines: [{name: vllm}]\nconfig: {tensor_parallel_size: 7, prompt_logprobs: false}\n"}}));
   CHECK(std::none_of(stated.findings.begin(), stated.findings.end(),
                      [](const auto& f) { return f.id == "gotchas/zz-traffic-logprobs"; }));
 }
