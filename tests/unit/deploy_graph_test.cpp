@@ -223,3 +223,27 @@ TEST_CASE("traffic: a setting of the requests, unstated, makes a finding possibl
   CHECK(std::none_of(stated.findings.begin(), stated.findings.end(),
                      [](const auto& f) { return f.id == "gotchas/zz-traffic-logprobs"; }));
 }
+
+TEST_CASE("model: a trait of a model the deployment does not name is unknown, not false",
+          "[deploy][model]") {
+  auto verdict = [](const std::string& script) -> std::string {
+    const CheckReport report = check_read(read_texts({{"run.sh", script}}));
+    for (const auto& f : report.findings) {
+      if (f.id == "gotchas/zz-model-trait") return f.possible ? "possible" : "hit";
+    }
+    return "not";
+  };
+  // Set at run time: any model, so possibly two KV heads.
+  CHECK(verdict("vllm serve $MODEL --tensor-parallel-size 5\n") == "possible");
+  // Named, and its record says eight.
+  CHECK(verdict("vllm serve Qwen/Qwen3-8B --tensor-parallel-size 5\n") == "not");
+  // Named, and no record matches: it has no trait kb knows of.
+  CHECK(verdict("vllm serve example/unknown-7b --tensor-parallel-size 5\n") == "not");
+}
+
+TEST_CASE("image entry point: a first word that is no flag is the model", "[deploy][model]") {
+  Read r = read_texts(
+      {{"run.sh", "docker run --gpus all vllm/vllm-openai:v0.26.0 Qwen/Qwen3-8B --port 8000\n"}});
+  REQUIRE(r.deployment.services.size() == 1);
+  CHECK(r.deployment.services.front().model == "Qwen/Qwen3-8B");
+}

@@ -238,6 +238,9 @@ Why value_why(const Env& env, const ServiceEnv& s, const std::string& key, const
                        (e.version.empty() ? "" : " " + e.version) + ")";
     return {text, file_of(s, e.file), e.version_pos.line ? e.version_pos : e.pos, e.end};
   }
+  if (v.unknown) {
+    return {key + who + " " + v.unknown, s.service->file, s.service->pos};
+  }
   return {key + " may be set by a default that depends on the version" + who, s.service->file,
           s.service->pos};
 }
@@ -261,6 +264,16 @@ Value effective(const Env& env, const ServiceEnv& s, const std::string& key,
   // What the requests do is not in the deployment: unstated, it is unknown.
   if (setting->setting->scope == setting_scope::kTraffic) {
     v.maybe = true;
+    v.unknown =
+        "is a property of the requests the deployment does not state; it applies if "
+        "your traffic has it";
+    return v;
+  }
+  // A model's traits come from its record: a model the deployment does not name (or
+  // names only at run time) may have any trait. A named one no record matches has none.
+  if (setting->setting->scope == setting_scope::kModel && s.service->model.empty()) {
+    v.maybe = true;
+    v.unknown = "is a trait of the model, which the deployment does not name";
     return v;
   }
   for (const Instance* inst : s.instances) {

@@ -200,6 +200,8 @@ void Interpreter::add_one(const Process& p) {
     positional_model = !entry->entrypoint->command.empty();
   } else if (p.image_entrypoint) {
     args = p.argv;
+    // The image's own entry point (`vllm serve`): a first word that is no flag is the model.
+    positional_model = true;
   } else if (!p.argv.empty()) {
     args.assign(p.argv.begin() + 1, p.argv.end());
     // A script's other commands (echo, curl, a benchmark client) are not services unless
