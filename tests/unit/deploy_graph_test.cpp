@@ -130,7 +130,7 @@ TEST_CASE("derive: a prefill and a decode that share a connector are P/D, with w
   REQUIRE(kv);
   CHECK(kv->value == "pd");
   CHECK(kv->via ==
-        "derived: prefill 'pd.sh:1' and decode 'pd.sh:2' (sharing kv_connector) "
+        "derived: prefill 'pd.sh:1' and decode 'pd.sh:2' (sharing kv_connector nixl) "
         "(settings/kv-transfer)");
   // Sides that disagree on the shared key are not one P/D pair.
   std::string mixed = pd_pair("Qwen/Qwen3-8B");

@@ -278,6 +278,7 @@ void derive_settings(std::vector<Service>& services, const Corpus& corpus) {
                                             [&](const auto& r) { return has_role(sides, r); });
         if (!every_role) continue;
         bool agree = true;
+        std::vector<std::string> shared;  // the keys some side sets, all to one value
         for (const std::string& key : dv.shared) {
           std::optional<std::string> seen;
           for (const Service* s : sides) {
@@ -286,6 +287,7 @@ void derive_settings(std::vector<Service>& services, const Corpus& corpus) {
             if (seen && *seen != st->value) agree = false;
             seen = st->value;
           }
+          if (seen) shared.push_back(key + " " + *seen);
         }
         if (!agree) continue;
         std::string via = "derived: ";
@@ -298,9 +300,9 @@ void derive_settings(std::vector<Service>& services, const Corpus& corpus) {
             }
           }
         }
-        if (!dv.shared.empty()) {
+        if (!shared.empty()) {
           via += " (sharing";
-          for (const std::string& k : dv.shared) via += " " + k;
+          for (std::size_t i = 0; i < shared.size(); ++i) via += (i ? ", " : " ") + shared[i];
           via += ")";
         }
         via += " (" + std::string(rec->id) + ")";

@@ -415,7 +415,10 @@ const Struct kEngine = {
          list(obj("entrypoints", kEntrypoint, "how its processes are started")),
          list(obj("resources", kPlatformResource,
                   "Kubernetes kinds whose pods run engines the manifest may not name", "kind")),
-         list(obj("charts", kChartValues, "Helm chart values whose items run engines", "values")),
+         list(obj(
+             "charts", kChartValues,
+             "values files (a Helm chart's, TensorRT-LLM's disagg_config) whose items run engines",
+             "values")),
          list(obj("probe", kProbe, "how a live server of it says what it is")),
          list(obj("releases", kRelease, "known releases"))}),
     {}};
