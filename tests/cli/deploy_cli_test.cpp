@@ -283,3 +283,31 @@ TEST_CASE("kb check: an input past its expansion budget fails closed", "[cli][de
     }
   }
 }
+
+// SARIF 2.1.0 makes a rule's `properties.tags` unique items, and GitHub's upload-sarif
+// rejects a file that repeats one. A gotcha whose family and kind are the same word
+// (shipped: lmcache-vllm-compat-matrix-gap, family and kind `compatibility`) gives it once.
+TEST_CASE("kb check --format sarif: every rule's tags are unique", "[cli][deploy][sarif]") {
+  auto dir = scratch("sarif-tags");
+  spit(dir / "run.sh",
+       "pip install vllm lmcache\n"
+       "vllm serve Qwen/Qwen3-8B --kv-transfer-config "
+       "'{\"kv_connector\":\"LMCacheConnectorV1\",\"kv_role\":\"kv_both\"}'\n");
+  Run r = kb(dir, "check " + q(dir / "run.sh") + " --format sarif --records " +
+                      q(fs::path(KB_SOURCE_DIR) / "records"));
+  INFO(r.err);
+  json s = json::parse(r.out);
+  const json& rules = s["runs"][0]["tool"]["driver"]["rules"];
+  bool compat = false;
+  for (const json& rule : rules) {
+    INFO(rule["id"]);
+    std::vector<std::string> tags = rule["properties"]["tags"];
+    std::sort(tags.begin(), tags.end());
+    CHECK(std::adjacent_find(tags.begin(), tags.end()) == tags.end());
+    if (rule["id"] == "gotchas/lmcache-vllm-compat-matrix-gap") {
+      compat = true;
+      CHECK(std::count(tags.begin(), tags.end(), "compatibility") == 1);
+    }
+  }
+  CHECK(compat);
+}

@@ -122,8 +122,11 @@ void advise(const Corpus& corpus, const Record& gotcha, const Service& hit, Find
     f.workaround = bodies->workaround;
     f.workaround_markdown = bodies->workaround_markdown;
   }
+  // SARIF 2.1.0 requires a rule's tags to be unique (GitHub's upload rejects duplicates):
+  // a family and a category of the same name are one tag.
   for (const Str* t : {&gotcha.family, &gotcha.category}) {
-    if (!t->empty()) f.tags.push_back(t->str());
+    if (!t->empty() && std::find(f.tags.begin(), f.tags.end(), t->str()) == f.tags.end())
+      f.tags.push_back(t->str());
   }
   for (const std::string& t : gotcha.tags) {
     if (std::find(f.tags.begin(), f.tags.end(), t) == f.tags.end()) f.tags.push_back(t);
