@@ -149,6 +149,46 @@ json sarif_json(const CheckReport& report, const std::string& tool_version,
     if (!d.file.empty()) n["locations"] = json::array({location(d.file, Pos{d.line, d.column})});
     notes.push_back(std::move(n));
   }
+  // A check that could not read the deployment or the knowledge base whole (exit 2) must
+  // not look like a clean scan: code scanning closes every open alert on a run with no
+  // results. One result says the check is incomplete, at the first error's place.
+  if (!ok) {
+    const Diagnostic* first = nullptr;
+    std::size_t errors = 0;
+    for (const auto& d : report.diagnostics) {
+      if (d.severity != Severity::error) continue;
+      ++errors;
+      if (!first) first = &d;
+    }
+    const std::string id = "kb/check-incomplete";
+    const int index = static_cast<int>(rules.size());
+    rules.push_back(
+        {{"id", id},
+         {"name", "check-incomplete"},
+         {"shortDescription", {{"text", "kb could not check the deployment whole"}}},
+         {"fullDescription",
+          {{"text",
+            "kb check failed closed (exit 2): an input or the knowledge base could not be read "
+            "whole, so no gotcha is ruled out. Fix the errors and run the check again."}}},
+         {"defaultConfiguration", {{"level", "error"}}}});
+    const std::string where = first && !first->file.empty() ? first->file : file;
+    json r = {
+        {"ruleId", id},
+        {"ruleIndex", index},
+        {"level", "error"},
+        {"kind", "fail"},
+        {"message",
+         {{"text", "The check could not run whole (" + std::to_string(errors) +
+                       (errors == 1 ? " error" : " errors") + "), so no gotcha is ruled out: " +
+                       first->message + (first->hint.empty() ? "" : " (" + first->hint + ")")}}},
+        {"properties", {{"code", first->code}, {"errors", errors}}}};
+    Finding key;
+    key.id = id;
+    r["partialFingerprints"] = {{"kbFinding/v1", fingerprint(key, where)}};
+    if (!where.empty())
+      r["locations"] = json::array({location(where, Pos{first->line, first->column})});
+    results.push_back(std::move(r));
+  }
   json run = {
       {"tool",
        {{"driver", {{"name", "kb"}, {"version", tool_version}, {"rules", std::move(rules)}}}}},

@@ -311,3 +311,26 @@ TEST_CASE("kb check --format sarif: every rule's tags are unique", "[cli][deploy
   }
   CHECK(compat);
 }
+
+// A fail-closed check uploaded with `if: always()` must not close every open alert: its
+// SARIF carries a result that says the check could not run whole.
+TEST_CASE("kb check --format sarif: exit 2 carries a result, never an empty run",
+          "[cli][deploy][sarif]") {
+  Run r = check(q(data("compose-unidentified.yaml")) + " --format sarif");
+  CHECK(r.code == 2);
+  json s = parse(r);
+  const json& run = s["runs"][0];
+  CHECK(run["invocations"][0]["executionSuccessful"] == false);
+  REQUIRE(run["results"].size() == 1);
+  const json& result = run["results"][0];
+  CHECK(result["ruleId"] == "kb/check-incomplete");
+  CHECK(result["level"] == "error");
+  CHECK(result["properties"]["code"] == "deploy.unidentified-engine");
+  CHECK(result["message"]["text"].get<std::string>().find("no gotcha is ruled out") !=
+        std::string::npos);
+  const json& rule = run["tool"]["driver"]["rules"][result["ruleIndex"].get<int>()];
+  CHECK(rule["id"] == "kb/check-incomplete");
+  CHECK(result["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+            .get<std::string>()
+            .ends_with("compose-unidentified.yaml"));
+}
