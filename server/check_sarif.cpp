@@ -2,7 +2,9 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <filesystem>
 #include <map>
+#include <system_error>
 
 #include "check_json.h"
 #include "json.h"
@@ -46,15 +48,38 @@ std::string file_uri(std::string_view path) {
   return out;
 }
 
-json location(const std::string& file, Pos pos, Pos end = {}) {
+// One spelling per file however the path was typed (`x`, `./x`, `a/../x`, an absolute
+// path under the working directory): relative to the working directory, normalised, with
+// '/' separators. Fingerprints, URIs and the run's id depend on it.
+std::string repo_path(std::string_view path) {
+  if (path.empty() || path == "-") return std::string(path);
+  namespace fs = std::filesystem;
+  fs::path p(path);
+  if (p.is_absolute()) {
+    std::error_code ec;
+    const fs::path cwd = fs::current_path(ec);
+    if (!ec) {
+      const fs::path rel = p.lexically_normal().lexically_relative(cwd);
+      if (!rel.empty() && *rel.begin() != "..") p = rel;
+    }
+  }
+  std::string out = p.lexically_normal().generic_string();
+  while (out.starts_with("./")) out.erase(0, 2);
+  return out.empty() ? std::string(path) : out;
+}
+
+json location(const std::string& raw_file, Pos pos, Pos end = {}) {
+  const std::string file = repo_path(raw_file);
   json region = {{"startLine", pos.line > 0 ? pos.line : 1}};
   if (pos.line > 0 && pos.column > 0) region["startColumn"] = pos.column;
   if (pos.line > 0 && end.line >= pos.line && end.column > 0) {
     region["endLine"] = end.line;
     region["endColumn"] = end.column;
   }
+  json artifact = {{"uri", file_uri(file)}};
+  if (!file.starts_with('/')) artifact["uriBaseId"] = "%SRCROOT%";
   return {{"physicalLocation",
-           {{"artifactLocation", {{"uri", file_uri(file)}}}, {"region", std::move(region)}}}};
+           {{"artifactLocation", std::move(artifact)}, {"region", std::move(region)}}}};
 }
 
 std::string message_text(const Finding& f) {
@@ -72,9 +97,14 @@ std::string message_text(const Finding& f) {
 }
 
 // Stable across runs and line moves: the gotcha, the service and the file it hit.
-std::string fingerprint(const Finding& f, const std::string& file) {
+std::string fingerprint(const Finding& f, const std::string& raw_file) {
+  const std::string file = repo_path(raw_file);
+  // A script's services are named after the path as typed (`./x.sh:3`): spell it once.
+  const std::string service = !raw_file.empty() && f.service.starts_with(raw_file + ":")
+                                  ? file + f.service.substr(raw_file.size())
+                                  : f.service;
   std::uint64_t h = 1469598103934665603ull;
-  for (const std::string* part : {&f.id, &f.service, &file}) {
+  for (const std::string* part : {&f.id, &service, &file}) {
     for (unsigned char c : *part) {
       h ^= c;
       h *= 1099511628211ull;
@@ -189,10 +219,18 @@ json sarif_json(const CheckReport& report, const std::string& tool_version,
       r["locations"] = json::array({location(where, Pos{first->line, first->column})});
     results.push_back(std::move(r));
   }
+  // The deployment's files as given, each spelled one way.
+  std::string run_id;
+  for (std::size_t at = 0; at <= file.size();) {
+    std::size_t comma = file.find(", ", at);
+    if (comma == std::string::npos) comma = file.size();
+    run_id += (run_id.empty() ? "" : ", ") + repo_path(file.substr(at, comma - at));
+    at = comma + 2;
+  }
   json run = {
       {"tool",
        {{"driver", {{"name", "kb"}, {"version", tool_version}, {"rules", std::move(rules)}}}}},
-      {"automationDetails", {{"id", "kb-check/" + file + "/"}}},
+      {"automationDetails", {{"id", "kb-check/" + run_id + "/"}}},
       {"invocations",
        json::array({{{"executionSuccessful", ok}, {"toolExecutionNotifications", notes}}})},
       {"results", std::move(results)},
@@ -202,11 +240,11 @@ json sarif_json(const CheckReport& report, const std::string& tool_version,
   for (const auto& s : report.deployment.services) {
     if (!s.file.empty() && !seen[s.file]) {
       seen[s.file] = true;
-      artifacts.push_back({{"location", {{"uri", file_uri(s.file)}}}});
+      artifacts.push_back({{"location", {{"uri", file_uri(repo_path(s.file))}}}});
     }
   }
   if (artifacts.empty() && !file.empty())
-    artifacts.push_back({{"location", {{"uri", file_uri(file)}}}});
+    artifacts.push_back({{"location", {{"uri", file_uri(repo_path(file))}}}});
   if (!artifacts.empty()) run["artifacts"] = std::move(artifacts);
   return {{"$schema", kSarifSchema}, {"version", "2.1.0"}, {"runs", json::array({run})}};
 }

@@ -334,3 +334,37 @@ TEST_CASE("kb check --format sarif: exit 2 carries a result, never an empty run"
             .get<std::string>()
             .ends_with("compose-unidentified.yaml"));
 }
+
+// GitHub matches alerts across runs by fingerprint and URI: both must not depend on how
+// the path was typed.
+TEST_CASE("kb check --format sarif: paths, fingerprints and run id however the path is typed",
+          "[cli][deploy][sarif]") {
+  auto dir = scratch("sarif-paths");
+  fs::create_directories(dir / "deploy");
+  fs::copy_file(data("vllm-pd-lmcache.sh"), dir / "deploy" / "x.sh",
+                fs::copy_options::overwrite_existing);
+  // Run from `dir`, as a CI job runs from the repository's root.
+  auto sarif = [&](const std::string& path) {
+    const std::string cmd = "cd " + q(dir) + " && '" + KB_BINARY + "' check " + path +
+                            " --format sarif " + records() + " >" + q(dir / "out.sarif");
+    CHECK(WEXITSTATUS(std::system(cmd.c_str())) == 1);
+    return json::parse(slurp(dir / "out.sarif"))["runs"][0];
+  };
+  const json plain = sarif("deploy/x.sh");
+  REQUIRE(!plain["results"].empty());
+  for (const std::string& typed :
+       {std::string("./deploy/x.sh"), std::string("deploy/../deploy/x.sh"),
+        q(dir / "deploy" / "x.sh")}) {
+    INFO(typed);
+    const json other = sarif(typed);
+    CHECK(other["automationDetails"]["id"] == "kb-check/deploy/x.sh/");
+    REQUIRE(other["results"].size() == plain["results"].size());
+    for (std::size_t i = 0; i < plain["results"].size(); ++i) {
+      const json& a = plain["results"][i];
+      const json& b = other["results"][i];
+      CHECK(a["partialFingerprints"] == b["partialFingerprints"]);
+      CHECK(b["locations"][0]["physicalLocation"]["artifactLocation"] ==
+            json({{"uri", "deploy/x.sh"}, {"uriBaseId", "%SRCROOT%"}}));
+    }
+  }
+}
