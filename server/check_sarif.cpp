@@ -159,7 +159,21 @@ json sarif_json(const CheckReport& report, const std::string& tool_version,
       if (!where.empty()) locs.push_back(location(where, l.pos, l.end));
     }
     if (locs.empty() && !file.empty()) locs.push_back(location(file, f.pos));
-    if (!locs.empty()) r["locations"] = std::move(locs);
+    // GitHub reads one location per result: the first line that made the finding true;
+    // the others are related locations.
+    if (!locs.empty()) {
+      r["locations"] = json::array({locs[0]});
+      if (locs.size() > 1) {
+        json related = json::array();
+        for (std::size_t i = 1; i < locs.size(); ++i) {
+          json rl = locs[i];
+          rl["id"] = static_cast<int>(i);
+          rl["message"] = {{"text", "another line that made the finding true"}};
+          related.push_back(std::move(rl));
+        }
+        r["relatedLocations"] = std::move(related);
+      }
+    }
     if (ignored) {
       r["suppressions"] = json::array(
           {{{"kind", "external"}, {"status", "accepted"}, {"justification", f.ignore_reason}}});

@@ -352,6 +352,18 @@ TEST_CASE("kb check --format sarif: paths, fingerprints and run id however the p
   };
   const json plain = sarif("deploy/x.sh");
   REQUIRE(!plain["results"].empty());
+  // One location per result (GitHub reads the first only); the other lines are related.
+  bool related = false;
+  for (const json& result : plain["results"]) {
+    CHECK(result["locations"].size() == 1);
+    if (!result.contains("relatedLocations")) continue;
+    related = true;
+    for (const json& rl : result["relatedLocations"]) {
+      CHECK(rl["id"].get<int>() >= 1);
+      CHECK(rl["physicalLocation"]["artifactLocation"]["uri"] == "deploy/x.sh");
+    }
+  }
+  CHECK(related);
   for (const std::string& typed :
        {std::string("./deploy/x.sh"), std::string("deploy/../deploy/x.sh"),
         q(dir / "deploy" / "x.sh")}) {
