@@ -206,6 +206,7 @@ int run_check(const CheckConfig& cfg) {
   index.apply_ignores(checked, ignores, cfg.today);
   print(checked, cfg, corpus->content_hash());
   if (count_severity(checked.diagnostics, Severity::error) > 0) return kExitUsage;
+  if (cfg.fail_on == "never") return kExitOk;
   return fails(checked, *parse_gotcha_severity(cfg.fail_on)) ? kExitProblems : kExitOk;
 }
 
@@ -237,9 +238,12 @@ void add_check(CLI::App& app, Action& run) {
   sub->add_option("--input-kind", cfg->input_kind,
                   "Read every input as this kind instead of guessing")
       ->check(CLI::IsMember(input_kinds()));
-  sub->add_option("--fail-on", cfg->fail_on, "Exit 1 when a finding is at least this severe")
-      ->check(CLI::IsMember(
-          std::vector<std::string>(std::begin(kSeverityNames), std::end(kSeverityNames))))
+  std::vector<std::string> fail_on(std::begin(kSeverityNames), std::end(kSeverityNames));
+  fail_on.push_back("never");
+  sub->add_option("--fail-on", cfg->fail_on,
+                  "Exit 1 when a finding is at least this severe; never: findings never fail "
+                  "(a check that cannot run whole still exits 2)")
+      ->check(CLI::IsMember(fail_on))
       ->capture_default_str();
   sub->add_option("--ignore", cfg->ignore, "Ignore file: ignore: [{id, reason, expires}]");
   sub->add_option("--base-url", cfg->base_url,

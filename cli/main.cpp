@@ -11,7 +11,7 @@ void add_records_option(CLI::App* sub, std::string& records) {
 }
 
 void add_format_option(CLI::App* sub, std::string& format, std::vector<std::string> choices) {
-  sub->add_option("--format", format, "Output format")
+  sub->add_option("-f,--format", format, "Output format")
       ->check(CLI::IsMember(std::move(choices)))
       ->capture_default_str();
 }

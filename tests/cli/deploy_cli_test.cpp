@@ -380,3 +380,15 @@ TEST_CASE("kb check --format sarif: paths, fingerprints and run id however the p
     }
   }
 }
+
+// osv-scanner and Trivy conventions: a gate value that never fails on findings, and -f.
+TEST_CASE("kb check --fail-on never and -f", "[cli][deploy]") {
+  Run blockers = check(q(data("vllm-pd-lmcache.sh")));
+  CHECK(blockers.code == 1);
+  Run never = check(q(data("vllm-pd-lmcache.sh")) + " --fail-on never -f json");
+  CHECK(never.code == 0);
+  CHECK(!parse(never)["findings"].empty());
+  // Never is about findings: a check that cannot run whole still fails closed.
+  CHECK(check(q(data("compose-unidentified.yaml")) + " --fail-on never").code == 2);
+  CHECK(check(q(data("vllm-pd-lmcache.sh")) + " --fail-on sometimes").code != 0);
+}
