@@ -80,6 +80,24 @@ std::size_t fact_cost(const Process& p) {
   return n + Budget::kFactOverhead * 4 * (p.packages.size() + p.implied.size());
 }
 
+// The engines an entry point says its process runs besides its own (`dynamo.vllm` runs
+// vLLM; `trtllm-llmapi-launch` runs TensorRT-LLM), found at [pos, end) of `file`.
+void Interpreter::launched_engines(const Entrypoint& ep, const std::string& file, Pos pos, Pos end,
+                                   const std::string& via, std::vector<DeployedEngine>& out) const {
+  for (const RefValue& launched : ep.engines) {
+    auto id = ctx_.corpus.target(Kind::engine, launched.raw);
+    if (!id) continue;
+    DeployedEngine l;
+    l.name = slug(*id);
+    l.id = *id;
+    l.file = file;
+    l.pos = pos;
+    l.end = end;
+    l.via = via + " (runs " + slug(*id) + ")";
+    add_engine(out, std::move(l));
+  }
+}
+
 Interpreter::Interpreter(const Context& ctx, Facts& out, std::string_view source)
     : ctx_(ctx), out_(out), source_(source), lines_(source) {}
 
@@ -103,18 +121,8 @@ void Interpreter::add(const Process& p) {
       const std::string name(base_name(p.argv[0].text));
       q.launched_by = p.launched_by.empty() ? name : p.launched_by + ", " + name;
       // A launcher of an engine (`trtllm-llmapi-launch`) runs it when nothing else says so.
-      for (const RefValue& launched : wrap->entrypoint->engines) {
-        auto id = ctx_.corpus.target(Kind::engine, launched.raw);
-        if (!id) continue;
-        DeployedEngine l;
-        l.name = slug(*id);
-        l.id = *id;
-        l.file = p.file;
-        l.pos = p.argv[0].pos;
-        l.end = p.argv[0].end;
-        l.via = "command " + p.argv[0].text + " (runs " + slug(*id) + ")";
-        add_engine(q.implied, std::move(l));
-      }
+      launched_engines(*wrap->entrypoint, p.file, p.argv[0].pos, p.argv[0].end,
+                       "command " + p.argv[0].text, q.implied);
       add(q);
       return;
     }
@@ -184,18 +192,8 @@ void Interpreter::add_one(const Process& p) {
     if (!p.launched_by.empty()) e.via += " (launched by " + p.launched_by + ")";
     engines.push_back(std::move(e));
     // A launcher runs another engine, whose flags follow (`python3 -m dynamo.vllm`).
-    for (const RefValue& launched : entry->entrypoint->engines) {
-      auto id = ctx_.corpus.target(Kind::engine, launched.raw);
-      if (!id) continue;
-      DeployedEngine l;
-      l.name = slug(*id);
-      l.id = *id;
-      l.file = p.file;
-      l.pos = first.pos;
-      l.end = last.end;
-      l.via = "command " + entry->text + " (runs " + slug(*id) + ")";
-      add_engine(engines, std::move(l));
-    }
+    launched_engines(*entry->entrypoint, p.file, first.pos, last.end, "command " + entry->text,
+                     engines);
     args.assign(p.argv.begin() + static_cast<std::ptrdiff_t>(entry->words), p.argv.end());
     positional_model = !entry->entrypoint->command.empty();
   } else if (p.image_entrypoint) {

@@ -88,6 +88,8 @@ class Interpreter {
 
  private:
   void add_one(const Process& p);
+  void launched_engines(const Entrypoint& ep, const std::string& file, Pos pos, Pos end,
+                        const std::string& via, std::vector<DeployedEngine>& out) const;
 
   const Context& ctx_;
   Facts& out_;
