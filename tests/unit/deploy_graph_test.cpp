@@ -189,6 +189,11 @@ TEST_CASE("plugin: an image that only ships a plugin does not run it until a set
   const DeployedEngine* lmcache = engine(enabled.deployment.services[0], "engines/lmcache");
   REQUIRE(lmcache);
   CHECK(lmcache->version == "0.3.9");  // the image tag's, kept once the connector enables it
+  // A connector set at run time may be LMCache: the plugin keeps running (unknown, not off).
+  const CheckReport runtime =
+      with(R"(, "--kv-transfer-config", "{\"kv_connector\":\"$CONNECTOR\"}")");
+  REQUIRE(runtime.deployment.services.size() == 1);
+  CHECK(engine(runtime.deployment.services[0], "engines/lmcache"));
 }
 
 TEST_CASE("entry point: a Python script by its file name, with the settings it implies",

@@ -144,11 +144,29 @@ class Resolver {
       }
     }
     if (const Setting* role = svc.find(service_role::kKey)) svc.role = role->value;
-    // A plugin the image ships that no setting enabled does not run.
+    // A plugin the image ships that no setting enabled does not run; a setting that could
+    // enable it but is set at run time leaves it running (unknown is not "off").
+    for (DeployedEngine& e : svc.engines) {
+      if (e.needs_enabling && could_enable_at_run_time(svc, e.id)) e.needs_enabling = false;
+    }
     std::erase_if(svc.engines, [](const DeployedEngine& e) { return e.needs_enabling; });
   }
 
  private:
+  // Whether a setting set at run time has a value that would run engine `id`.
+  bool could_enable_at_run_time(const Service& svc, const std::string& id) const {
+    for (const Setting& s : svc.config) {
+      const Record* rec = s.runtime && !s.setting.empty() ? corpus_.find(s.setting) : nullptr;
+      if (!rec) continue;
+      for (const SettingValue& v : rec->setting->values) {
+        for (const RefValue& e : v.engines) {
+          if (corpus_.target(Kind::engine, e.raw) == id) return true;
+        }
+      }
+    }
+    return false;
+  }
+
   std::string key_of(const std::string& setting_id) const {
     if (const Record* r = corpus_.find(setting_id)) return r->setting->key;
     return slug(setting_id);
