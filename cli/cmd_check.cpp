@@ -2,6 +2,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <sstream>
 
 #include "check_inputs.h"
 #include "check_json.h"
@@ -29,6 +30,7 @@ struct CheckConfig {
   std::vector<std::string> inputs;
   std::string input_kind;
   std::string format = "text";
+  std::string output;  ///< write the report here (whole, atomically) instead of stdout
   std::string fail_on{to_string(GotchaSeverity::blocker)};
   std::string ignore;
   std::string today;
@@ -262,7 +264,28 @@ void add_check(CLI::App& app, Action& run) {
                 "failing (exit 2)");
   add_date_option(sub, "--today", cfg->today,
                   "Date ignore expiries are measured against (YYYY-MM-DD; default today, UTC)");
-  sub->callback([&run, cfg] { run = [cfg] { return run_check(*cfg); }; });
+  sub->add_option("-o,--output", cfg->output,
+                  "Write the report to FILE (whole, or not at all) instead of standard output; "
+                  "diagnostics still go to standard error");
+  sub->callback([&run, cfg] {
+    run = [cfg] {
+      if (cfg->output.empty()) return run_check(*cfg);
+      // What the check prints to stdout goes to the file, written once it is whole.
+      std::ostringstream report;
+      struct Redirect {
+        std::streambuf* old;
+        explicit Redirect(std::streambuf* to) : old(std::cout.rdbuf(to)) {}
+        ~Redirect() { std::cout.rdbuf(old); }
+      };
+      int code = 0;
+      {
+        Redirect redirect(report.rdbuf());
+        code = run_check(*cfg);
+      }
+      write_atomic(cfg->output, report.str(), IfExists::replace);
+      return code;
+    };
+  });
 }
 
 }  // namespace kb::cli

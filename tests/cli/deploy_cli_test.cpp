@@ -392,3 +392,19 @@ TEST_CASE("kb check --fail-on never and -f", "[cli][deploy]") {
   CHECK(check(q(data("compose-unidentified.yaml")) + " --fail-on never").code == 2);
   CHECK(check(q(data("vllm-pd-lmcache.sh")) + " --fail-on sometimes").code != 0);
 }
+
+TEST_CASE("kb check -o FILE writes the report there and not on stdout", "[cli][deploy]") {
+  auto dir = scratch("deploy-output");
+  const fs::path out = dir / "kb.sarif";
+  Run r = check(q(data("vllm-pd-lmcache.sh")) + " -f sarif -o " + q(out));
+  CHECK(r.code == 1);  // the gate still decides the exit code
+  CHECK(r.out.empty());
+  const json s = json::parse(slurp(out));
+  CHECK(s["version"] == "2.1.0");
+  CHECK(!s["runs"][0]["results"].empty());
+  // A file that cannot be written (its parent is a file) is an error, not a silent loss.
+  spit(dir / "plain", "x\n");
+  Run bad = check(q(data("vllm-pd-lmcache.sh")) + " -o " + q(dir / "plain" / "x.json"));
+  CHECK(bad.code == 2);
+  CHECK(!bad.err.empty());
+}
