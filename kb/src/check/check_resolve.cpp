@@ -4,6 +4,7 @@
 // resolved is an error (the gate fails closed) unless the caller allows unknowns.
 
 #include <algorithm>
+#include <map>
 #include <optional>
 #include <set>
 
@@ -217,80 +218,73 @@ bool has_role(const std::vector<Service*>& group, std::string_view role) {
 // Which serving graph each service belongs to. Services of one input file are one graph;
 // graphs that are half of a P/D pair (prefill without decode, or decode without prefill)
 // are joined with the other halves given beside them that serve the same model (or whose
-// model is unknown). Two whole P/D deployments checked together stay apart.
+// model is unknown). Two whole P/D deployments checked together stay apart. Only graphs
+// still waiting for their other half are compared, and no graph's services are rescanned.
 void group_services(std::vector<Service>& services, const std::string& default_file) {
-  std::vector<std::string> files;
-  std::vector<std::vector<Service*>> groups;
+  struct Graph {
+    std::vector<Service*> members;
+    std::set<std::string> models;
+    bool prefill = false, decode = false;
+    bool half() const { return prefill != decode; }
+    void add(Service* s) {
+      members.push_back(s);
+      if (!s->model.empty()) models.insert(s->model);
+      prefill = prefill || s->role == service_role::kPrefill;
+      decode = decode || s->role == service_role::kDecode;
+    }
+  };
+  std::map<std::string, std::size_t> file_index;
+  std::vector<Graph> files;
   for (Service& s : services) {
     const std::string& f = s.file.empty() ? default_file : s.file;
-    auto it = std::find(files.begin(), files.end(), f);
-    if (it == files.end()) {
-      files.push_back(f);
-      groups.emplace_back();
-      it = files.end() - 1;
-    }
-    groups[static_cast<std::size_t>(it - files.begin())].push_back(&s);
+    auto [it, fresh] = file_index.emplace(f, files.size());
+    if (fresh) files.emplace_back();
+    files[it->second].add(&s);
   }
-  auto half = [](const std::vector<Service*>& g) {
-    return has_role(g, service_role::kPrefill) != has_role(g, service_role::kDecode);
-  };
-  auto models = [](const std::vector<Service*>& g) {
-    std::set<std::string> m;
-    for (const Service* s : g) {
-      if (!s->model.empty()) m.insert(s->model);
-    }
-    return m;
-  };
-  std::vector<std::vector<Service*>> joined;
-  std::vector<std::set<std::string>> joined_models;
-  std::vector<bool> joined_half;
-  for (auto& g : groups) {
-    const auto m = models(g);
+  std::vector<Graph> joined;
+  std::vector<std::size_t> open_halves;  // joined graphs still waiting for their other half
+  for (Graph& g : files) {
     bool placed = false;
-    if (half(g)) {
-      for (std::size_t j = 0; j < joined.size() && !placed; ++j) {
-        if (!joined_half[j] || half(joined[j]) == false) continue;
-        const bool same_model = m.empty() || joined_models[j].empty() ||
-                                std::any_of(m.begin(), m.end(), [&](const std::string& x) {
-                                  return joined_models[j].count(x) > 0;
-                                });
+    if (g.half()) {
+      for (std::size_t j : open_halves) {
+        Graph& h = joined[j];
+        const bool same_model =
+            g.models.empty() || h.models.empty() ||
+            std::any_of(g.models.begin(), g.models.end(),
+                        [&](const std::string& m) { return h.models.count(m) > 0; });
         if (!same_model) continue;
-        joined[j].insert(joined[j].end(), g.begin(), g.end());
-        joined_models[j].insert(m.begin(), m.end());
+        for (Service* s : g.members) h.add(s);
         placed = true;
+        break;
       }
+      std::erase_if(open_halves, [&](std::size_t j) { return !joined[j].half(); });
     }
     if (placed) continue;
-    joined.push_back(g);
-    joined_models.push_back(m);
-    joined_half.push_back(half(g));
+    joined.push_back(std::move(g));
+    if (joined.back().half()) open_halves.push_back(joined.size() - 1);
   }
   if (joined.size() < 2) return;  // one graph: nothing to tell apart
   for (std::size_t j = 0; j < joined.size(); ++j) {
-    for (Service* s : joined[j]) s->group = std::to_string(j + 1);
+    for (Service* s : joined[j].members) s->group = std::to_string(j + 1);
   }
 }
 
 // Settings records' `derive:` rules, per serving graph: each service of the rule's roles
 // takes the value when the graph has a service of every one of them and they do not
 // disagree on the shared keys. A value a service states itself wins.
-void derive_settings(std::vector<Service>& services, const Corpus& corpus) {
-  std::vector<std::string> group_names;
-  for (const Service& s : services) {
-    if (std::find(group_names.begin(), group_names.end(), s.group) == group_names.end())
-      group_names.push_back(s.group);
-  }
-  for (const auto& rec : corpus.records()) {
-    if (rec->kind != Kind::setting || rec->setting->derive.empty()) continue;
+void derive_settings(std::vector<Service>& services, const Vocabulary& vocab) {
+  std::map<std::string, std::vector<Service*>> graphs;
+  for (Service& s : services) graphs[s.group].push_back(&s);
+  for (const Record* rec : vocab.derived()) {
     const SettingDef& def = *rec->setting;
     for (const Derivation& dv : def.derive) {
       auto value = normalize_value(def, dv.value).value;
       if (!value || dv.roles.empty()) continue;
-      for (const std::string& g : group_names) {
+      for (const auto& graph : graphs) {
         std::vector<Service*> sides;
-        for (Service& s : services) {
-          if (s.group == g && std::find(dv.roles.begin(), dv.roles.end(), s.role) != dv.roles.end())
-            sides.push_back(&s);
+        for (Service* s : graph.second) {
+          if (std::find(dv.roles.begin(), dv.roles.end(), s->role) != dv.roles.end())
+            sides.push_back(s);
         }
         const bool every_role = std::all_of(dv.roles.begin(), dv.roles.end(),
                                             [&](const auto& r) { return has_role(sides, r); });
@@ -357,7 +351,7 @@ void resolve_deployment(Deployment& d, const Corpus& corpus, const Vocabulary& v
     r.implications(s);
   }
   group_services(services, d.file);
-  derive_settings(services, corpus);
+  derive_settings(services, vocab);
   d.services = std::move(services);
 }
 

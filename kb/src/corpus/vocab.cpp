@@ -23,6 +23,7 @@ std::shared_ptr<const Vocabulary> Vocabulary::build(const Corpus& corpus) {
   for (const auto& rec : corpus.records()) {
     if (rec->kind == Kind::model) v->models_.push_back(rec.get());
     if (rec->kind != Kind::setting) continue;
+    if (!rec->setting->derive.empty()) v->derived_.push_back(rec.get());
     for (const auto& e : rec->setting->engines) {
       auto add = [&](auto& map, const Vec<Spelling>& list, bool lower) {
         for (const auto& s : list) {

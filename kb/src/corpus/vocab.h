@@ -66,11 +66,15 @@ class Vocabulary {
   const std::vector<SpellingRef>* key(std::string_view name) const;
   const std::vector<SpellingRef>* json(std::string_view flag_or_key) const;
 
+  /// The settings records with `derive:` rules.
+  const std::vector<const Record*>& derived() const { return derived_; }
+
   const Corpus& corpus() const { return *corpus_; }
 
  private:
   const Corpus* corpus_ = nullptr;
   std::vector<const Record*> models_;
+  std::vector<const Record*> derived_;
   std::unordered_map<std::string, std::vector<SpellingRef>> flags_, env_, keys_, json_;
   std::unordered_map<std::string, std::vector<SpellingRef>> flags_folded_, json_folded_;
 };
