@@ -13,13 +13,28 @@ std::string place(const std::string& file, Pos p) {
   return file + ":" + std::to_string(p.line) + ":" + std::to_string(p.column);
 }
 
+// Every service a finding hits, with its role: "p (prefill), d (decode)"; "" for a
+// deployment of one service.
+std::string hit_services(const Finding& f) {
+  if (f.service.empty()) return {};
+  std::string out;
+  for (const HitService& s : f.services) {
+    if (!out.empty()) out += ", ";
+    out += s.name + (s.role.empty() ? "" : " (" + s.role + ")");
+  }
+  return out.empty() ? f.service : out;
+}
+
 void print_finding(std::ostream& out, const Finding& f, const std::string& label,
                    const std::string& base_url) {
   out << label << std::string(label.size() < 9 ? 9 - label.size() : 1, ' ') << f.id
       << (f.possible ? "  (possible)" : "") << "\n";
   out << "         " << f.title << "\n";
   out << "         status " << f.status << ", evidence " << f.evidence << "\n";
-  if (!f.service.empty()) out << "         service: " << f.service << "\n";
+  if (!f.service.empty()) {
+    out << "         " << (f.services.size() > 1 ? "services: " : "service: ") << hit_services(f)
+        << "\n";
+  }
   for (std::size_t i = 0; i < f.why.size(); ++i) {
     out << (i == 0 ? "         why: " : "              ") << f.why[i] << "\n";
   }
@@ -110,7 +125,7 @@ void print_findings_markdown(std::ostream& out, const CheckReport& report,
               ? cell(f.title)
               : "[" + cell(f.title) + "](" + json::gotcha_url(base_url, f.id, false) + ")";
       out << "| **" << f.severity << "**" << (f.possible ? " (possible)" : "") << " | " << title
-          << "<br>`" << f.id << "` | " << cell(f.service.empty() ? "-" : f.service) << " | "
+          << "<br>`" << f.id << "` | " << cell(f.service.empty() ? "-" : hit_services(f)) << " | "
           << (f.locations.empty()
                   ? "-"
                   : "`" + cell(place(f.locations.front().file, f.locations.front().pos)) + "`")

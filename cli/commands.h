@@ -56,5 +56,6 @@ void add_results(CLI::App& app, Action& run);
 void add_repair(CLI::App& app, Action& run);
 void add_schema(CLI::App& app, Action& run);
 void add_oracle(CLI::App& app, Action& run);
+void add_triage(CLI::App& app, Action& run);
 
 }  // namespace kb::cli

@@ -43,6 +43,7 @@ int main(int argc, char** argv) {
   add_repair(app, run);
   add_schema(app, run);
   add_oracle(app, run);
+  add_triage(app, run);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

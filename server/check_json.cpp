@@ -42,6 +42,13 @@ json finding(const Finding& f, bool ignored, const std::string& base_url) {
   }
   j["locations"] = std::move(locations);
   if (!f.service.empty()) j["service"] = f.service;
+  json services = json::array();
+  for (const auto& s : f.services) {
+    // A flat deployment's one service has no name: null.
+    services.push_back({{"name", s.name.empty() ? json(nullptr) : json(s.name)},
+                        {"role", s.role.empty() ? json(nullptr) : json(s.role)}});
+  }
+  j["services"] = std::move(services);
   j["workaround"] = f.workaround;
   json fixes = json::array();
   for (const auto& a : f.fixes) fixes.push_back(fix_json(a));
@@ -144,6 +151,33 @@ json clause_json(const Clause& c) {
 }
 
 }  // namespace
+
+json triage_json(const TriageReport& report, const std::string& base_url) {
+  json matches = json::array();
+  for (const TriageMatch& m : report.matches) {
+    json sigs = json::array();
+    for (std::size_t i = 0; i < m.signatures.size(); ++i) {
+      const std::string& engine = i < m.engines.size() ? m.engines[i] : std::string();
+      sigs.push_back({{"signature", m.signatures[i]},
+                      {"engine", engine.empty() ? json(nullptr) : json(engine)}});
+    }
+    json lines = json::array();
+    for (const TriageLine& l : m.lines) lines.push_back({{"line", l.line}, {"text", l.text}});
+    json x = {{"id", m.id},         {"title", m.title},           {"severity", m.severity},
+              {"status", m.status}, {"workaround", m.workaround}, {"signatures", std::move(sigs)},
+              {"count", m.count},   {"lines", std::move(lines)}};
+    if (!base_url.empty()) {
+      x["url"] = gotcha_url(base_url, m.id, false);
+      x["api_url"] = gotcha_url(base_url, m.id, true);
+    }
+    matches.push_back(std::move(x));
+  }
+  return {{"matches", std::move(matches)},
+          {"lines", report.lines},
+          {"bytes", report.bytes},
+          {"long_lines", report.long_lines},
+          {"signatures", report.signatures}};
+}
 
 std::string gotcha_url(const std::string& base_url, std::string_view id, bool api) {
   std::string base = base_url;

@@ -11,6 +11,7 @@
 
 #include "kb/check.h"
 #include "kb/diagnostic.h"
+#include "kb/triage.h"
 
 namespace kb::json {
 
@@ -35,6 +36,11 @@ nlohmann::json deployment_json(const CheckReport& report);
 /// `kb check --explain`: {"id","title","result","services":[{"service","role","clauses"}]}
 /// where a clause is {"text","truth","facts","children"}.
 nlohmann::json explanation_json(const Explanation& e);
+
+/// `kb triage` and POST /api/v1/triage: {"matches": [{"id","title","severity","status",
+///  "workaround","signatures":[{"signature","engine"}],"count","lines":[{"line","text"}],
+///  "url","api_url"}], "lines", "bytes", "long_lines", "signatures"}.
+nlohmann::json triage_json(const TriageReport& report, const std::string& base_url = "");
 
 /// A gotcha's page and API addresses under `base_url` (no trailing slash needed).
 std::string gotcha_url(const std::string& base_url, std::string_view id, bool api);

@@ -152,7 +152,12 @@ json sarif_json(const CheckReport& report, const std::string& tool_version,
               {"message", {{"text", message_text(f)}}},
               {"partialFingerprints", {{"kbFinding/v1", fingerprint(f, where)}}},
               {"properties", {{"why", f.why}, {"severity", f.severity}, {"possible", f.possible}}}};
-    if (!f.service.empty()) r["properties"]["service"] = f.service;
+    if (!f.service.empty()) {
+      r["properties"]["service"] = f.service;
+      json services = json::array();
+      for (const auto& s : f.services) services.push_back({{"name", s.name}, {"role", s.role}});
+      r["properties"]["services"] = std::move(services);
+    }
     json locs = json::array();
     for (const auto& l : f.locations) {
       const std::string& where = l.file.empty() ? file : l.file;

@@ -36,6 +36,10 @@ void check(const Ctx& c);
 /// POST /api/v1/check/batch: up to ServeConfig::max_batch deployments in one request.
 void check_batch(const Ctx& c);
 
+// api_triage.cpp
+/// POST /api/v1/triage: a log in, the gotchas whose signatures match its lines out.
+void triage(const Ctx& c);
+
 // api_misc.cpp
 /// GET /api/v1: what this API offers, for discovery.
 void api_index(const Ctx& c);

@@ -281,6 +281,18 @@ const std::vector<std::pair<std::string_view, Put>>& encoders() {
                    {"oracles", refs(c, d.oracles, Kind::oracle)}};
          x["silent"] = d.silent ? json(*d.silent) : json(nullptr);
          if (!d.canary.empty()) x["canary"] = d.canary;
+         if (!d.signatures.empty()) {
+           json a = json::array();
+           for (const Signature& s : d.signatures) {
+             json y = json::object();
+             put_text(y, "literal", s.literal);
+             put_text(y, "regex", s.regex);
+             if (!s.engine.raw.empty()) y["engine"] = reference(c, s.engine, Kind::engine);
+             put_text(y, "versions", s.versions);
+             a.push_back(std::move(y));
+           }
+           x["signatures"] = std::move(a);
+         }
          j["detection"] = std::move(x);
        }},
       {"impact",
@@ -345,6 +357,14 @@ const std::vector<std::pair<std::string_view, Put>>& encoders() {
            a.push_back(std::move(x));
          }
          j["entrypoints"] = a;
+       }},
+      {"shell_functions",
+       [](const Corpus&, const Record& r, json& j) {
+         json a = json::array();
+         for (const auto& f : r.engine->shell_functions) {
+           a.push_back({{"name", f.name}, {"sets", f.sets}, {"argument", f.argument}});
+         }
+         j["shell_functions"] = a;
        }},
       {"resources",
        [](const Corpus& c, const Record& r, json& j) {

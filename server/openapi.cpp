@@ -184,6 +184,28 @@ json components() {
                             {"count", {{"type", "integer"}}},
                             {"results", array_of({{"type", "object"}, {"required", {"index"}}})}},
                            {"schema_version", "snapshot", "count", "results"});
+  s["Triage"] = object(
+      {{"schema_version", version},
+       {"snapshot", str()},
+       {"matches",
+        array_of(object(
+            {{"id", str()},
+             {"title", str()},
+             {"severity", severity},
+             {"status", str()},
+             {"workaround", str()},
+             {"signatures", array_of(object({{"signature", str()}, {"engine", nullable("string")}},
+                                            {"signature", "engine"}))},
+             {"count", {{"type", "integer"}}},
+             {"lines", array_of(object({{"line", {{"type", "integer"}}}, {"text", str()}},
+                                       {"line", "text"}))},
+             {"api_url", str()}},
+            {"id", "title", "severity", "status", "signatures", "count", "lines"}))},
+       {"lines", {{"type", "integer"}}},
+       {"bytes", {{"type", "integer"}}},
+       {"long_lines", {{"type", "integer"}}},
+       {"signatures", {{"type", "integer"}}}},
+      {"schema_version", "snapshot", "matches", "lines", "bytes", "signatures"});
   s["Health"] = object({{"schema_version", version},
                         {"status", str()},
                         {"snapshot", str()},
@@ -231,6 +253,7 @@ const std::vector<Shape>& shapes() {
       {"/api/v1/schemas/{namespace}.schema.json", "GET", "JsonSchema", {404}, "getSchema"},
       {"/api/v1/check", "POST", "Check", {413, 415, 422, 503}, "check"},
       {"/api/v1/check/batch", "POST", "CheckBatch", {413, 415, 422, 503}, "checkBatch"},
+      {"/api/v1/triage", "POST", "Triage", {413, 415, 422}, "triage"},
   };
   return kShapes;
 }
@@ -337,7 +360,13 @@ json operation(const Route& r, const Shape& s) {
              {"summary", std::string(r.summary)},
              {"parameters", std::move(params)},
              {"responses", std::move(responses)}};
-  if (r.method == "POST") {
+  if (r.name == "/api/v1/triage") {
+    op["requestBody"] = {{"required", true},
+                         {"description", "the log's text, or {\"log\": \"...\"}"},
+                         {"content",
+                          {{"text/plain", {{"schema", str()}}},
+                           {"application/json", {{"schema", object({{"log", str()}}, {"log"})}}}}}};
+  } else if (r.method == "POST") {
     op["requestBody"] = {{"required", true},
                          {"description",
                           "a deployment (the hand-written format), an artifact's text, or "

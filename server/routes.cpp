@@ -211,6 +211,16 @@ const std::vector<Route>& route_table() {
       {"POST", "/api/v1/check/batch", "/api/v1/check/batch", check_batch, false,
        "which gotchas hit each of several deployments", check_route_params(), true, nullptr,
        kServerBodyLimit},
+      {"POST",
+       "/api/v1/triage",
+       "/api/v1/triage",
+       triage,
+       false,
+       "the gotchas a log names through their detection.signatures, with the matching lines",
+       {},
+       true,
+       nullptr,
+       kServerBodyLimit},
       // HTML pages (server/pages_http.cpp), last: the final row answers every other path
       // outside /api with the 404 page and its did-you-mean candidates. Not cacheable by
       // ETag: with --web-dir a page changes when its template does.

@@ -45,6 +45,7 @@ TEST_CASE("findings_json: the contract's shape", "[check][json]") {
                                  {"evidence", "no-evidence"},
                                  {"why", {"engine vllm 0.30 in >=0.26"}},
                                  {"possible", false},
+                                 {"services", json::array({json{{"name", nullptr}, {"role", "both"}}})},
                                  {"line", 1},
                                  {"locations", {{{"file", "request"}, {"line", 1}, {"column", 25}}}},
                                  {"workaround", ""},

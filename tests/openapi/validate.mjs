@@ -84,6 +84,7 @@ try {
   const bodies = {
     "/api/v1/check": deployment,
     "/api/v1/check/batch": `{"deployments": [${deployment}]}`,
+    "/api/v1/triage": JSON.stringify({ log: "ERROR Remote NIXL agent engine ID mismatch\n" }),
   };
 
   // 2. Every operation, once succeeding and once failing.

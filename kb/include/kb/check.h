@@ -54,6 +54,12 @@ struct FixAdvice {
   std::string advice;      ///< "upgrade vllm from 0.26.0 to 0.28.0 or later"
 };
 
+/// One service a finding hits.
+struct HitService {
+  std::string name;
+  std::string role;  ///< its role; "" when it has none
+};
+
 /// A gotcha that applies to a deployment.
 struct Finding {
   std::string id;
@@ -70,15 +76,16 @@ struct Finding {
   /// parse, or a default that depends on it) is in range: it may apply, and is reported
   /// so it is not missed.
   bool possible = false;
-  Pos pos;                          ///< locations[0].pos, or 0 if none
-  std::string service;              ///< the service it hit; "" for a deployment of one service
-  std::string ignore_reason;        ///< for ignored findings
-  std::string ignore_expires;       ///< for ignored findings
-  std::string symptom;              ///< the record's symptom: first paragraph, plain text
-  std::string workaround;           ///< the record's workaround: first paragraph, plain text
-  std::string workaround_markdown;  ///< the whole workaround, Markdown
-  std::vector<std::string> tags;    ///< family, kind and the record's tags
-  std::vector<FixAdvice> fixes;     ///< per engine of the hit service the fix chain names
+  Pos pos;                           ///< locations[0].pos, or 0 if none
+  std::string service;               ///< the service it hit; "" for a deployment of one service
+  std::vector<HitService> services;  ///< every service it hits, in the deployment's order
+  std::string ignore_reason;         ///< for ignored findings
+  std::string ignore_expires;        ///< for ignored findings
+  std::string symptom;               ///< the record's symptom: first paragraph, plain text
+  std::string workaround;            ///< the record's workaround: first paragraph, plain text
+  std::string workaround_markdown;   ///< the whole workaround, Markdown
+  std::vector<std::string> tags;     ///< family, kind and the record's tags
+  std::vector<FixAdvice> fixes;      ///< per engine of the hit service the fix chain names
 };
 
 /// One clause of a gotcha's predicate evaluated for one service, for `kb check --explain`.

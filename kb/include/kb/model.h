@@ -258,12 +258,22 @@ struct FixChain {
   Pos pos;
 };
 
+/// A line a gotcha prints in a log, which names the gotcha when a log has it.
+struct Signature {
+  Str literal;      ///< a substring of the line, as written; or
+  Str regex;        ///< an ECMAScript regular expression searched in the line
+  RefValue engine;  ///< the engine that prints it; empty: any
+  Str versions;     ///< its versions that print it; empty: all
+  Pos pos;
+};
+
 /// How a gotcha shows itself, or does not.
 struct Detection {
   std::optional<bool> silent;      ///< every health signal says fine
   Vec<std::string> lying_signals;  ///< the signals that look fine meanwhile
   Vec<RefValue> oracles;           ///< oracles that catch it
   Str canary;                      ///< Markdown: a check that catches it in production
+  Vec<Signature> signatures;       ///< log lines that name it (`kb triage`)
   Pos pos;
 };
 
@@ -312,6 +322,16 @@ struct Entrypoint {
   /// Settings a service started this way has, unless it sets them (`disagg_proxy_demo.py`
   /// is pd_proxy: vllm-disagg-proxy-demo).
   Vec<KeyValue> implies;
+  Pos pos;
+};
+
+/// A shell function a launch script calls from a helper file kb does not read, and the
+/// variable it sets: Dynamo's `pick_worker_module dynamo.vllm dynamo.vllm.unified_main`
+/// sets WORKER_MODULE to its first argument (the second only under `--unified`).
+struct ShellFunction {
+  Str name;                   ///< the function's name
+  Str sets;                   ///< the variable it sets
+  std::int64_t argument = 1;  ///< to its N-th argument (1-based)
   Pos pos;
 };
 
@@ -482,8 +502,9 @@ struct EngineInfo {
   Vec<Package> packages;
   Vec<Image> images;
   Vec<Entrypoint> entrypoints;
-  Vec<PlatformResource> resources;  ///< Kubernetes kinds whose pods run engines
-  Vec<ChartValues> charts;          ///< Helm values whose items run engines
+  Vec<ShellFunction> shell_functions;  ///< helpers of its launch scripts that set variables
+  Vec<PlatformResource> resources;     ///< Kubernetes kinds whose pods run engines
+  Vec<ChartValues> charts;             ///< Helm values whose items run engines
   Vec<ProbeRoute> probe;  ///< how `kb oracle run` and `kb check --endpoint` recognise its server
   Vec<Release> releases;
 };

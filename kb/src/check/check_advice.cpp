@@ -115,7 +115,8 @@ std::string first_paragraph_plain(std::string_view markdown) {
   return out;
 }
 
-void advise(const Corpus& corpus, const Record& gotcha, const Service& hit, Finding& f) {
+void advise(const Corpus& corpus, const Record& gotcha, const std::vector<const Service*>& hits,
+            Finding& f) {
   {
     const auto bodies = body_advice(corpus, gotcha);
     f.symptom = bodies->symptom;
@@ -131,23 +132,31 @@ void advise(const Corpus& corpus, const Record& gotcha, const Service& hit, Find
   for (const std::string& t : gotcha.tags) {
     if (std::find(f.tags.begin(), f.tags.end(), t) == f.tags.end()) f.tags.push_back(t);
   }
+  // Per fix chain, one advice for each version the hit services run (two services on two
+  // versions need two upgrades).
   for (const FixChain& chain : gotcha.fixes) {
     const std::string engine = engine_slug(corpus, chain.engine);
-    auto runs = std::find_if(hit.engines.begin(), hit.engines.end(), [&](const DeployedEngine& e) {
-      return !e.id.empty() && slug(e.id) == engine;
-    });
-    if (runs == hit.engines.end()) continue;
-    FixAdvice a;
-    a.engine = engine;
-    a.running = runs->version;
-    a.fixed_in = chain.fixed_in;
-    a.resolution =
-        chain.resolution.empty() ? std::string(fix_resolution::kNone) : chain.resolution.str();
-    for (const RefValue& r : gotcha.affects) {
-      if (engine_slug(corpus, r) == engine) a.affected = r.versions;
+    for (const Service* hit : hits) {
+      auto runs = std::find_if(
+          hit->engines.begin(), hit->engines.end(),
+          [&](const DeployedEngine& e) { return !e.id.empty() && slug(e.id) == engine; });
+      if (runs == hit->engines.end()) continue;
+      const bool seen = std::any_of(f.fixes.begin(), f.fixes.end(), [&](const FixAdvice& x) {
+        return x.engine == engine && x.running == runs->version;
+      });
+      if (seen) continue;
+      FixAdvice a;
+      a.engine = engine;
+      a.running = runs->version;
+      a.fixed_in = chain.fixed_in;
+      a.resolution =
+          chain.resolution.empty() ? std::string(fix_resolution::kNone) : chain.resolution.str();
+      for (const RefValue& r : gotcha.affects) {
+        if (engine_slug(corpus, r) == engine) a.affected = r.versions;
+      }
+      a.advice = advice_text(a);
+      f.fixes.push_back(std::move(a));
     }
-    a.advice = advice_text(a);
-    f.fixes.push_back(std::move(a));
   }
 }
 

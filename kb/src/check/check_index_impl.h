@@ -67,8 +67,9 @@ void prepare_env(const CheckIndex::Impl& impl, const std::vector<Service>& servi
                  check::Env& env);
 
 /// Fills a finding's symptom, workaround, tags and fix advice from its record, for the
-/// engines service `hit` runs (check_advice.cpp).
-void advise(const Corpus& corpus, const Record& gotcha, const Service& hit, Finding& f);
+/// engines the hit services run, one advice per engine and version (check_advice.cpp).
+void advise(const Corpus& corpus, const Record& gotcha, const std::vector<const Service*>& hits,
+            Finding& f);
 
 /// The first paragraph of Markdown as plain text: code spans, emphasis and link targets
 /// dropped, lines joined.

@@ -75,17 +75,18 @@ CheckReport CheckIndex::run(const Deployment& deployment, const CheckOptions& op
   for (std::uint32_t pos : candidates) {
     if (options.stop && options.stop()) break;
     const CompiledGotcha& g = *impl_->compiled[tables.order[pos]];
+    // Every service it holds for, as surely as it holds anywhere: the first is explained.
     Truth best = Truth::no;
-    const check::ServiceEnv* where = nullptr;
+    std::vector<const check::ServiceEnv*> hit;
     for (const auto& s : env.services) {
       Truth t = check::eval(g.root, env, s);
-      if (t > best) {
-        best = t;
-        where = &s;
-        if (t == Truth::yes) break;
-      }
+      if (t == Truth::no || t < best) continue;
+      if (t > best) hit.clear();
+      best = t;
+      hit.push_back(&s);
     }
     if (best == Truth::no) continue;
+    const check::ServiceEnv* where = hit.front();
     const Record& r = *g.record;
     Finding f;
     f.id = r.id;
@@ -95,6 +96,8 @@ CheckReport CheckIndex::run(const Deployment& deployment, const CheckOptions& op
     f.evidence = std::string(to_string(impl_->evidence.for_gotcha(r.id).state));
     f.possible = best == Truth::maybe;
     f.service = services.size() > 1 ? where->service->name : std::string();
+    for (const check::ServiceEnv* s : hit)
+      f.services.push_back({s->service->name, s->service->role});
     std::vector<check::Why> why;
     check::explain(g.root, env, *where, why);
     for (auto& w : why) {
@@ -106,7 +109,9 @@ CheckReport CheckIndex::run(const Deployment& deployment, const CheckOptions& op
       if (!seen) f.locations.push_back({w.file, w.pos, w.end});
     }
     if (!f.locations.empty()) f.pos = f.locations.front().pos;
-    advise(corpus, r, *where->service, f);
+    std::vector<const Service*> hit_services;
+    for (const check::ServiceEnv* s : hit) hit_services.push_back(s->service);
+    advise(corpus, r, hit_services, f);
     report.findings.push_back(std::move(f));
   }
   return report;

@@ -131,6 +131,9 @@ std::vector<RefSlot> reference_slots(const Record& r) {
   }
   if (r.detection) {
     for (const auto& v : r.detection->oracles) out.push_back({&v, Kind::oracle});
+    for (const auto& sig : r.detection->signatures) {
+      if (!sig.engine.raw.empty()) out.push_back({&sig.engine, Kind::engine});
+    }
   }
   for (const auto& rel : r.engine->relations) out.push_back({&rel.engine, Kind::engine});
   for (const auto& img : r.engine->images) {

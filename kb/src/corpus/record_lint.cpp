@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <set>
 
+#include "core/log_signature.h"
 #include "core/similarity.h"
 #include "core/text_util.h"
 #include "corpus/vocab.h"
@@ -29,6 +30,7 @@ class Linter {
       case Kind::gotcha:
         if (r_.applies_when) predicate(*r_.applies_when);
         fixes();
+        signatures();
         break;
       case Kind::engine:
         for (std::size_t i = 0; i < r_.engine->entrypoints.size(); ++i) {
@@ -352,6 +354,20 @@ class Linter {
           ref.field + ": " + (all ? std::string("every version") : "'" + ref.versions + "'") +
               " includes " + f.fixed_in + ", the first fixed version of its fix chain",
           "end the range before the fix, e.g. \"<" + f.fixed_in + "\"");
+    }
+  }
+
+  // A signature's regex compiles, so `kb triage` can use it.
+  void signatures() {
+    if (!r_.detection) return;
+    for (std::size_t i = 0; i < r_.detection->signatures.size(); ++i) {
+      const Signature& sig = r_.detection->signatures[i];
+      if (sig.regex.empty()) continue;
+      if (auto why = regex_error(sig.regex)) {
+        add(Severity::error, diag_code("detection.bad-regex"), sig.pos,
+            "detection.signatures[" + std::to_string(i) + "].regex: " + *why,
+            "fix the pattern, or give the text as `literal` (matched as written)");
+      }
     }
   }
 

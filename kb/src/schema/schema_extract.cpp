@@ -271,6 +271,33 @@ x.fixed_in_pos = v.pos;
 return s;
 }
 
+const Setters<Signature>& signature_setters() {
+  static const Setters<Signature> s = {
+      {"signature"}, {{"literal", TEXT(Signature, literal)}, {"regex", TEXT(Signature, regex)},
+                      {"engine", SET(Signature){x.engine = ref(v, sub(p, f.name));
+}
+}
+, {
+  "versions", TEXT(Signature, versions)
+}
+}
+}
+;
+return s;
+}
+
+const Setters<ShellFunction>& shell_function_setters() {
+  static const Setters<ShellFunction> s = {
+      {"shell-function"}, {{"name", TEXT(ShellFunction, name)}, {"sets", TEXT(ShellFunction, sets)},
+                           {"argument", SET(ShellFunction){x.argument = integer(scalar(v));
+}
+}
+}
+}
+;
+return s;
+}
+
 const Setters<Detection>& detection_setters() {
   static const Setters<Detection> s = {{"detection"},
                                        {{"silent", SET(Detection){x.silent = truth(v);
@@ -282,8 +309,10 @@ const Setters<Detection>& detection_setters() {
 , {"oracles", SET(Detection){x.oracles = refs(v, sub(p, f.name));
 }
 }
-, {
-  "canary", TEXT(Detection, canary)
+, {"canary", TEXT(Detection, canary)}, {
+  "signatures", SET(Detection) {
+    x.signatures = objects(signature_setters(), f, v, sub(p, f.name));
+  }
 }
 }
 }
@@ -759,6 +788,10 @@ const Setters<Record>& engine_setters() {
    SET(Record){x.engine->entrypoints = objects(entrypoint_setters(), f, v, sub(p, f.name));
 }
 }
+, {"shell_functions",
+   SET(Record){x.engine->shell_functions = objects(shell_function_setters(), f, v, sub(p, f.name));
+}
+}
 , {"resources", SET(Record){x.engine->resources = objects(resource_setters(), f, v, sub(p, f.name));
 }
 }
@@ -912,6 +945,8 @@ SetterNames nested_setter_names() {
   add_names(out, subject_engine_setters());
   add_names(out, fix_chain_setters());
   add_names(out, detection_setters());
+  add_names(out, signature_setters());
+  add_names(out, shell_function_setters());
   add_names(out, impact_setters());
   add_names(out, repair_setters());
   add_names(out, relation_setters());

@@ -129,6 +129,19 @@ const std::vector<std::string_view> kSignals = {"http-200", "health-endpoint", "
                                                 "hit-rate", "finish-reason",   "logs",
                                                 "metrics",  "startup"};
 
+const Struct kSignature = {
+    "signature",
+    "A line the gotcha prints in a log: `kb triage` and the search page name the gotcha "
+    "from a log that has it. Give `literal` or `regex`.",
+    {text("literal", "a substring of the line, matched as written (case-sensitive)",
+          "\"Remote NIXL agent engine ID mismatch\""),
+     text("regex", "or an ECMAScript regular expression searched in each line",
+          "\"engine ID mismatch.*expected\""),
+     ref("engine", Kind::engine, "the engine that prints it; absent: any", "nixl"),
+     of("versions", T::version_range, "the versions of that engine that print it; absent: all",
+        "\">=0.4.0\"")},
+    {"literal", "regex"}};
+
 const Struct kDetection = {
     "detection",
     "How the gotcha shows itself: which health signals say fine while it happens, and "
@@ -136,7 +149,8 @@ const Struct kDetection = {
     {of("silent", T::boolean, "every health signal says fine while it happens", "true"),
      list(one_of("lying_signals", kSignals, "signals that look fine meanwhile")),
      list(ref("oracles", Kind::oracle, "oracles that catch it", "cold-vs-warm-prefix-cache")),
-     md("canary", "a check that catches it in production")},
+     md("canary", "a check that catches it in production"),
+     list(obj("signatures", kSignature, "log lines that name it"))},
     {}};
 
 const Struct kImpact = {
@@ -194,6 +208,15 @@ const Struct kEntrypoint = {
         "Python script (`disagg_proxy_demo.py`), matched by its file name after `python`",
         "{pd_proxy: vllm-disagg-proxy-demo}")},
     {"command", "module"}};
+
+const Struct kShellFunction = {
+    "shell-function",
+    "A shell function this engine's launch scripts call from a helper file they source, and "
+    "the variable it sets: kb cannot read the helper, so the record says what it does.",
+    {required(text("name", "the function's name", "pick_worker_module")),
+     required(text("sets", "the variable it sets", "WORKER_MODULE")),
+     of("argument", T::integer, "to its N-th argument (1-based); absent: the first", "1")},
+    {}};
 
 const Struct kResourcePods = {
     "resource-pods",
@@ -315,7 +338,12 @@ const Struct kJsonSpelling = {
     "A field inside a JSON-valued flag or config key.",
     {text("flag", "the flag whose value is JSON", "--kv-transfer-config"),
      text("key", "or the config key whose value is a mapping", "kv_transfer_config"),
-     required(text("field", "the field's dotted path inside it", "kv_connector"))},
+     required(text("field",
+                   "the field's dotted path inside it; `PATH[]` (flags): a list whose items are "
+                   "whole values of the same flag, read as parts: an item's value of this "
+                   "setting brings its engines and implications, its other fields are weaker "
+                   "than the flag's own",
+                   "kv_connector"))},
     {"flag", "key"}};
 
 const Struct kSettingDefault = {
@@ -413,6 +441,9 @@ const Struct kEngine = {
          list(obj("packages", kPackage, "distribution packages that are this engine", "name")),
          list(obj("images", kImage, "container image repositories", "image")),
          list(obj("entrypoints", kEntrypoint, "how its processes are started")),
+         list(obj("shell_functions", kShellFunction,
+                  "functions its launch scripts call from a sourced helper, and what they set",
+                  "name")),
          list(obj("resources", kPlatformResource,
                   "Kubernetes kinds whose pods run engines the manifest may not name", "kind")),
          list(obj(
@@ -565,7 +596,7 @@ const std::vector<const Struct*>& nested_structs() {
       &kFlagSpelling,   &kEnvSpelling,  &kJsonSpelling,     &kKeySpelling,
       &kSettingDefault, &kSubject,      &kSubjectEngine,    &kRunner,
       &kFailure,        &kResourcePods, &kPlatformResource, &kChartValues,
-      &kDerivation};
+      &kDerivation,     &kSignature,    &kShellFunction};
   return all;
 }
 
