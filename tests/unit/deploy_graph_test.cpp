@@ -252,3 +252,77 @@ TEST_CASE("image entry point: a first word that is no flag is the model", "[depl
   REQUIRE(r.deployment.services.size() == 1);
   CHECK(r.deployment.services.front().model == "Qwen/Qwen3-8B");
 }
+
+TEST_CASE("json parts: each item of a list spelled FIELD[] is a whole value of the flag",
+          "[deploy][json]") {
+  // vLLM's MultiConnector: the service's connector is `multi`; each child's connector brings
+  // the engine it runs. A child's own kv_role is weaker than the flag's.
+  Read r = read_texts(
+      {{"run.sh",
+        "vllm serve Qwen/Qwen3-8B --kv-transfer-config '{\"kv_connector\":\"MultiConnector\","
+        "\"kv_role\":\"kv_producer\",\"kv_connector_extra_config\":{\"connectors\":["
+        "{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_both\"},"
+        "{\"kv_connector\":\"LMCacheConnectorV1\",\"zz_field\":1},"
+        "{\"kv_connector\":\"ZzConnector\"},\"not-an-object\"]}}'\n"}});
+  for (const auto& d : r.diags) INFO(format_diagnostic(d));
+  CHECK(count_severity(r.diags, Severity::error) == 0);
+  REQUIRE(r.deployment.services.size() == 1);
+  const Service& s = r.deployment.services.front();
+  REQUIRE(setting(s, "kv_connector"));
+  CHECK(setting(s, "kv_connector")->value == "MultiConnector");
+  CHECK(setting(s, "role")->value == "kv_producer");
+  const DeployedEngine* nixl = engine(s, "engines/nixl");
+  REQUIRE(nixl);
+  CHECK(nixl->via ==
+        "--kv-transfer-config kv_connector_extra_config.connectors[0].kv_connector = "
+        "NixlConnector");
+  CHECK(nixl->pos.line == 1);
+  REQUIRE(engine(s, "engines/lmcache"));
+  CHECK(!engine(s, "engines/mooncake"));
+  CHECK(r.unread("--kv-transfer-config kv_connector_extra_config.connectors[1].zz_field=1", 1));
+  CHECK(r.unread(
+      "--kv-transfer-config kv_connector_extra_config.connectors[2].kv_connector=ZzConnector", 1));
+  CHECK(r.unread("--kv-transfer-config kv_connector_extra_config.connectors[3]", 1));
+  CHECK(r.unread("--kv-transfer-config kv_connector_extra_config.connectors[0].kv_role = kv_both",
+                 1));
+
+  // Checked, the service runs NIXL and LMCache and its role is the flag's.
+  CheckReport report = check_read(std::move(r));
+  const Service& c = resolved(report, "run.sh:1");
+  CHECK(c.role == "prefill");
+  CHECK(std::any_of(c.engines.begin(), c.engines.end(),
+                    [](const DeployedEngine& e) { return e.id == "engines/nixl"; }));
+}
+
+TEST_CASE("json parts: a list no record spells FIELD[] stays unread", "[deploy][json]") {
+  Read r = read_texts({{"run.sh",
+                        "vllm serve Qwen/Qwen3-8B --kv-transfer-config "
+                        "'{\"kv_connector\":\"NixlConnector\",\"zz_list\":[{\"kv_connector\":"
+                        "\"LMCacheConnectorV1\"}]}'\n"}});
+  REQUIRE(r.deployment.services.size() == 1);
+  CHECK(!engine(r.deployment.services.front(), "engines/lmcache"));
+  CHECK(r.unread("--kv-transfer-config zz_list", 1));
+}
+
+TEST_CASE("shell functions: a helper from a sourced file sets the variable its record names",
+          "[deploy][shell]") {
+  const std::string script =
+      "#!/bin/bash\n"
+      "source \"$SCRIPT_DIR/utils.sh\"\n"
+      "zz_pick_module zz.other vllm.entrypoints.openai.api_server \"$@\"\n"
+      "python3 -m \"$ZZ_MODULE\" --model Qwen/Qwen3-8B --enable-prefix-caching &\n";
+  Read r = read_texts({{"run.sh", script}});
+  for (const auto& d : r.diags) INFO(format_diagnostic(d));
+  CHECK(count_severity(r.diags, Severity::error) == 0);
+  REQUIRE(r.deployment.services.size() == 1);
+  const Service& s = r.deployment.services.front();
+  REQUIRE(engine(s, "engines/vllm"));
+  CHECK(engine(s, "engines/vllm")->pos.line == 4);
+  CHECK(s.model == "Qwen/Qwen3-8B");
+
+  // A function no record declares sets nothing: the module is unknown, and kb says so.
+  std::string other = script;
+  other.replace(other.find("zz_pick_module"), 14, "zz_undeclared_");
+  Read u = read_texts({{"run.sh", other}});
+  CHECK(count_severity(u.diags, Severity::error) == 1);
+}

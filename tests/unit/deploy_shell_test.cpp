@@ -229,3 +229,78 @@ TEST_CASE("shell: a script that starts nothing kb knows is not a check", "[deplo
   CHECK(r.codes() == std::vector<std::string>{"deploy.no-engine"});
   CHECK(r.diags[0].severity == Severity::error);
 }
+
+TEST_CASE("shell: a function is read where it is called, with its arguments", "[deploy][shell]") {
+  // vLLM's test scripts: a function starts each server from its arguments; the helper it
+  // calls first must not end the reading of the caller.
+  const std::string script =
+      "#!/bin/bash\n"
+      "wait_for_server() {\n"
+      "  local port=$1\n"
+      "  timeout 60 bash -c \"until curl -s localhost:${port}/health; do sleep 1; done\"\n"
+      "}\n"
+      "\n"
+      "start() {\n"
+      "  local model=$1\n"
+      "  local role=$2\n"
+      "  vllm serve $model --kv-transfer-config \"{\\\"kv_connector\\\":\\\"NixlConnector\\\","
+      "\\\"kv_role\\\":\\\"$role\\\"}\" &\n"
+      "  wait_for_server 8000\n"
+      "  echo started\n"
+      "}\n"
+      "\n"
+      "start Qwen/Qwen3-8B kv_producer\n"
+      "start Qwen/Qwen3-8B kv_consumer\n";
+  Read r = read_texts({{"pd.sh", script}});
+  for (const auto& d : r.diags) INFO(format_diagnostic(d));
+  CHECK(count_severity(r.diags, Severity::error) == 0);
+  REQUIRE(r.deployment.services.size() == 2);
+  for (const Service& s : r.deployment.services) {
+    CHECK(s.model == "Qwen/Qwen3-8B");
+    CHECK(s.pos.line == 10);  // the line in the function's body
+  }
+  CHECK(setting(r.deployment.services[0], "role")->value == "kv_producer");
+  CHECK(setting(r.deployment.services[1], "role")->value == "kv_consumer");
+}
+
+TEST_CASE("shell: a function no command calls is read once, its arguments unknown",
+          "[deploy][shell]") {
+  Read r = read_texts({{"run.sh",
+                        "serve() {\n"
+                        "  vllm serve $1 --enable-prefix-caching\n"
+                        "}\n"}});
+  REQUIRE(r.deployment.services.size() == 1);
+  const Service& s = r.deployment.services.front();
+  CHECK(s.model.empty());  // $1: set when the script runs
+  CHECK(setting(s, "prefix_caching")->value == "true");
+}
+
+TEST_CASE("shell: eval reads its string as commands and local sets variables", "[deploy][shell]") {
+  const std::string script =
+      "f() {\n"
+      "  local gpu=0\n"
+      "  BASE_CMD=\"CUDA_VISIBLE_DEVICES=$gpu vllm serve Qwen/Qwen3-8B \\\n"
+      "    --enable-prefix-caching\"\n"
+      "  eval \"$BASE_CMD &\"\n"
+      "}\n"
+      "f\n";
+  Read r = read_texts({{"run.sh", script}});
+  for (const auto& d : r.diags) INFO(format_diagnostic(d));
+  REQUIRE(r.deployment.services.size() == 1);
+  const Service& s = r.deployment.services.front();
+  CHECK(s.model == "Qwen/Qwen3-8B");
+  CHECK(setting(s, "prefix_caching")->value == "true");
+  CHECK(s.pos.line == 5);  // words from a string are placed at the eval
+  CHECK(!r.unread("local", 2));
+}
+
+TEST_CASE("shell: a JSON flag whose value the script makes when it runs is unknown, not bad",
+          "[deploy][shell]") {
+  Read r = read_texts({{"run.sh",
+                        "KV=$(cat kv.json)\n"
+                        "vllm serve Qwen/Qwen3-8B --kv-transfer-config \"$KV\"\n"}});
+  for (const auto& d : r.diags) INFO(format_diagnostic(d));
+  CHECK(count_severity(r.diags, Severity::error) == 0);
+  REQUIRE(r.deployment.services.size() == 1);
+  CHECK(r.unread("--kv-transfer-config $(cat kv.json)", 2));
+}

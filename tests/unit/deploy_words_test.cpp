@@ -83,6 +83,28 @@ TEST_CASE("shell words: assignments", "[deploy][shell]") {
   CHECK_FALSE(is_assignment("=x"));
 }
 
+TEST_CASE("shell words: an unquoted expansion splits at blanks, as sh does", "[deploy][shell]") {
+  const Vars vars = {{"CMD", "python3 proxy.py --port 8192"},
+                     {"ROOT", "$(git rev-parse --show-toplevel)"},
+                     {"EMPTY", ""}};
+  CHECK(commands("$CMD &", vars) == Cmds{{"python3", "proxy.py", "--port", "8192"}});
+  // Quoted, or in an assignment: one word.
+  CHECK(commands("echo \"$CMD\"", vars) == Cmds{{"echo", "python3 proxy.py --port 8192"}});
+  CHECK(commands("X=$CMD", vars) == Cmds{{"X=python3 proxy.py --port 8192"}});
+  // What the script computes when it runs is kept whole.
+  CHECK(commands("cd $ROOT/x", vars) == Cmds{{"cd", "$(git rev-parse --show-toplevel)/x"}});
+  CHECK(commands("a $EMPTY b", vars) == Cmds{{"a", "b"}});
+}
+
+TEST_CASE("shell words: positional parameters and quoted defaults", "[deploy][shell]") {
+  CHECK(commands("vllm serve $1 --x ${2}", {{"1", "m"}, {"2", "y"}}) ==
+        Cmds{{"vllm", "serve", "m", "--x", "y"}});
+  CHECK(commands("vllm serve $1") == Cmds{{"vllm", "serve", "$1"}});  // unknown: kept
+  // The default of ${X:-word} loses its quotes and expands its variables.
+  CHECK(commands(R"(M=${MODEL:-"Qwen/Qwen3-8B"} C=${CFG:-"$HOME/a.yaml"})", {{"HOME", "/h"}}) ==
+        Cmds{{"M=Qwen/Qwen3-8B", "C=/h/a.yaml"}});
+}
+
 TEST_CASE("image references: registries, Docker Hub, tags and digests", "[deploy][image]") {
   auto r = parse_image("docker.io/vllm/vllm-openai:v0.26.0");
   REQUIRE(r);

@@ -163,11 +163,21 @@ Catalog::Catalog(const Corpus& corpus) {
   for (const auto& r : corpus.records()) {
     if (r->kind == Kind::engine &&
         (!r->engine->packages.empty() || !r->engine->images.empty() ||
-         !r->engine->entrypoints.empty() || !r->engine->resources.empty())) {
+         !r->engine->entrypoints.empty() || !r->engine->resources.empty() ||
+         !r->engine->shell_functions.empty())) {
       engines_.push_back(r.get());
     }
   }
   corpus_ = &corpus;
+}
+
+const ShellFunction* Catalog::shell_function(std::string_view name) const {
+  for (const Record* e : engines_) {
+    for (const ShellFunction& f : e->engine->shell_functions) {
+      if (f.name == name) return &f;
+    }
+  }
+  return nullptr;
 }
 
 std::vector<EngineHit> Catalog::image_engines(const ImageRef& ref) const {

@@ -91,6 +91,9 @@ class Catalog {
                                                              std::string_view api_version) const;
   /// Every chart's values an engine record declares (`charts:`), with its record.
   std::vector<std::pair<const Record*, const ChartValues*>> charts() const;
+  /// The shell function of this name an engine record declares (`shell_functions:`), or
+  /// nullptr.
+  const ShellFunction* shell_function(std::string_view name) const;
 
  private:
   const Corpus* corpus_ = nullptr;

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <map>
+#include <memory>
+#include <optional>
 #include <set>
 
 #include "deploy/catalog.h"
@@ -113,13 +115,149 @@ std::size_t pip_install(const std::vector<Word>& w, std::size_t i) {
   return 0;
 }
 
+// A shell function the script defines: `NAME() {` (or `function NAME {`) on a line of its
+// own, its body up to a line holding only `}` indented no deeper than the header.
+struct Function {
+  std::string name;
+  std::size_t begin = 0;     ///< the header's first byte
+  std::size_t body = 0;      ///< the body's first byte (after `{`)
+  std::size_t body_end = 0;  ///< the closing line's first byte
+  std::size_t end = 0;       ///< past the closing line
+  bool called = false;
+};
+
+bool ident_start(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
+bool ident_char(char c) {
+  return ident_start(c) || (c >= '0' && c <= '9') || c == '-' || c == ':' || c == '.';
+}
+
+std::size_t indent_of(std::string_view line) {
+  std::size_t n = 0;
+  while (n < line.size() && (line[n] == ' ' || line[n] == '\t')) ++n;
+  return n;
+}
+
+std::string_view trim_blank(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
+    s.remove_suffix(1);
+  return s;
+}
+
+// The function header a line is, with whether its `{` is on it; nullopt when it is none.
+std::optional<std::pair<std::string, bool>> function_header(std::string_view line) {
+  std::string_view t = trim_blank(line);
+  bool keyword = false;
+  if (t.starts_with("function ") || t.starts_with("function\t")) {
+    keyword = true;
+    t = trim_blank(t.substr(8));
+  }
+  std::size_t n = 0;
+  if (t.empty() || !ident_start(t[0])) return std::nullopt;
+  while (n < t.size() && ident_char(t[n])) ++n;
+  std::string name(t.substr(0, n));
+  std::string_view rest = trim_blank(t.substr(n));
+  if (rest.starts_with("()")) {
+    rest = trim_blank(rest.substr(2));
+  } else if (!keyword) {
+    return std::nullopt;
+  }
+  if (rest.empty()) return std::make_pair(std::move(name), false);
+  if (rest == "{" || (rest.starts_with("{") && trim_blank(rest.substr(1)).starts_with("#")))
+    return std::make_pair(std::move(name), true);
+  return std::nullopt;  // a one-line function (`f() { a; }`) is read where it stands
+}
+
+// The functions `text` defines, outermost only, in order.
+std::vector<Function> find_functions(std::string_view text) {
+  std::vector<Function> out;
+  std::vector<std::pair<std::size_t, std::size_t>> lines;  // [start, end) without '\n'
+  for (std::size_t at = 0; at < text.size();) {
+    std::size_t nl = text.find('\n', at);
+    if (nl == std::string_view::npos) nl = text.size();
+    lines.emplace_back(at, nl);
+    at = nl + 1;
+  }
+  for (std::size_t li = 0; li < lines.size(); ++li) {
+    const std::string_view line = text.substr(lines[li].first, lines[li].second - lines[li].first);
+    auto header = function_header(line);
+    if (!header) continue;
+    std::size_t open = li;
+    if (!header->second) {
+      // `{` alone on the next non-blank line.
+      std::size_t k = li + 1;
+      while (k < lines.size() &&
+             trim_blank(text.substr(lines[k].first, lines[k].second - lines[k].first)).empty())
+        ++k;
+      if (k >= lines.size() ||
+          trim_blank(text.substr(lines[k].first, lines[k].second - lines[k].first)) != "{")
+        continue;
+      open = k;
+    }
+    const std::size_t depth = indent_of(line);
+    std::size_t close = open + 1;
+    for (; close < lines.size(); ++close) {
+      const std::string_view l =
+          text.substr(lines[close].first, lines[close].second - lines[close].first);
+      if (trim_blank(l) == "}" && indent_of(l) <= depth) break;
+    }
+    if (close >= lines.size()) continue;
+    Function f;
+    f.name = std::move(header->first);
+    f.begin = lines[li].first;
+    f.body = std::min(lines[open].second + 1, text.size());
+    f.body_end = lines[close].first;
+    f.end = std::min(lines[close].second + 1, text.size());
+    out.push_back(std::move(f));
+    li = close;
+  }
+  return out;
+}
+
+// `text` with the bytes of `fns` (their headers, bodies and closing lines) made blanks, so
+// that what is left keeps every position.
+std::string without(std::string_view text, const std::vector<Function>& fns, std::size_t from,
+                    std::size_t to) {
+  std::string out(text.substr(from, to - from));
+  for (const Function& f : fns) {
+    if (f.begin < from || f.end > to) continue;
+    for (std::size_t k = f.begin; k < f.end; ++k) {
+      if (out[k - from] != '\n') out[k - from] = ' ';
+    }
+  }
+  return out;
+}
+
+// How deep function calls and `eval` nest before kb stops following them.
+constexpr std::size_t kMaxCallDepth = 8;
+
 }  // namespace
 
 Script read_script(std::string_view text, const Locator& where, const Process& base,
                    const Context& ctx, Facts& out) {
   Script script;
   script.packages = base.packages;
-  ShellLexer lexer(text, where, ctx.budget);
+  // Functions are read where they are called, with their arguments as $1, $2, ...; the
+  // ones never called are read at the end, their arguments unknown. `eval STRING` reads
+  // STRING as commands. Each is a frame on a stack of lexers over text that stays put.
+  std::vector<Function> functions = find_functions(text);
+  struct Frame {
+    std::unique_ptr<std::string> text;
+    std::unique_ptr<ShellLexer> lexer;
+    std::vector<std::pair<std::string, std::optional<std::string>>> saved;  ///< $1.. before
+    std::string call;  ///< " (NAME called at line N)" for a function's body
+  };
+  std::vector<Frame> stack;
+  auto push = [&](std::string body, Locator at) {
+    Frame f;
+    f.text = std::make_unique<std::string>(std::move(body));
+    f.lexer = std::make_unique<ShellLexer>(*f.text, at, ctx.budget);
+    stack.push_back(std::move(f));
+  };
+  push(without(text, functions, 0, text.size()), where);
+  std::size_t next_uncalled = 0;
   Vars vars;
   for (const EnvVar& e : base.env) {
     if (!e.runtime) vars[e.name] = e.value;
@@ -131,7 +269,34 @@ Script read_script(std::string_view text, const Locator& where, const Process& b
   std::map<std::string, std::size_t, std::less<>> exported_at;  // name -> index in `exported`
   std::size_t exported_cost = 0;
   const std::string& file = base.file;
-  while (auto cmd = lexer.next(vars)) {
+  auto body_locator = [&](const Function& f) {
+    Locator at = where;
+    if (where.exact) at.base = where.base + f.body;
+    return at;
+  };
+  auto next_command = [&]() -> std::optional<Command> {
+    while (!stack.empty()) {
+      if (auto cmd = stack.back().lexer->next(vars)) return cmd;
+      for (auto& [name, value] : stack.back().saved) {
+        if (value)
+          vars[name] = *value;
+        else
+          vars.erase(name);
+      }
+      stack.pop_back();
+      if (!stack.empty()) continue;
+      // The functions no command called, read once each with unknown arguments.
+      while (next_uncalled < functions.size() && functions[next_uncalled].called) ++next_uncalled;
+      if (next_uncalled < functions.size()) {
+        Function& f = functions[next_uncalled];
+        f.called = true;
+        for (const char* n : {"1", "2", "3", "4", "5", "6", "7", "8", "9"}) vars.erase(n);
+        push(without(text, functions, f.body, f.body_end), body_locator(f));
+      }
+    }
+    return std::nullopt;
+  };
+  while (auto cmd = next_command()) {
     if (ctx.options.stopped()) break;
     const std::vector<Word>& w = cmd->words;
     std::vector<EnvVar> prefix;
@@ -161,6 +326,56 @@ Script read_script(std::string_view text, const Locator& where, const Process& b
       continue;
     }
     const std::string& prog = w[i].text;
+    if (prog == "local" || prog == "declare" || prog == "typeset" || prog == "readonly") {
+      // Shell variables, not exported (a function's `local x=$1`).
+      for (std::size_t j = i + 1; j < w.size(); ++j) {
+        if (is_assignment(w[j].text)) {
+          const EnvVar e = env_of(w[j], file, prog);
+          vars[e.name] = e.value;
+        }
+      }
+      continue;
+    }
+    if (prog == "eval") {
+      // `eval "$CMD &"`: the words, joined, are read as commands where eval stands.
+      std::string joined;
+      for (std::size_t j = i + 1; j < w.size(); ++j)
+        joined += (joined.empty() ? "" : " ") + w[j].text;
+      if (stack.size() < kMaxCallDepth && !joined.empty()) {
+        push(std::move(joined), Locator{nullptr, {}, 0, false, w[i].pos});
+      }
+      continue;
+    }
+    if (auto fn = std::find_if(functions.begin(), functions.end(),
+                               [&](const Function& f) { return f.name == prog; });
+        fn != functions.end()) {
+      // A call: the body is read now, its arguments as $1, $2, ...
+      if (stack.size() >= kMaxCallDepth) continue;
+      fn->called = true;
+      std::vector<std::pair<std::string, std::optional<std::string>>> saved;
+      for (std::size_t k = 1; k <= 9; ++k) {
+        const std::string n = std::to_string(k);
+        auto it = vars.find(n);
+        saved.emplace_back(
+            n, it == vars.end() ? std::nullopt : std::optional<std::string>(it->second));
+        if (i + k < w.size())
+          vars[n] = w[i + k].text;
+        else
+          vars.erase(n);
+      }
+      push(without(text, functions, fn->body, fn->body_end), body_locator(*fn));
+      stack.back().saved = std::move(saved);
+      // Each call starts its own processes: named by the call too.
+      stack.back().call =
+          " (" + fn->name + " called at line " + std::to_string(w[i].pos.line) + ")";
+      for (std::size_t k = stack.size() - 1; k-- > 0;) {
+        if (!stack[k].call.empty()) {
+          stack.back().call += stack[k].call;
+          break;
+        }
+      }
+      continue;
+    }
     if (prog == "export") {
       for (std::size_t j = i + 1; j < w.size(); ++j) {
         if (w[j].text.starts_with('-')) continue;
@@ -180,6 +395,12 @@ Script read_script(std::string_view text, const Locator& where, const Process& b
           exported[at->second] = std::move(e);
         }
       }
+      continue;
+    }
+    if (const ShellFunction* fn = ctx.catalog.shell_function(prog)) {
+      // A helper from a sourced file kb does not read: the record says what it sets.
+      const auto at = i + static_cast<std::size_t>(std::max<std::int64_t>(fn->argument, 1));
+      if (at < w.size() && !fn->sets.empty()) vars[fn->sets] = w[at].text;
       continue;
     }
     if (std::size_t k = pip_install(w, i)) {
@@ -203,6 +424,12 @@ Script read_script(std::string_view text, const Locator& where, const Process& b
     q.pos = w[i].pos;
     if (q.name.empty()) {
       q.name = (file == "-" ? std::string("stdin") : file) + ":" + std::to_string(w[i].pos.line);
+      for (std::size_t k = stack.size(); k-- > 0;) {
+        if (!stack[k].call.empty()) {
+          q.name += stack[k].call;
+          break;
+        }
+      }
     }
     const std::string_view program = base_name(prog);
     if ((program == "docker" || program == "podman" || program == "nerdctl") && i + 1 < w.size() &&

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "core/text_util.h"
 #include "kb/corpus.h"
 #include "kb/diagnostic_codes.h"
 #include "kb/version.h"
@@ -222,6 +223,11 @@ void SettingsReader::json_flag(const std::vector<SpellingRef>& refs, const Word&
   const std::size_t allowed = left.bytes;
   const bool parsed = yaml::parse(value.text, file, limits, root, ignored, left);
   if (!ctx_.budget->spend(allowed - left.bytes, value.pos, "the JSON inside " + flag.text)) return;
+  if ((!parsed || !root.is_map()) && set_at_run_time(value.text)) {
+    // `'$KV_CONFIG'`, `$(cat kv.json)`: the JSON is made when the script runs.
+    unread(file, value.pos, flag.text + " " + value.text, "set at run time");
+    return;
+  }
   if (!parsed || !root.is_map()) {
     const bool soft = ctx_.options.allow_unknown;
     out_.diagnostics.push_back(diag(
@@ -234,6 +240,20 @@ void SettingsReader::json_flag(const std::vector<SpellingRef>& refs, const Word&
   std::vector<std::pair<std::string, const yaml::Node*>> found;
   leaves(root, "", found);
   for (const auto& [path, node] : found) {
+    if (node->is_seq()) {
+      // A list the records spell `FIELD[]`: each item is a config of this same flag.
+      const SpellingRef* list = nullptr;
+      for (const SpellingRef& r : refs) {
+        if (r.spelling->field == path + "[]") list = &r;
+      }
+      if (list) {
+        for (std::size_t i = 0; i < node->items.size(); ++i) {
+          json_part(refs, *list, node->items[i], path + "[" + std::to_string(i) + "]", flag, value,
+                    file);
+        }
+        continue;
+      }
+    }
     std::vector<SpellingRef> same;
     for (const SpellingRef& r : refs) {
       if (r.spelling->field == path) same.push_back(r);
@@ -247,6 +267,78 @@ void SettingsReader::json_flag(const std::vector<SpellingRef>& refs, const Word&
     auto engine = ctx_.corpus.target(Kind::engine, ref->engine->engine.raw);
     const int rank = engine && *engine == entry_engine_ ? kEntryFlag : kFlag;
     set(*ref, node->value, flag.text + " " + path, file, value.pos, value.end, rank);
+  }
+}
+
+void SettingsReader::json_part(const std::vector<SpellingRef>& refs, const SpellingRef& list,
+                               const yaml::Node& item, const std::string& at, const Word& flag,
+                               const Word& value, const std::string& file) {
+  if (!item.is_map()) {
+    unread(file, value.pos, flag.text + " " + at, "not a JSON object");
+    return;
+  }
+  std::vector<std::pair<std::string, const yaml::Node*>> found;
+  leaves(item, "", found);
+  for (const auto& [path, node] : found) {
+    std::vector<SpellingRef> same;
+    for (const SpellingRef& r : refs) {
+      if (r.spelling->field == path) same.push_back(r);
+    }
+    const SpellingRef* ref = choose(&same);
+    const std::string shown = flag.text + " " + at + "." + path;
+    if (!ref || !node->is_scalar()) {
+      unread(file, value.pos, shown + (node->is_scalar() ? "=" + node->value : ""),
+             ref ? "not a single value" : "no settings record spells this field");
+      continue;
+    }
+    if (ref->setting != list.setting) {
+      // A part's own settings: weaker than what the flag states for the whole.
+      set(*ref, node->value, shown, file, value.pos, value.end, kImplied);
+      continue;
+    }
+    // The part's value of the listed setting is not the service's value (that stays
+    // `multi`); it brings the engines the value runs and the settings it implies.
+    const SettingDef& def = ref->setting->setting;
+    const auto norm = normalize_value(def, node->value).value;
+    const SettingValue* v = nullptr;
+    for (const SettingValue& x : def.values) {
+      if (norm && x.value == *norm) v = &x;
+    }
+    if (!v) {
+      unread(file, value.pos, shown + "=" + node->value,
+             "not a value of " + def.key + " (" + ref->setting->id + ")");
+      continue;
+    }
+    const std::string via = shown + " = " + node->value;
+    for (const RefValue& e : v->engines) {
+      auto id = ctx_.corpus.target(Kind::engine, e.raw);
+      if (!id) continue;
+      bool have = false;
+      for (DeployedEngine& x : svc_.engines) {
+        if (x.id == *id) {
+          x.needs_enabling = false;  // the part enables the plugin the image ships
+          have = true;
+        }
+      }
+      if (have) continue;
+      DeployedEngine de;
+      de.name = std::string(text::id_slug(*id));
+      de.id = *id;
+      de.file = file;
+      de.pos = value.pos;
+      de.end = value.end;
+      de.via = via;
+      svc_.engines.push_back(std::move(de));
+    }
+    for (const KeyValue& kv : v->implies) {
+      const Record* rec = ctx_.vocab.setting(kv.key.raw);
+      if (!rec) continue;
+      Spelling spelling;
+      spelling.name = shown;
+      EngineSpelling engine;
+      SpellingRef implied{rec, &engine, &spelling};
+      set(implied, kv.value.str(), via, file, value.pos, value.end, kImplied);
+    }
   }
 }
 

@@ -14,6 +14,10 @@
 #include "corpus/vocab.h"
 #include "deploy/command.h"
 
+namespace kb::yaml {
+struct Node;
+}  // namespace kb::yaml
+
 namespace kb::deploy {
 
 class SettingsReader {
@@ -59,6 +63,11 @@ class SettingsReader {
   bool engine_in_service(const SpellingRef& ref) const;
   void set(const SpellingRef& ref, const std::string& raw_value, const std::string& via,
            const std::string& file, Pos pos, Pos end, int rank, bool runtime = false);
+  /// One item of a JSON field spelled `FIELD[]`: a config of the same flag nested in the
+  /// value (vLLM's MultiConnector lists its child connectors so).
+  void json_part(const std::vector<SpellingRef>& refs, const SpellingRef& list,
+                 const yaml::Node& item, const std::string& at, const Word& flag, const Word& value,
+                 const std::string& file);
   void json_flag(const std::vector<SpellingRef>& refs, const Word& flag, const Word& value,
                  const std::string& file);
   void unread(const std::string& file, Pos pos, std::string text, std::string why);

@@ -111,12 +111,22 @@ void ShellLexer::expand(const Vars& vars, std::string& out, bool quoted) {
     const std::string name(inner.substr(0, n));
     std::string_view op = inner.substr(n);
     auto it = vars.find(name);
+    // The default of ${X:-word} is a word of its own: its quotes go, its variables expand
+    // (`${MODEL:-"Qwen/Qwen3-8B"}`, `${ARGS:-"$HOME/a.yaml"}`).
+    auto word_of = [&](std::string_view w) {
+      ShellLexer sub(w, Locator{nullptr, {}, 0, false, where_.fallback}, budget_);
+      std::string joined;
+      if (auto cmd = sub.next(vars)) {
+        for (const Word& x : cmd->words) joined += (joined.empty() ? "" : " ") + x.text;
+      }
+      return joined;
+    };
     if (it != vars.end() && !(op.starts_with(":-") && it->second.empty())) {
       if (!substitute(it->second, out)) out += "${" + std::string(inner) + "}";
     } else if (op.starts_with(":-") || op.starts_with(":=")) {
-      out += std::string(op.substr(2));
+      out += word_of(op.substr(2));
     } else if (!op.empty() && (op[0] == '-' || op[0] == '=')) {
-      out += std::string(op.substr(1));
+      out += word_of(op.substr(1));
     } else {
       out += "${" + std::string(inner) + "}";
     }
@@ -160,8 +170,15 @@ void ShellLexer::expand(const Vars& vars, std::string& out, bool quoted) {
     if (i_ < text_.size()) ++i_;
     return;
   }
+  if (digit(c)) {
+    // A positional parameter: set while a function the script defines is read for a call.
+    ++i_;
+    auto it = vars.find(std::string(1, c));
+    if (it == vars.end() || !substitute(it->second, out)) out += std::string("$") + c;
+    return;
+  }
   out += '$';
-  if (digit(c) || c == '@' || c == '*' || c == '#' || c == '?' || c == '$' || c == '!') {
+  if (c == '@' || c == '*' || c == '#' || c == '?' || c == '$' || c == '!') {
     out += c;
     ++i_;
   }
@@ -177,11 +194,13 @@ bool ShellLexer::word(const Vars& vars, Word& w) {
       if (i_ + 1 < text_.size() && text_[i_ + 1] != '\n') out += text_[i_ + 1];
       i_ += 2;
     } else if (c == '\'') {
+      quoted_ = true;
       std::size_t close = text_.find('\'', i_ + 1);
       if (close == std::string_view::npos) close = text_.size();
       out += std::string(text_.substr(i_ + 1, close - i_ - 1));
       i_ = std::min(close + 1, text_.size());
     } else if (c == '"') {
+      quoted_ = true;
       ++i_;
       while (i_ < text_.size() && text_[i_] != '"') {
         const char d = text_[i_];
@@ -204,7 +223,14 @@ bool ShellLexer::word(const Vars& vars, Word& w) {
       }
       if (i_ < text_.size()) ++i_;
     } else if (c == '$') {
+      // An unquoted expansion is split into words at blanks, as sh does (`$CMD &`); not in
+      // an assignment or $'...'.
+      const std::size_t from = out.size();
+      const bool assignment =
+          is_assignment(out + "x") || (i_ + 1 < text_.size() && text_[i_ + 1] == '\'');
+      if (!assignment) unquoted_ = true;
       expand(vars, out, false);
+      if (!assignment && out.find_first_of(" \t\n", from) != std::string::npos) split_ = true;
     } else if (c == '`') {
       std::size_t close = text_.find('`', i_ + 1);
       if (close == std::string_view::npos) close = text_.size() - 1;
@@ -281,10 +307,36 @@ std::optional<Command> ShellLexer::next(const Vars& vars) {
       if (!cmd.words.empty()) return cmd;
     } else {
       Word w;
-      if (word(vars, w))
-        cmd.words.push_back(std::move(w));
-      else
+      split_ = unquoted_ = quoted_ = false;
+      if (!word(vars, w)) {
         ++i_;
+      } else if (w.text.empty() && unquoted_ && !quoted_) {
+        // An unquoted expansion to nothing is no word (`a $EMPTY b`).
+      } else if (!split_) {
+        cmd.words.push_back(std::move(w));
+      } else {
+        // Split at blanks outside what kb keeps as written because the script computes it
+        // when it runs (`$(git rev-parse --show-toplevel)`, backquotes): one word each.
+        std::string part;
+        int depth = 0;
+        bool backquote = false;
+        auto flush = [&] {
+          if (!part.empty()) cmd.words.push_back(Word{std::move(part), w.pos, w.end});
+          part.clear();
+        };
+        for (std::size_t k = 0; k < w.text.size(); ++k) {
+          const char ch = w.text[k];
+          if (ch == '`') backquote = !backquote;
+          if (ch == '$' && k + 1 < w.text.size() && w.text[k + 1] == '(') ++depth;
+          if (ch == ')' && depth > 0) --depth;
+          if ((ch == ' ' || ch == '\t' || ch == '\n') && depth == 0 && !backquote) {
+            flush();
+          } else {
+            part += ch;
+          }
+        }
+        flush();
+      }
     }
   }
   if (!cmd.words.empty()) return cmd;

@@ -86,6 +86,9 @@ class ShellLexer {
   std::size_t search_from_ = 0;
   std::size_t search_end_ = 0;  ///< where a word of this text can no longer stand in the source
   std::vector<std::string> heredocs_;  ///< terminators pending at the end of the line
+  bool split_ = false;     ///< the word read last has an unquoted expansion holding blanks
+  bool unquoted_ = false;  ///< ... an unquoted expansion
+  bool quoted_ = false;    ///< ... a quoted part (so an empty word stays a word)
 };
 
 /// Splits `text` as one command's words (no separators expected), with no variables.
