@@ -3,6 +3,7 @@
 #include "http_status.h"
 #include "kb/resolver.h"
 #include "markdown.h"
+#include "search_suggest.h"
 #include "tabular.h"
 
 namespace kb::http {
@@ -33,8 +34,15 @@ void search(const Ctx& c) {
   const std::string q = param(c.req, "q");
   if (q.empty()) bad("q: required, the text to search for");
   const std::size_t limit = c.integer("limit");
+  // A word that finds nothing may be a typo of an engine or setting name: suggested, and
+  // searched instead when the query as typed finds nothing at all.
+  auto results = c.snap.search(q, limit);
+  const std::string suggestion = corrected_query(
+      c.snap.corpus(), [&](std::string_view w) { return !c.snap.search(w, 1).empty(); }, q);
+  const bool corrected = results.empty() && !suggestion.empty();
+  if (corrected) results = c.snap.search(suggestion, limit);
   json hits = json::array();
-  for (const auto& h : c.snap.search(q, limit)) {
+  for (const auto& h : results) {
     const Record* r = c.snap.corpus().find(h.id);
     hits.push_back({{"id", h.id},
                     {"type", r ? json(kind_name(r->kind)) : json(nullptr)},
@@ -49,7 +57,12 @@ void search(const Ctx& c) {
               hits.get<std::vector<json>>(), nullptr);
     return;
   }
-  send_json(c.res, {{"snapshot", c.snap.etag()}, {"query", q}, {"hits", std::move(hits)}});
+  json out = {{"snapshot", c.snap.etag()}, {"query", q}, {"hits", std::move(hits)}};
+  if (!suggestion.empty()) {
+    out["suggestion"] = suggestion;
+    out["corrected"] = corrected;  // the hits are the suggestion's
+  }
+  send_json(c.res, out);
 }
 
 void resolve_name(const Ctx& c) {

@@ -4,6 +4,7 @@
 #include "kb/text.h"
 #include "markdown.h"
 #include "pages_internal.h"
+#include "search_suggest.h"
 
 namespace kb::pages {
 
@@ -106,7 +107,19 @@ std::string Renderer::search(const View& v, const SearchParams& p) const {
   if (client_side) {
     // The static site searches in the browser, over search-index.js.
   } else if (!p.q.empty()) {
-    for (const auto& hit : v.search(p.q, kMaxHits)) {
+    auto hits = v.search(p.q, kMaxHits);
+    const std::string suggestion = http::corrected_query(
+        v.corpus, [&](std::string_view w) { return !v.search(w, 1).empty(); }, p.q);
+    if (!suggestion.empty()) {
+      const bool corrected = hits.empty();
+      if (corrected) hits = v.search(suggestion, kMaxHits);
+      set(d, "suggestion", suggestion);
+      SearchParams again = p;
+      again.q = suggestion;
+      set(d, "suggestion_href", links.search(again));
+      set(d, "corrected", corrected);
+    }
+    for (const auto& hit : hits) {
       if (const Record* r = v.corpus.find(hit.id)) consider(*r, hit.snippet);
     }
   } else if (filter.active()) {
@@ -129,6 +142,7 @@ std::string Renderer::search(const View& v, const SearchParams& p) const {
   set(d, "has_results", !results.empty());
   set(d, "results", std::move(results));
   set(d, "matched", std::to_string(matched));
+  set(d, "results_word", matched == 1 ? "result" : "results");
   set(d, "truncated", matched > kMaxShown);
   set(d, "shown", std::to_string(std::min(matched, kMaxShown)));
   if (client_side) {

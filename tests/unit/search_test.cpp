@@ -54,7 +54,29 @@ TEST_CASE("search: records with the word as written come before prefix matches",
   // Every term must hold; only the last may be a prefix.
   CHECK(ids(store().search("knob sched", 10)) == std::vector<std::string>{"gotchas/body-hit"});
   CHECK(ids(store().search("sched knob", 10)) == std::vector<std::string>{"gotchas/body-hit"});
-  CHECK(store().search("schedu knob", 10).empty());
+  // Records holding only some of the words come after, those with more of them first.
+  CHECK(ids(store().search("schedu knob", 10)) == std::vector<std::string>{"gotchas/body-hit"});
+}
+
+TEST_CASE("search: a sentence finds what matches most of it, stop words aside", "[search]") {
+  // No record holds every word: the one holding the most comes first.
+  CHECK(ids(store().search("why does the worker hang when I set the knob twice", 10)).at(0) ==
+        "gotchas/body-hit");
+  // Stop words alone are still searched.
+  CHECK(ids(store().search("the of", 10)) ==
+        std::vector<std::string>{"gotchas/title-hit", "gotchas/body-hit"});
+  CHECK(ids(store().search("slow disks or wait", 10)) ==
+        std::vector<std::string>{"gotchas/unrelated", "gotchas/title-hit"});
+}
+
+TEST_CASE("search: gotchas come before other records that match as well", "[search]") {
+  kb::Store s = indexed({
+      {"engines/zeta.yaml", "name: Zeta\ndescription: Zeta drift engine.\n"},
+      {"gotchas/zz-drift.yaml",
+       "title: Quiet failure\nseverity: minor\nstatus: open\nsymptom: Slow drift.\n"},
+  });
+  CHECK(ids(s.search("drift", 10)) ==
+        std::vector<std::string>{"gotchas/zz-drift", "engines/zeta"});
 }
 
 TEST_CASE("search: among prefix matches bm25 ranks, title first", "[search]") {

@@ -6,6 +6,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -47,6 +48,31 @@ std::vector<std::string> search_terms(std::string_view user_text) {
   flush();
   if (terms.size() > 32) terms.resize(32);
   return terms;
+}
+
+// Words too common to say what a record is about: dropped from a query that has others
+// ("decode hangs unless the log level is debug" searches decode hangs unless log level
+// debug).
+bool stop_word(std::string_view term) {
+  static const std::set<std::string, std::less<>> kStop = {
+      "a",   "an",   "and",  "are",  "as",   "at",    "be",    "been",  "but",   "by",
+      "can", "do",   "does", "for",  "from", "has",   "have",  "how",   "i",     "if",
+      "in",  "into", "is",   "it",   "its",  "me",    "my",    "of",    "on",    "or",
+      "our", "so",   "than", "that", "the",  "their", "then",  "there", "these", "this",
+      "to",  "was",  "we",   "were", "what", "when",  "where", "which", "while", "who",
+      "why", "will", "with", "you",  "your", "gets",  "get",   "got",   "after", "again"};
+  std::string lower;
+  for (char c : term) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return kStop.count(lower) > 0;
+}
+
+// The terms of a query without stop words, unless that leaves none.
+std::vector<std::string> content_terms(std::vector<std::string> terms) {
+  std::vector<std::string> kept;
+  for (auto& t : terms) {
+    if (!stop_word(t)) kept.push_back(t);
+  }
+  return kept.empty() ? terms : kept;
 }
 
 // Every term quoted (so it is never FTS5 syntax) and AND-ed; the last one a prefix when asked.
@@ -108,6 +134,25 @@ std::shared_ptr<RankedQueries> make_ranked_queries() {
 
 namespace {
 
+// Gotchas before the other records among the best rows, each part in bm25 order: an
+// operator searching a symptom wants the gotcha, then the engine or setting it names. Only
+// the kept rows are looked up (a join over every match would cost a lookup per match).
+void gotchas_first(sqlite3* db, std::vector<std::pair<std::int64_t, double>>& rows) {
+  if (rows.size() < 2) return;
+  std::string sql = "SELECT rowid FROM records WHERE kind != 'gotcha' AND rowid IN (";
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    if (i > 0) sql += ',';
+    sql += std::to_string(rows[i].first);
+  }
+  sql += ')';
+  sql::Stmt st(db, sql.c_str());
+  std::unordered_map<std::int64_t, bool> other;
+  while (st.step()) other.emplace(st.int64(0), true);
+  if (other.empty()) return;
+  std::stable_partition(rows.begin(), rows.end(),
+                        [&](const auto& row) { return !other.count(row.first); });
+}
+
 // The kept ranking of `match` for index generation `gen`, ranking it first when no caller
 // has. A caller holding an older generation than the cache ranks without keeping.
 std::shared_ptr<Ranked> ranking(RankedQueries& cache, std::uint64_t gen, sqlite3* db,
@@ -135,6 +180,7 @@ std::shared_ptr<Ranked> ranking(RankedQueries& cache, std::uint64_t gen, sqlite3
     // Into a local first: a ranking cut short (the query budget) must leave nothing behind.
     std::vector<std::pair<std::int64_t, double>> rows;
     while (st.step()) rows.emplace_back(st.int64(0), st.real(1));
+    gotchas_first(db, rows);
     entry->rows = std::move(rows);
     entry->ready = true;
   }
@@ -219,7 +265,7 @@ std::string fts_query(std::string_view user_text) {
 
 std::vector<SearchHit> Store::search(std::string_view query, std::size_t limit,
                                      std::chrono::milliseconds budget) const {
-  const std::vector<std::string> terms = search_terms(query);
+  const std::vector<std::string> terms = content_terms(search_terms(query));
   if (terms.empty() || limit == 0) return {};
   Lease lease(impl_.get(), true);
   sqlite3* db = lease.get();
@@ -231,10 +277,23 @@ std::vector<SearchHit> Store::search(std::string_view query, std::size_t limit,
   const std::string exact = terms_query(terms, false);
   std::vector<SearchHit> hits;
   ranked_hits(*impl_->ranked, gen, db, exact, limit, hits);
-  if (hits.size() < limit && utf8_chars(terms.back()) >= kMinPrefixChars) {
+  const bool prefix_ok = utf8_chars(terms.back()) >= kMinPrefixChars;
+  if (hits.size() < limit && prefix_ok) {
     const std::string prefix =
         std::string("(").append(terms_query(terms, true)) + ") NOT (" + exact + ")";
     ranked_hits(*impl_->ranked, gen, db, prefix, limit - hits.size(), hits);
+  }
+  // Then the records holding some of the words, those holding more of them (and in their
+  // title) first: a sentence finds what matches most of it.
+  if (hits.size() < limit && terms.size() > 1) {
+    std::string any;
+    for (const std::string& t : terms) {
+      if (!any.empty()) any += " OR ";
+      any += terms_query({t}, false);
+    }
+    const std::string all = prefix_ok ? terms_query(terms, true) : exact;
+    ranked_hits(*impl_->ranked, gen, db, "(" + any + ") NOT (" + all + ")", limit - hits.size(),
+                hits);
   }
   return hits;
 }

@@ -166,6 +166,26 @@ struct StoreWriter {
     for (const auto& a : r.aliases) other += "\n" + a;
     // Searching an engine's name finds the gotchas that affect it.
     for (const auto& a : r.affects) other += "\n" + a.raw;
+    // Tags, and the words a log or a command line uses: a setting's key, synonyms and
+    // every flag, variable and key that spells it, its values' synonyms; a signature.
+    for (const auto& t : r.tags) other += "\n" + t;
+    if (r.kind == Kind::setting) {
+      other += "\n" + r.setting->key.str();
+      for (const auto& syn : r.setting->synonyms) other += "\n" + syn;
+      for (const auto& e : r.setting->engines) {
+        for (const auto* list : {&e.flags, &e.env, &e.json, &e.keys}) {
+          for (const auto& sp : *list) other += "\n" + sp.name.str() + " " + sp.field.str();
+        }
+      }
+      for (const auto& v : r.setting->values) {
+        other += "\n" + v.value.str();
+        for (const auto& syn : v.synonyms) other += " " + syn;
+      }
+    }
+    if (r.detection) {
+      for (const auto& sig : r.detection->signatures)
+        other += "\n" + (sig.literal.empty() ? sig.regex.str() : sig.literal.str());
+    }
     ins_fts.bind(1, rowid)
         .bind(2, r.id)
         .bind(3, r.content_hash)

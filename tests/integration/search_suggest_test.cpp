@@ -1,0 +1,32 @@
+// Search for what operators type: a sentence, a typo'd engine name.
+
+#include "server_harness.h"
+
+using namespace kbtest;
+
+TEST_CASE("search API: a typo'd engine name is corrected by the resolver", "[server][search]") {
+  TestServer s;
+  // Nothing holds "lmcahce": the hits are lmcache's, and the answer says so.
+  json j = get_json(s, "/api/v1/search?q=lmcahce&limit=5");
+  CHECK(j["suggestion"] == "lmcache");
+  CHECK(j["corrected"] == true);
+  CHECK_FALSE(j["hits"].empty());
+  // A query that finds something keeps its hits; the typo is still suggested.
+  json k = get_json(s, "/api/v1/search?q=lmcahce%20cache&limit=5");
+  CHECK(k["suggestion"] == "lmcache cache");
+  CHECK(k["corrected"] == false);
+  // Words that are no typo of a name get no suggestion.
+  json n = get_json(s, "/api/v1/search?q=zzzzqqqq&limit=5");
+  CHECK_FALSE(n.contains("suggestion"));
+  CHECK(n["hits"].empty());
+  CHECK(s.errors().empty());
+}
+
+TEST_CASE("search page: did you mean, and one result is one result", "[server][search]") {
+  TestServer s;
+  auto page = get(s, "/search?q=lmcahce");
+  REQUIRE(page->status == 200);
+  CHECK(page->body.find("showing results for <a href=\"search?q=lmcache\">lmcache</a>") !=
+        std::string::npos);
+  CHECK(page->body.find(" 1 results") == std::string::npos);
+}
