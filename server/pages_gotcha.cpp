@@ -1,5 +1,6 @@
 #include <map>
 
+#include "kb/text.h"
 #include "markdown.h"
 #include "pages_internal.h"
 
@@ -124,6 +125,74 @@ List oracle_items(const View& v, const Links& links, const Record& r) {
   return out;
 }
 
+// The first sentence of a paragraph: up to a '.', '!' or '?' followed by a blank and a
+// capital letter, a backquote or a link (not "e.g. the", not "0.26.0"); the whole
+// paragraph when it has one sentence.
+std::string_view first_sentence(std::string_view p) {
+  for (std::size_t i = 0; i + 2 < p.size(); ++i) {
+    const char c = p[i];
+    if (c != '.' && c != '!' && c != '?') continue;
+    if (p[i + 1] != ' ' && p[i + 1] != '\n') continue;
+    std::size_t j = i + 1;
+    while (j < p.size() && (p[j] == ' ' || p[j] == '\n')) ++j;
+    if (j >= p.size()) break;
+    const char n = p[j];
+    const bool starts = (n >= 'A' && n <= 'Z') || n == '`' || n == '[' || n == '*';
+    const bool abbreviation =
+        i >= 3 && (p.substr(i - 3, 3) == "e.g" || p.substr(i - 3, 3) == "i.e");
+    if (starts && !abbreviation) return p.substr(0, i + 1);
+  }
+  return p;
+}
+
+// What the fix chain of `engine` says in words: "fixed in 0.28.0", "no fix yet", ...
+std::string fix_words(const View& v, const Record& r, const std::string& engine_id) {
+  for (const FixChain& f : r.fixes) {
+    if (target_id(v, f.engine, Kind::engine) != engine_id) continue;
+    const std::string_view res = f.resolution.empty() && !f.fixed_in.empty()
+                                     ? fix_resolution::kFixed
+                                     : std::string_view(f.resolution.str());
+    const std::string in = f.fixed_in.empty() ? std::string() : " in " + f.fixed_in.str();
+    if (res == fix_resolution::kFixed) return "fixed" + in;
+    if (res == fix_resolution::kDisabled) return "feature turned off" + in + " (not a fix)";
+    if (res == fix_resolution::kWarned) return "warns" + in + " (not a fix)";
+    if (res == fix_resolution::kWorkaround) return "workaround only" + in;
+    if (res == fix_resolution::kWontfix) return "will not fix";
+    return "no fix yet";
+  }
+  return r.status == GotchaStatus::fixed ? "fixed (version not recorded)" : "no fix yet";
+}
+
+// The page's first screen: how bad, who is hit and what fixes it, the first thing to do.
+Data act_now(const View& v, const Links& links, const Record& r) {
+  Data d;
+  const std::string sev(to_string(r.severity));
+  const char* words = sev == "blocker" ? "Blocker: fail the rollout that has it"
+                      : sev == "major" ? "Major: fix it before it bites"
+                      : sev == "minor" ? "Minor: fix it when convenient"
+                                       : "Info: worth knowing";
+  set(d, "severity", sev);
+  set(d, "severity_words", words);
+  set(d, "status", std::string(to_string(r.status)));
+  List engines;
+  for (const auto& ref : r.affects) {
+    Data e = engine_ref(v, links, ref);
+    set(e, "fix", fix_words(v, r, target_id(v, ref, Kind::engine)));
+    engines.push_back(std::move(e));
+  }
+  set(d, "has_engines", !engines.empty());
+  set(d, "engines", std::move(engines));
+  // The workaround's first sentence (the rest is under Workaround, linked).
+  std::string_view w = text::trim(r.workaround.view());
+  if (const auto blank = w.find("\n\n"); blank != std::string_view::npos) w = w.substr(0, blank);
+  const std::string_view first = first_sentence(w);
+  if (!first.empty()) {
+    set(d, "first_step", render_markdown(first));
+    set(d, "more", first.size() < w.size());
+  }
+  return d;
+}
+
 }  // namespace
 
 std::string render_gotcha(const Renderer::Impl& impl, const View& v, const Record& r) {
@@ -131,6 +200,7 @@ std::string render_gotcha(const Renderer::Impl& impl, const View& v, const Recor
   const EvidenceSummary& e = v.evidence.for_gotcha(r.id);
   Data d = page_data(links, display_name(r));
   set(d, "gotcha", gotcha_item(v, links, r));
+  set(d, "act_now", act_now(v, links, r));
   put(d, "category", r.category);
   put(d, "family", r.family);
   List affects;

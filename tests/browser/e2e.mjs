@@ -69,6 +69,17 @@ async function scenario(browser, name, homeUrl, seedSuffix) {
   await Promise.all([page.waitForURL(new RegExp(SEED)), hit.click()]);
   const badge = page.locator(".badges .badge.sev-major").first();
   check((await badge.textContent()) === "major", `${name}: seed 002 shows its severity badge`);
+  // The page leads with the action: severity, fixed-in per engine, the first thing to do,
+  // all within the first screen of a 1280x800 desktop.
+  const act = await page.evaluate(() => {
+    const el = document.getElementById("act-now");
+    if (!el) return null;
+    const r = el.getBoundingClientRect();
+    return { bottom: r.bottom, text: el.textContent };
+  });
+  check(act !== null && act.bottom <= 800, `${name}: #act-now is in the first desktop screen (${act && act.bottom})`);
+  check(act !== null && /Major/.test(act.text) && /Mooncake/.test(act.text) && /Do first/.test(act.text),
+    `${name}: #act-now says severity, engines and what to do first`);
   const repair = page.locator("#repairs table tbody tr").first();
   check((await repair.textContent()).includes("mooncache"), `${name}: seed 002 shows its repair log`);
   await page.screenshot({ path: join(out, `e2e-${name}-gotcha.png`), fullPage: true });
@@ -101,6 +112,12 @@ async function scenario(browser, name, homeUrl, seedSuffix) {
   await small.goto(page.url().replace(/settings\/prefix-caching.*/, `gotchas/${SEED}${seedSuffix}`));
   check(await small.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth),
     `${name}: the gotcha page fits a phone screen`);
+  const phoneAct = await small.evaluate(() => {
+    const r = document.getElementById("act-now")?.getBoundingClientRect();
+    return r ? { top: r.top, bottom: r.bottom } : null;
+  });
+  check(phoneAct !== null && phoneAct.top < 844 * 0.5 && phoneAct.bottom <= 844,
+    `${name}: #act-now is in the first phone screen (${JSON.stringify(phoneAct)})`);
   const bg = await small.evaluate(() => getComputedStyle(document.body).backgroundColor);
   check(bg === "rgb(21, 23, 26)", `${name}: dark mode via prefers-color-scheme (${bg})`);
   await small.screenshot({ path: join(out, `e2e-${name}-phone-dark.png`), fullPage: true });
@@ -109,6 +126,27 @@ async function scenario(browser, name, homeUrl, seedSuffix) {
     (problems.length ? "\n    " + problems.join("\n    ") : ""));
   await phone.close();
   await context.close();
+}
+
+// Every gotcha page leads with the action: #act-now ends within the first screen on a
+// 1280x800 desktop and on a 390x844 phone.
+async function actNowEverywhere(browser, base) {
+  const list = await (await fetch(`${base}api/v1/gotchas?limit=1000`)).json();
+  const slugs = list.items.map((g) => g.id.split("/")[1]);
+  check(slugs.length > 10, `act-now: the shipped gotchas are listed (${slugs.length})`);
+  for (const [width, height] of [[1280, 800], [390, 844]]) {
+    const context = await browser.newContext({ viewport: { width, height } });
+    const page = await context.newPage();
+    const late = [];
+    for (const slug of slugs) {
+      await page.goto(`${base}gotchas/${slug}`);
+      const bottom = await page.evaluate(() => document.getElementById("act-now")?.getBoundingClientRect().bottom ?? Infinity);
+      if (bottom > height) late.push(`${slug} (${Math.round(bottom)})`);
+    }
+    check(late.length === 0, `act-now: in the first ${width}x${height} screen on all ${slugs.length} gotcha pages` +
+      (late.length ? `; not on ${late.length}: ${late.join(", ")}` : ""));
+    await context.close();
+  }
 }
 
 // "Am I affected?" with JavaScript off: paste the README's P/D deployment, choose its kind,
@@ -177,6 +215,7 @@ try {
   await scenario(browser, "live", `http://127.0.0.1:${server.port}/`, "");
   await scenario(browser, "static", `file://${site}/index.html`, ".html");
   await affected(browser, `http://127.0.0.1:${server.port}/`, site);
+  await actNowEverywhere(browser, `http://127.0.0.1:${server.port}/`);
 } catch (e) {
   check(false, `scenario ran to the end: ${e.stack || e}`);
 } finally {

@@ -69,10 +69,9 @@ TEST_CASE("gotcha page: badges, affects, Markdown sections, evidence, related, r
     for (const auto& t : n.node().select_nodes(".//text()")) text += t.node().value();
     lines.push_back(kb::test::normalize_space(text));
   }
-  CHECK(lines == std::vector<std::string>{"all of:", "batch_invariant = 1", "any of:",
-                                          "kv_transfer = pd", "kv_offload = shared"});
-  CHECK(depths ==
-        std::vector<std::string>{"depth-0", "depth-1", "depth-1", "depth-2", "depth-2"});
+  CHECK(lines == std::vector<std::string>{"all of:", "batch_invariant = 1",
+                                          "any of:", "kv_transfer = pd", "kv_offload = shared"});
+  CHECK(depths == std::vector<std::string>{"depth-0", "depth-1", "depth-1", "depth-2", "depth-2"});
   CHECK(attrs_at(d, "//ul[@class='predicate']//a", "href") ==
         std::vector<std::string>{"../settings/batch-invariant", "../settings/kv-transfer",
                                  "../settings/kv-offload"});
@@ -198,8 +197,7 @@ TEST_CASE("home page: counts, newest, verified, engines, search box", "[pages]")
         std::vector<std::string>{"engines/lmcache.html"});
 }
 
-TEST_CASE("home page lede names the engines with the most gotchas, from the records",
-          "[pages]") {
+TEST_CASE("home page lede names the engines with the most gotchas, from the records", "[pages]") {
   // What the lede says the gotchas are about: the text between "what breaks in" and ",
   // whether it bites you".
   auto lede = [](const std::vector<std::pair<std::string, std::string>>& files) {
@@ -218,8 +216,9 @@ TEST_CASE("home page lede names the engines with the most gotchas, from the reco
   auto gotcha = [&](const std::string& affects) {
     const std::string slug = "g" + std::to_string(++gotchas);
     return std::make_pair("gotchas/" + slug + ".yaml",
-                          "title: " + slug + "\nseverity: minor\nstatus: open\nsymptom: s\naffects: [" +
-                              affects + "]\n");
+                          "title: " + slug +
+                              "\nseverity: minor\nstatus: open\nsymptom: s\naffects: [" + affects +
+                              "]\n");
   };
   std::vector<std::pair<std::string, std::string>> files = {
       engine("aa", "Alpha"), engine("bb", "Beta"), engine("cc", "Gamma"),
@@ -376,4 +375,21 @@ TEST_CASE("templates given with --web-dir are read from disk, falling back to th
   CHECK(text_at(*doc, "//p[@id='edited']") == "0 errors");
   CHECK(parsed(r.home(tree().view()))->select_node("//section[@id='counts']"));
   std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("gotcha page: it opens with what to do", "[pages]") {
+  const Renderer r(LinkStyle::live);
+  auto doc = record_page(r, "gotchas/pd-cache-hit");
+  const auto& d = *doc;
+  // Right after the title: how bad, which engines and what fixes them, the first step.
+  CHECK(std::string(d.select_node("//h1/following-sibling::*[1]").node().attribute("id").value()) ==
+        "act-now");
+  CHECK(text_at(d, "//section[@id='act-now']/p[@class='act-severity']/strong") ==
+        "Blocker: fail the rollout that has it");
+  CHECK(kb::test::normalize_space(text_at(d, "//section[@id='act-now']//ul/li[1]")) ==
+        "vLLM >=0.26.0, <0.28: no fix yet");
+  CHECK(kb::test::normalize_space(text_at(d, "//section[@id='act-now']//ul/li[2]")) ==
+        "LMCache: no fix yet");
+  CHECK(kb::test::normalize_space(text_at(d, "//section[@id='act-now']/div[@class='act-first']")) ==
+        "Do first: Run the oracle.");
 }
