@@ -12,6 +12,7 @@ void add_site(CLI::App& app, Action& run) {
   auto out = std::make_shared<std::string>();
   auto web_dir = std::make_shared<std::string>();
   auto force = std::make_shared<bool>(false);
+  auto base_path = std::make_shared<std::string>("/");
   auto* sub = app.add_subcommand(
       "site", "Write the static site: every page, relative links, works offline");
   add_lint_options(sub, *cfg);
@@ -22,10 +23,18 @@ void add_site(CLI::App& app, Action& run) {
                 "Overwrite files in --out of the same name that kb did not write");
   sub->add_option("--web-dir", *web_dir, "Read templates and static files from this directory")
       ->check(CLI::ExistingDirectory);
-  sub->callback([&run, cfg, out, web_dir, force] {
-    run = [cfg, out, web_dir, force] {
+  sub->add_option("--base-path", *base_path,
+                  "Path the site is served from, for 404.html's links (a static host answers "
+                  "every missing path with it): / or /REPO/ for GitHub project pages")
+      ->capture_default_str();
+  sub->callback([&run, cfg, out, web_dir, force, base_path] {
+    run = [cfg, out, web_dir, force, base_path] {
+      if (base_path->empty() || base_path->front() != '/') {
+        std::cerr << "kb site: --base-path must start with '/' (got '" << *base_path << "')\n";
+        return kExitUsage;
+      }
       const Linted linted = lint_tree(cfg->records, cfg->lint_options());
-      const auto report = site::write_site(linted, {*out, *web_dir, *force});
+      const auto report = site::write_site(linted, {*out, *web_dir, *force, *base_path});
       std::cout << "wrote " << report.pages << " pages (" << report.files << " files) to " << *out
                 << "; " << count_severity(linted.diagnostics, Severity::error) << " errors, "
                 << count_severity(linted.diagnostics, Severity::warning)

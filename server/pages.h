@@ -136,7 +136,8 @@ class Renderer {
   /// Every diagnostic of the tree, as `kb lint` reports them.
   std::string diagnostics(const View& v) const;
   /// A 404 page for `path` with the resolver's best candidates.
-  std::string not_found(const View& v, std::string_view path) const;
+  /// With `root`, every link starts at it (a static site's 404.html, answered for any path).
+  std::string not_found(const View& v, std::string_view path, std::string_view root = {}) const;
   /// The "Am I affected?" page: on the live server the form (filled from `form`) and,
   /// after a check, its `outcome`; in the static site, how to check from the command line
   /// or the API instead (no form).

@@ -15,9 +15,10 @@ Links::Links(LinkStyle style, int depth) : style_(style) {
   for (int i = 0; i < depth; ++i) root_ += "../";
 }
 
-Links Links::from_root(LinkStyle style) {
+Links Links::from_root(LinkStyle style, std::string_view root) {
   Links links(style, 0);
-  links.root_ = "/";
+  links.root_ = std::string(root);
+  if (links.root_.empty() || links.root_.back() != '/') links.root_ += '/';
   return links;
 }
 

@@ -41,7 +41,7 @@ class Links {
   Links(LinkStyle style, int depth);
   /// Links from the server's root ("/gotchas/x"), for pages answering paths too deep to
   /// climb back from with "../" (the live server only).
-  static Links from_root(LinkStyle style);
+  static Links from_root(LinkStyle style, std::string_view root = "/");
   /// "", "../", "../../" ...
   const std::string& root() const { return root_; }
   /// The home page.

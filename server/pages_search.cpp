@@ -154,12 +154,13 @@ std::string Renderer::search(const View& v, const SearchParams& p) const {
   return impl_->templates.render("search", d);
 }
 
-std::string Renderer::not_found(const View& v, std::string_view path) const {
+std::string Renderer::not_found(const View& v, std::string_view path, std::string_view root) const {
   std::string rest(path);
   const int depth = static_cast<int>(std::count(rest.begin(), rest.end(), '/')) - 1;
   // Every link climbs back with one "../" per level: past a few levels the live server
   // links from its root instead, or a path of 1,000 slashes makes a page of 40 KB.
-  const Links links = depth > kMaxRelativeDepth && impl_->style == LinkStyle::live
+  const Links links = !root.empty() ? Links::from_root(impl_->style, root)
+                      : depth > kMaxRelativeDepth && impl_->style == LinkStyle::live
                           ? Links::from_root(impl_->style)
                           : Links(impl_->style, std::max(depth, 0));
   while (!rest.empty() && rest.front() == '/') rest.erase(0, 1);

@@ -204,7 +204,8 @@ std::vector<std::string> plan(const Linted& linted, const pages::Renderer& rende
   return out;
 }
 
-void write_all(const Linted& linted, const pages::Renderer& renderer, Writer& w) {
+void write_all(const Linted& linted, const pages::Renderer& renderer, Writer& w,
+               const std::string& base_path) {
   const pages::ReferenceMap refs(*linted.corpus);
   const DiagnosticList diags(linted.diagnostics);
   const pages::View v = pages::make_view(linted, refs, diags);
@@ -214,7 +215,7 @@ void write_all(const Linted& linted, const pages::Renderer& renderer, Writer& w)
       [&] { w.write("diagnostics.html", renderer.diagnostics(v)); },
       // Live-only: says how to check with `kb check` or the API; it has no form.
       [&] { w.write("check/index.html", renderer.check(v, {}, nullptr)); },
-      [&] { w.write("404.html", renderer.not_found(v, "")); },
+      [&] { w.write("404.html", renderer.not_found(v, "", base_path)); },
       [&] { w.write("feed.xml", renderer.feed(v)); },
       [&] { w.write("search-index.js", search_index_js(v)); },
       // The API's description, for clients generated against the live server.
@@ -260,7 +261,7 @@ SiteReport write_site(const Linted& linted, const SiteOptions& options) {
   Writer w(site.root(), suffix, site.fresh());
   std::size_t files = 0;
   try {
-    write_all(linted, renderer, w);
+    write_all(linted, renderer, w, options.base_path);
     const auto staged = w.take();
     files = staged.size() + 1;  // + the manifest
     site.commit(staged);

@@ -16,6 +16,10 @@ struct SiteOptions {
   std::filesystem::path out;      ///< the site directory; other files in it are kept
   std::filesystem::path web_dir;  ///< templates and static files; empty: compiled-in
   bool force = false;             ///< overwrite files of the same name kb did not write
+  /// Where the site is served from, for 404.html: a static host answers any missing path
+  /// with it, so its links start at this path ("/", or "/REPO/" on GitHub project pages)
+  /// instead of being relative to a path that does not exist.
+  std::string base_path = "/";
 };
 
 /// What was written.

@@ -111,8 +111,8 @@ TEST_CASE("gotcha page: confidence, as_of, tags, detection", "[pages][browse]") 
         "silent Every health signal says fine while it happens.");
   CHECK(texts(d, "//section[@id='detection']//ul[@class='inline signals']/li") ==
         Strings{"HTTP 200", "full cached_tokens"});
-  CHECK(attrs_at(d, "//p[@class='caught-by']/a", "href") == Strings{"../oracles/cold-vs-warm"});
-  CHECK(text_at(d, "//p[@class='caught-by']/a") == "Cold run against warm runs");
+  CHECK(attrs_at(d, "//div[@class='caught-by']//a", "href") == Strings{"../oracles/cold-vs-warm"});
+  CHECK(text_at(d, "//div[@class='caught-by']//a") == "Cold run against warm runs");
   CHECK(text_at(d, "//div[@class='prose canary']//strong") == "twice");
   CHECK(!d.select_node("//section[@id='impact']"));
 

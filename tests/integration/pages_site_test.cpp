@@ -16,6 +16,11 @@ namespace fs = std::filesystem;
 
 namespace {
 
+std::string contents(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
 fs::path temp_dir(const std::string& name) {
   const fs::path p =
       fs::temp_directory_path() / ("kb-site-test-" + std::to_string(::getpid())) / name;
@@ -119,6 +124,9 @@ TEST_CASE("every link of the static site is relative and lands on one of its fil
   std::size_t checked = 0;
   for (const auto& e : fs::recursive_directory_iterator(out)) {
     if (e.path().extension() != ".html") continue;
+    // 404.html links from the base path: it is answered for paths that do not exist (the
+    // next test); resolved from the site's root, its links land on files too.
+    const bool not_found = e.path().filename() == "404.html";
     auto doc = kb::test::parse_page(kb::test::read_text(e.path()));
     REQUIRE(doc->first_child());
     for (const char* xpath : {"//a/@href", "//link/@href", "//script/@src", "//form/@action"}) {
@@ -127,6 +135,12 @@ TEST_CASE("every link of the static site is relative and lands on one of its fil
         INFO(e.path().string() << ": " << href);
         if (href.rfind("https://", 0) == 0 || href.rfind("#", 0) == 0) continue;
         CHECK(href.find(':') == std::string::npos);
+        if (not_found) {
+          CHECK(href.rfind("/", 0) == 0);
+          CHECK(fs::is_regular_file(out / href.substr(1, href.find_first_of("?#") - 1)));
+          ++checked;
+          continue;
+        }
         CHECK(href.rfind("/", 0) == std::string::npos);
         CHECK(fs::is_regular_file(resolve(e.path(), href)));
         ++checked;
@@ -352,4 +366,23 @@ TEST_CASE("a new site directory appears whole, or not at all", "[pages][site]") 
   CHECK(again.files == report.files);
   CHECK(siblings() == std::set<std::string>{"site"});
   fs::remove_all(out.parent_path().parent_path());
+}
+
+TEST_CASE("kb site: 404.html links from the path the site is served from", "[pages]") {
+  // A static host answers /gotchas/x/y/z with 404.html: links relative to that path would
+  // point nowhere, so they start at the site's base path.
+  const fs::path out = temp_dir("site-404");
+  kb::site::write_site(tree().linted, {out, {}});
+  const std::string root = contents(out / "404.html");
+  CHECK(root.find("href=\"/static/kb.css\"") != std::string::npos);
+  CHECK(root.find("href=\"static/kb.css\"") == std::string::npos);
+  const fs::path repo = temp_dir("site-404-repo");
+  kb::site::SiteOptions options{repo, {}};
+  options.base_path = "/kb";
+  kb::site::write_site(tree().linted, options);
+  const std::string page = contents(repo / "404.html");
+  CHECK(page.find("href=\"/kb/static/kb.css\"") != std::string::npos);
+  CHECK(page.find("href=\"/kb/index.html\"") != std::string::npos);
+  // Every other page keeps relative links (it works offline and below any path).
+  CHECK(contents(repo / "index.html").find("href=\"static/kb.css\"") != std::string::npos);
 }
