@@ -4,6 +4,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <set>
+
 #include "kb/deploy.h"
 #include "pages_internal.h"
 
@@ -62,7 +64,25 @@ std::string role_of(const json& answer, const std::string& service) {
   return {};
 }
 
-Data finding_item(const Links& links, const json& answer, const json& f) {
+// The pasted text's lines, to quote a finding's lines with their numbers.
+std::vector<std::string_view> lines_of(std::string_view text) {
+  std::vector<std::string_view> out;
+  while (!text.empty()) {
+    const std::size_t nl = text.find('\n');
+    std::string_view line = text.substr(0, nl);
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    out.push_back(line);
+    if (nl == std::string_view::npos) break;
+    text.remove_prefix(nl + 1);
+  }
+  return out;
+}
+
+// A quoted line, cut so a minified paste does not make a page of one line.
+constexpr std::size_t kQuotedChars = 200;
+
+Data finding_item(const Links& links, const json& answer, const json& f,
+                  const std::vector<std::string_view>& pasted) {
   Data d;
   const std::string id = text_of(f, "id");
   set(d, "id", id);
@@ -75,6 +95,28 @@ Data finding_item(const Links& links, const json& answer, const json& f) {
   const std::string service = text_of(f, "service");
   put(d, "service", service);
   put(d, "role", role_of(answer, service));
+  // Every service it hits, as the API lists them.
+  List hit;
+  if (auto list = f.find("services"); list != f.end() && list->is_array() && !service.empty()) {
+    for (const auto& x : *list) {
+      Data h;
+      set(h, "name", text_of(x, "name"));
+      put(h, "role", text_of(x, "role"));
+      hit.push_back(std::move(h));
+    }
+  }
+  set(d, "has_services", !hit.empty());
+  set(d, "services", std::move(hit));
+  // Every fix advice, per engine and version.
+  List fixes;
+  if (auto list = f.find("fixes"); list != f.end() && list->is_array()) {
+    for (const auto& x : *list) {
+      const std::string advice = text_of(x, "advice");
+      if (!advice.empty()) fixes.emplace_back(advice);
+    }
+  }
+  set(d, "has_fixes", !fixes.empty());
+  set(d, "fixes", std::move(fixes));
   List why;
   if (auto w = f.find("why"); w != f.end() && w->is_array()) {
     for (const auto& line : *w) {
@@ -90,6 +132,17 @@ Data finding_item(const Links& links, const json& answer, const json& f) {
       if (at.empty()) continue;
       Data x;
       set(x, "where", at);
+      // The line itself, numbered as in the paste.
+      const int line = int_of(loc, "line");
+      const std::string file = text_of(loc, "file");
+      if ((file.empty() || file == "request") && line > 0 &&
+          static_cast<std::size_t>(line) <= pasted.size()) {
+        std::string_view text = pasted[static_cast<std::size_t>(line) - 1];
+        std::string quoted(text.substr(0, kQuotedChars));
+        if (text.size() > kQuotedChars) quoted += "…";
+        set(x, "number", std::to_string(line));
+        set(x, "line", quoted);
+      }
       locations.push_back(std::move(x));
     }
   }
@@ -143,9 +196,24 @@ void result(const Links& links, const CheckForm& form, const CheckOutcome& o, Da
   const json& answer = *o.answer;
   summary(form, o, d);
   List findings;
+  const auto pasted = lines_of(form.deployment);
+  // What to change, once each: every fix advice and every finding's workaround.
+  List changes;
+  std::set<std::string> seen;
   if (auto f = answer.find("findings"); f != answer.end() && f->is_array()) {
-    for (const auto& x : *f) findings.push_back(finding_item(links, answer, x));
+    for (const auto& x : *f) {
+      findings.push_back(finding_item(links, answer, x, pasted));
+      if (auto list = x.find("fixes"); list != x.end() && list->is_array()) {
+        for (const auto& fix : *list) {
+          const std::string advice = text_of(fix, "advice");
+          if (advice.starts_with("upgrade") && seen.insert(advice).second)
+            changes.emplace_back(advice);
+        }
+      }
+    }
   }
+  set(d, "has_changes", !changes.empty());
+  set(d, "changes", std::move(changes));
   set(d, "has_findings", !findings.empty());
   set(d, "findings", std::move(findings));
   List diags;

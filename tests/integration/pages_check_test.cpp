@@ -90,7 +90,9 @@ TEST_CASE("GET /check: the form, every kind kb check reads, the nav link",
   const auto& d = *doc;
   CHECK(text_at(d, "//h1") == "Am I affected?");
   CHECK(attrs_at(d, "//form[@id='check-form']", "method") == std::vector<std::string>{"post"});
-  CHECK(attrs_at(d, "//form[@id='check-form']", "action") == std::vector<std::string>{"check"});
+  // The answer scrolls to the result.
+  CHECK(attrs_at(d, "//form[@id='check-form']", "action") ==
+        std::vector<std::string>{"check#result"});
   CHECK(attrs_at(d, "//form[@id='check-form']//textarea", "name") ==
         std::vector<std::string>{"deployment"});
   std::vector<std::string> kinds = {""};
@@ -131,8 +133,11 @@ TEST_CASE("POST /check: findings link to their gotcha pages, with where and why"
   CHECK(text_at(d, "//ol[@id='findings']/li[1]//dd[@class='service']") ==
         "the deployment, role both");
   CHECK(text_at(d, "//ol[@id='findings']/li[1]//ul[@class='why']/li[1]") == "engine vllm 0.26.0");
-  CHECK(text_at(d, "//ol[@id='findings']/li[1]//ul[contains(@class,'where')]/li[1]") ==
+  CHECK(text_at(d, "//ol[@id='findings']/li[1]//ul[contains(@class,'where')]/li[1]/code") ==
         "line 2, column 14");
+  // The line itself, numbered as in the paste.
+  CHECK(text_at(d, "//ol[@id='findings']/li[1]//ul[contains(@class,'where')]/li[1]/pre") ==
+        "2 - {engine: vllm, version: 0.26.0}");
   CHECK(text_at(d, "//ul[@id='counts']/li[1]") == "blocker 1");
   CHECK(text_at(d, "//ul[@id='counts']/li[2]") == "major 3");
   CHECK(text_at(d, "//p[@id='verdict']") ==
@@ -274,4 +279,30 @@ TEST_CASE("POST /check: everything pasted is escaped", "[server][pages][check]")
     auto doc = page(res);
     CHECK(textarea(*doc) == hostile);
   }
+}
+
+TEST_CASE("POST /check: every service a finding hits, every fix, the suggested changes",
+          "[server][pages][check]") {
+  TestServer s;
+  // Two services on two Mooncake versions, both before the fix of gotchas/delta-minor.
+  const std::string two =
+      "services:\n"
+      "  - {name: a, engines: [{engine: mooncake, version: 0.3.3}]}\n"
+      "  - {name: b, engines: [{engine: mooncake, version: 0.3.4}]}\n";
+  auto res = post_form(s, {two, "deployment"});
+  INFO(res->body);
+  REQUIRE(res->status == 200);
+  auto doc = page(res);
+  const auto& d = *doc;
+  const std::string item = "//ol[@id='findings']/li[.//a[contains(@href,'delta-minor')]]";
+  REQUIRE(d.select_node(item.c_str()));
+  CHECK(text_at(d, (item + "//dd[@class='service']//li[1]").c_str()) == "service a, role both");
+  CHECK(text_at(d, (item + "//dd[@class='service']//li[2]").c_str()) == "service b, role both");
+  // One advice per version run, in the finding and once each in the summary.
+  CHECK(text_at(d, (item + "//ul[@class='fixes']/li[1]").c_str()) ==
+        "upgrade mooncake from 0.3.3 to 0.3.5 or later (fixed there)");
+  CHECK(text_at(d, (item + "//ul[@class='fixes']/li[2]").c_str()) ==
+        "upgrade mooncake from 0.3.4 to 0.3.5 or later (fixed there)");
+  CHECK(text_at(d, "//div[@id='changes']//li[1]") ==
+        "upgrade mooncake from 0.3.3 to 0.3.5 or later (fixed there)");
 }
