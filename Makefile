@@ -13,7 +13,7 @@ FUZZ_BUILD ?= build-fuzz
 FUZZ_SECONDS ?= 10
 FUZZ_RUN = FUZZ_BUILD=$(FUZZ_BUILD) FUZZ_JOBS=$(JOBS) bash fuzz/run.sh $(FUZZ_SECONDS)
 
-.PHONY: all deps test-deps fuzz-deps configure build kb run test fuzz lint clean format format-check
+.PHONY: all deps test-deps fuzz-deps configure build kb run test fuzz lint clean format format-check deb install
 
 all: build
 
@@ -63,3 +63,17 @@ lint: kb
 
 clean:
 	rm -rf $(BUILD) $(FUZZ_BUILD)
+
+# A release build installed under PREFIX (default /usr/local): PREFIX/bin/kb and the
+# knowledge base under PREFIX/share/kb, which kb uses when run where there is no ./records.
+PREFIX ?= /usr/local
+install: deps
+	cmake -S . -B build-release -DCMAKE_BUILD_TYPE=Release -DKB_BUILD_TESTS=OFF -DCMAKE_INSTALL_PREFIX=$(PREFIX)
+	cmake --build build-release -j$(JOBS) --target kb
+	cmake --install build-release --strip
+
+# A Debian package of that install (/usr/bin/kb, /usr/share/kb), in build-deb/.
+deb: deps
+	cmake -S . -B build-deb -DCMAKE_BUILD_TYPE=Release -DKB_BUILD_TESTS=OFF -DCMAKE_INSTALL_PREFIX=/usr
+	cmake --build build-deb -j$(JOBS) --target kb
+	cd build-deb && cpack -G DEB

@@ -104,6 +104,7 @@ int run_serve(const ServeCli& cli) {
 void add_serve(CLI::App& app, Action& run) {
   auto cli = std::make_shared<ServeCli>();
   auto* sub = app.add_subcommand("serve", "Serve the API and pages, reloading on file changes");
+  cli->records = default_records();
   auto* records =
       sub->add_option("--records", cli->records, "Directory of record files, watched and reloaded")
           ->capture_default_str();

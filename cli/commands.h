@@ -22,7 +22,12 @@ inline constexpr int kExitOk = 0;
 inline constexpr int kExitProblems = 1;
 inline constexpr int kExitUsage = 2;
 
-/// Adds `--records DIR` (default `records`) to `sub`.
+/// The records directory when none is given: ./records when it exists, else the knowledge
+/// base an installed kb brings (PREFIX/share/kb/records), else "records".
+std::string default_records();
+
+/// Adds `--records DIR` to `sub` (default: default_records(); the environment's
+/// KB_RECORDS over that).
 void add_records_option(CLI::App* sub, std::string& records);
 
 /// Adds `--format`, one of `choices` (the default shown in --help), to `sub`.

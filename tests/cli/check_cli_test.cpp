@@ -91,11 +91,32 @@ TEST_CASE("kb check: seed 002 and --fail-on", "[cli][check]") {
   json j = check_json("batch-invariant-shared-offload.json", 0);
   REQUIRE(ids(j["findings"]) == std::vector<std::string>{kSeed002});
   CHECK(j["findings"][0]["severity"] == "major");
-  CHECK(j["findings"][0]["why"] ==
-        json::array({"batch_invariant = true", "kv_offload = shared"}));
+  CHECK(j["findings"][0]["why"] == json::array({"batch_invariant = true", "kv_offload = shared"}));
   check_json("batch-invariant-shared-offload.json", 1, "--fail-on major");
   check_json("batch-invariant-shared-offload.json", 1, "--fail-on info");
   CHECK(check("batch-invariant-shared-offload.json", "--fail-on critical").code == 2);
+}
+
+TEST_CASE("kb check: every flag also reads KB_<FLAG> from the environment", "[cli][check]") {
+  // The command line wins over the environment, which wins over the default.
+  ::setenv("KB_FAIL_ON", "major", 1);
+  CHECK(check("batch-invariant-shared-offload.json").code == 1);
+  CHECK(check("batch-invariant-shared-offload.json", "--fail-on blocker").code == 0);
+  ::setenv("KB_FAIL_ON", "critical", 1);
+  CHECK(check("batch-invariant-shared-offload.json").code == 2);  // checked like the flag
+  ::unsetenv("KB_FAIL_ON");
+  CHECK(check("batch-invariant-shared-offload.json").code == 0);
+}
+
+TEST_CASE("kb version: kb's version and the knowledge base it uses", "[cli]") {
+  auto dir = scratch("version");
+  Run r = kb(dir, "version " + records());
+  CHECK(r.code == 0);
+  CHECK(r.out.rfind("kb 0.1.0\nknowledge base ", 0) == 0);
+  CHECK(r.out.find(" records, newest change 2026-") != std::string::npos);
+  Run flag = kb(dir, "--version");
+  CHECK(flag.code == 0);
+  CHECK(flag.out.rfind("kb 0.1.0\n", 0) == 0);
 }
 
 TEST_CASE("kb check: text output", "[cli][check]") {
@@ -145,8 +166,8 @@ TEST_CASE("kb check: malformed or unreadable deployments exit 2", "[cli][check]"
   }
   auto bytes = scratch("check_not_utf8");
   spit(bytes / "deploy.yaml", "engines:\n  - {engine: vllm, version: \"0.26\xff\"}\n");
-  Run r = kb(bytes, "check '" + (bytes / "deploy.yaml").string() + "' " + records() +
-                        " --format json");
+  Run r =
+      kb(bytes, "check '" + (bytes / "deploy.yaml").string() + "' " + records() + " --format json");
   CHECK(r.code == 2);
   json j = json::parse(r.out, nullptr, false);
   REQUIRE_FALSE(j.is_discarded());
@@ -213,8 +234,7 @@ TEST_CASE("kb check --format sarif has SARIF 2.1.0's required fields", "[cli][ch
   CHECK(res["ruleId"] == kSeed000);
   CHECK(res["ruleIndex"] == 0);
   CHECK(res["level"] == "error");
-  CHECK(res["message"]["text"].get<std::string>().find("kv_transfer = pd") !=
-        std::string::npos);
+  CHECK(res["message"]["text"].get<std::string>().find("kv_transfer = pd") != std::string::npos);
   CHECK(res["locations"][0]["physicalLocation"]["region"]["startLine"] == 3);
   CHECK(res["suppressions"][0]["kind"] == "external");
   CHECK(res["suppressions"][0]["justification"] ==
@@ -245,6 +265,5 @@ TEST_CASE("kb check: a knowledge base that is broken or empty fails closed", "[c
   CHECK(codes() == std::vector<std::string>{"check.empty-knowledge-base"});
   spit(dir / "records/gotchas/broken.yaml",
        "title: Broken\nseverity: blockr\nstatus: open\nsymptom: It breaks.\naffects: [vllm]\n");
-  CHECK(codes() ==
-        std::vector<std::string>{"check.empty-knowledge-base", "check.records-invalid"});
+  CHECK(codes() == std::vector<std::string>{"check.empty-knowledge-base", "check.records-invalid"});
 }
