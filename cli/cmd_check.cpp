@@ -40,6 +40,7 @@ struct CheckConfig {
   std::string save_endpoint;
   double endpoint_timeout = 10;
   bool print_deployment = false;
+  bool each = false;  ///< check every input on its own
   bool allow_unknown = false;
   bool allow_invalid_records = false;
 };
@@ -212,6 +213,72 @@ int run_check(const CheckConfig& cfg) {
   return fails(checked, *parse_gotcha_severity(cfg.fail_on)) ? kExitProblems : kExitOk;
 }
 
+// `--each`: every input checked as a deployment of its own, the answers put together in
+// input order; the exit code is the worst of them (2 over 1 over 0).
+int run_each(const CheckConfig& cfg) {
+  if (cfg.inputs.empty() || !cfg.endpoints.empty() || !cfg.explain.empty() ||
+      cfg.print_deployment) {
+    std::cerr << "kb check: --each takes PATHs (not --endpoint, --explain or "
+                 "--print-deployment)\n";
+    return kExitUsage;
+  }
+  struct Redirect {
+    std::streambuf* old;
+    explicit Redirect(std::streambuf* to) : old(std::cout.rdbuf(to)) {}
+    ~Redirect() { std::cout.rdbuf(old); }
+  };
+  int worst = kExitOk;
+  nlohmann::json deployments = nlohmann::json::array();
+  nlohmann::json sarif;
+  std::ostringstream text;
+  for (const std::string& input : cfg.inputs) {
+    CheckConfig one = cfg;
+    one.each = false;
+    one.output.clear();
+    one.inputs = {input};
+    std::ostringstream out;
+    int code = 0;
+    {
+      Redirect redirect(out.rdbuf());
+      code = run_check(one);
+    }
+    worst = std::max(worst, code);
+    if (cfg.format == "json") {
+      nlohmann::json doc = nlohmann::json::parse(out.str(), nullptr, false);
+      if (doc.is_discarded()) doc = {{"error", {{"code", "check-failed"}, {"message", input}}}};
+      doc["input"] = input;
+      doc["exit_code"] = code;
+      deployments.push_back(std::move(doc));
+    } else if (cfg.format == "sarif") {
+      nlohmann::json log = nlohmann::json::parse(out.str(), nullptr, false);
+      if (log.is_discarded() || !log.contains("runs")) continue;
+      if (sarif.is_null()) {
+        sarif = log;
+      } else {
+        for (auto& r : log["runs"]) sarif["runs"].push_back(std::move(r));
+      }
+    } else {
+      text << (cfg.format == "markdown" ? "" : "== ") << input << "\n" << out.str() << "\n";
+    }
+  }
+  std::string result;
+  if (cfg.format == "json") {
+    nlohmann::json all = json::versioned({{"deployments", std::move(deployments)}});
+    all["exit_code"] = worst;
+    result = all.dump(2) + "\n";
+  } else if (cfg.format == "sarif") {
+    result = sarif.dump(2) + "\n";
+  } else {
+    result = text.str();
+  }
+  if (cfg.output.empty()) {
+    std::cout << result;
+  } else {
+    write_atomic(cfg.output, result, IfExists::replace);
+  }
+  return worst;
+}
+
 }  // namespace
 
 void add_check(CLI::App& app, Action& run) {
@@ -264,11 +331,16 @@ void add_check(CLI::App& app, Action& run) {
                 "failing (exit 2)");
   add_date_option(sub, "--today", cfg->today,
                   "Date ignore expiries are measured against (YYYY-MM-DD; default today, UTC)");
+  sub->add_flag("--each", cfg->each,
+                "Check each PATH on its own, as a deployment of its own (two P/D deployments "
+                "given together are never paired); JSON prints {\"deployments\": [...]} in input "
+                "order, SARIF one run per input; the exit code is the worst");
   sub->add_option("-o,--output", cfg->output,
                   "Write the report to FILE (whole, or not at all) instead of standard output; "
                   "diagnostics still go to standard error");
   sub->callback([&run, cfg] {
     run = [cfg] {
+      if (cfg->each) return run_each(*cfg);
       if (cfg->output.empty()) return run_check(*cfg);
       // What the check prints to stdout goes to the file, written once it is whole.
       std::ostringstream report;

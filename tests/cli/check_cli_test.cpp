@@ -267,3 +267,34 @@ TEST_CASE("kb check: a knowledge base that is broken or empty fails closed", "[c
        "title: Broken\nseverity: blockr\nstatus: open\nsymptom: It breaks.\naffects: [vllm]\n");
   CHECK(codes() == std::vector<std::string>{"check.empty-knowledge-base", "check.records-invalid"});
 }
+
+TEST_CASE("kb check --each: every input on its own, in input order, the worst exit",
+          "[cli][check]") {
+  auto dir = scratch("each");
+  const std::string two =
+      deployment("lmcache-pd-vllm-0-26.yaml") + " " + deployment("batch-invariant-off.yaml");
+  Run j = kb(dir, "check --each " + two + " " + records() + " -f json");
+  INFO(j.err);
+  CHECK(j.code == 1);
+  json doc = json::parse(j.out, nullptr, false);
+  REQUIRE_FALSE(doc.is_discarded());
+  CHECK(doc["schema_version"].is_string());
+  REQUIRE(doc["deployments"].size() == 2);
+  CHECK(doc["deployments"][0]["input"].get<std::string>().ends_with("lmcache-pd-vllm-0-26.yaml"));
+  CHECK(doc["deployments"][0]["exit_code"] == 1);
+  CHECK(doc["deployments"][1]["exit_code"] == 0);
+  CHECK(doc["deployments"][1]["findings"].empty());
+  CHECK(doc["exit_code"] == 1);
+
+  // SARIF: one run per input, each with its own stable id; an unreadable input is a run
+  // that says so, and the exit code is 2.
+  const std::string bad = two + " " + deployment("malformed-version.yaml");
+  Run s = kb(dir, "check --each " + bad + " " + records() + " -f sarif");
+  CHECK(s.code == 2);
+  json log = json::parse(s.out, nullptr, false);
+  REQUIRE_FALSE(log.is_discarded());
+  REQUIRE(log["runs"].size() == 3);
+  CHECK(log["runs"][0]["automationDetails"]["id"] != log["runs"][1]["automationDetails"]["id"]);
+  CHECK(log["runs"][2]["results"][0]["ruleId"] == "kb/check-incomplete");
+  CHECK(kb(dir, "check --each --explain x " + two + " " + records()).code == 2);
+}
