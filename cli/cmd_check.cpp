@@ -133,9 +133,33 @@ int run_check(const CheckConfig& cfg) {
   }
   std::vector<DeployInput> inputs = gather(cfg.inputs, diags);
   IgnoreList ignores;
-  if (!cfg.ignore.empty()) {
-    if (auto text = read_input(cfg.ignore, diags))
-      ignores = parse_ignore_file(*text, cfg.ignore, diags);
+  // Without --ignore, .kbignore.yaml in the working directory or the nearest one above.
+  std::string ignore_file = cfg.ignore;
+  if (ignore_file.empty()) {
+    std::error_code ec, missing;
+    for (fs::path dir = fs::current_path(ec); !ec && !dir.empty(); dir = dir.parent_path()) {
+      if (fs::is_regular_file(dir / ".kbignore.yaml", missing)) {
+        ignore_file = (dir / ".kbignore.yaml").string();
+        break;
+      }
+      if (dir == dir.parent_path()) break;
+    }
+  }
+  if (!ignore_file.empty()) {
+    if (auto text = read_input(ignore_file, diags))
+      ignores = parse_ignore_file(*text, ignore_file, diags);
+    // An entry's paths are relative to the ignore file's directory, as .gitignore's are.
+    std::error_code ec;
+    const fs::path base = fs::absolute(fs::path(ignore_file), ec).parent_path();
+    for (IgnoreEntry& e : ignores.entries) {
+      for (std::string& p : e.paths) {
+        if (!ec && !p.empty() && p.front() != '/') {
+          const bool dir = p.back() == '/';
+          p = (base / p).lexically_normal().generic_string();
+          if (dir && p.back() != '/') p += '/';
+        }
+      }
+    }
   }
   for (const auto& in : inputs)
     report.deployment.file += (report.deployment.file.empty() ? "" : ", ") + in.file;
@@ -314,7 +338,9 @@ void add_check(CLI::App& app, Action& run) {
                   "(a check that cannot run whole still exits 2)")
       ->check(CLI::IsMember(fail_on))
       ->capture_default_str();
-  sub->add_option("--ignore", cfg->ignore, "Ignore file: ignore: [{id, reason, expires}]");
+  sub->add_option("--ignore", cfg->ignore,
+                  "Ignore file: ignore: [{id, reason, expires, paths}] (default: .kbignore.yaml "
+                  "in the working directory or the nearest one above)");
   sub->add_option("--base-url", cfg->base_url,
                   "Where the kb pages are served (https://kb.example.com): findings link to them");
   sub->add_flag("--print-deployment", cfg->print_deployment,

@@ -298,3 +298,46 @@ TEST_CASE("kb check --each: every input on its own, in input order, the worst ex
   CHECK(log["runs"][2]["results"][0]["ruleId"] == "kb/check-incomplete");
   CHECK(kb(dir, "check --each --explain x " + two + " " + records()).code == 2);
 }
+
+namespace {
+
+// `kb ARGS` run from `cwd` (where kb looks for .kbignore.yaml).
+Run kb_in(const fs::path& cwd, const std::string& args) {
+  const std::string cmd = "cd '" + cwd.string() + "' && '" + KB_BINARY + "' " + args +
+                          " </dev/null >'" + (cwd / "stdout").string() + "' 2>'" +
+                          (cwd / "stderr").string() + "'";
+  const int status = std::system(cmd.c_str());
+  Run r;
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  r.out = slurp(cwd / "stdout");
+  r.err = slurp(cwd / "stderr");
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("kb check: .kbignore.yaml is found by default, and its entries can name paths",
+          "[cli][check]") {
+  auto dir = scratch("kbignore");
+  fs::create_directories(dir / "deploy" / "prod");
+  spit(dir / "deploy" / "prod" / "d.json",
+       slurp(fs::path(KB_TEST_DATA) / "deployments" / "batch-invariant-shared-offload.json"));
+  const std::string args = "check deploy/prod/d.json " + records() + " --fail-on major";
+  CHECK(kb_in(dir, args).code == 1);
+  // An entry for other paths leaves the finding (and says it matched nothing).
+  spit(dir / ".kbignore.yaml", std::string("ignore:\n  - {id: ") + kSeed002 +
+                                   ", reason: staging only, paths: [deploy/staging/]}\n");
+  Run other = kb_in(dir, args);
+  CHECK(other.code == 1);
+  CHECK(other.err.find("check.ignore-unused") != std::string::npos);
+  // One for this file's directory (or a glob) ignores it, found from a subdirectory too.
+  spit(dir / ".kbignore.yaml", std::string("ignore:\n  - {id: ") + kSeed002 +
+                                   ", reason: accepted, paths: [\"deploy/*/*.json\"]}\n");
+  CHECK(kb_in(dir, args).code == 0);
+  CHECK(kb_in(dir / "deploy", "check prod/d.json " + records() + " --fail-on major").code == 0);
+  // Paths are relative to the ignore file's directory, as in .gitignore.
+  spit(dir / ".kbignore.yaml", std::string("ignore:\n  - {id: ") + kSeed002 +
+                                   ", reason: accepted, paths: [deploy/prod/]}\n");
+  CHECK(kb_in(dir / "deploy", "check prod/d.json " + records() + " --fail-on major").code == 0);
+  CHECK(kb_in(dir, args).code == 0);
+}

@@ -23,6 +23,9 @@ struct IgnoreEntry {
   std::string id;       ///< as written; resolved like a `related` reference
   std::string reason;   ///< required
   std::string expires;  ///< YYYY-MM-DD or empty (never); the entry stops applying that day
+  /// Only findings at these paths: a path as the finding's location names it, a directory
+  /// prefix ending in '/', or a glob (`deploy/*.yaml`); empty: everywhere.
+  std::vector<std::string> paths;
   Pos pos;
 };
 

@@ -22,7 +22,7 @@ const std::vector<std::string> kDeploymentKeys = {"engines",  "config", "model",
 const std::vector<std::string> kServiceKeys = {"name",  "role",     "engines",    "config",
                                                "model", "hardware", "description"};
 const std::vector<std::string> kEngineKeys = {"engine", "version"};
-const std::vector<std::string> kIgnoreKeys = {"id", "reason", "expires"};
+const std::vector<std::string> kIgnoreKeys = {"id", "reason", "expires", "paths"};
 
 // What each service's copy of the shared engines and settings costs (effective_services()
 // gives every service one): their text and 64 bytes a string.
@@ -340,6 +340,20 @@ class IgnoreReader {
     bool ok = true;
     for (const auto& [k, val] : v.entries) {
       if (!out_.expect_key(k)) continue;
+      if (k.value == "paths") {
+        if (val.is_scalar()) {
+          e.paths.push_back(std::string(text::trim(val.value)));
+        } else if (val.is_seq()) {
+          for (const Node& item : val.items) {
+            if (out_.expect_scalar(item, field + ".paths"))
+              e.paths.push_back(std::string(text::trim(item.value)));
+          }
+        } else if (!val.is_null()) {
+          out_.add(Severity::error, diag_code("check.type"), val.pos,
+                   field + ".paths: expected a list of paths", "paths: [deploy/prod/*.yaml]");
+        }
+        continue;
+      }
       std::string* target = k.value == "id"        ? &e.id
                             : k.value == "reason"  ? &e.reason
                             : k.value == "expires" ? &e.expires

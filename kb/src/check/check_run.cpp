@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <vector>
@@ -117,6 +118,67 @@ CheckReport CheckIndex::run(const Deployment& deployment, const CheckOptions& op
   return report;
 }
 
+namespace {
+
+// Whether `path` matches `pattern`: the same path, a directory prefix ending in '/', or a
+// glob with `*` (any run of characters but '/'), `**` (any run) and `?`. Both are compared
+// without a leading "./".
+bool path_matches(std::string_view pattern, std::string_view input) {
+  auto bare = [](std::string_view s) {
+    while (s.starts_with("./")) s.remove_prefix(2);
+    return s;
+  };
+  // An absolute pattern (an ignore file's entry, anchored at its directory) is compared
+  // with the input's absolute path.
+  std::string absolute;
+  if (pattern.starts_with('/') && !input.starts_with('/') && input != "-") {
+    std::error_code ec;
+    absolute = std::filesystem::absolute(std::filesystem::path(input), ec)
+                   .lexically_normal()
+                   .generic_string();
+    if (!ec) input = absolute;
+  }
+  pattern = bare(pattern);
+  std::string_view path = bare(input);
+  if (pattern.ends_with('/')) return path.starts_with(pattern);
+  // Iterative glob match with backtracking over the last star.
+  std::size_t p = 0, s = 0, star = std::string_view::npos, mark = 0;
+  bool star_any = false;
+  while (s < path.size()) {
+    if (p < pattern.size() && pattern[p] == '*') {
+      star_any = p + 1 < pattern.size() && pattern[p + 1] == '*';
+      p += star_any ? 2 : 1;
+      star = p;
+      mark = s;
+    } else if (p < pattern.size() && (pattern[p] == '?' || pattern[p] == path[s]) &&
+               !(pattern[p] == '?' && path[s] == '/')) {
+      ++p;
+      ++s;
+    } else if (star != std::string_view::npos && (star_any || path[mark] != '/')) {
+      p = star;
+      s = ++mark;
+    } else {
+      return false;
+    }
+  }
+  while (p < pattern.size() && pattern[p] == '*') ++p;
+  return p == pattern.size();
+}
+
+// Whether an ignore entry covers a finding: everywhere, or at one of its paths (any
+// location of the finding).
+bool at_paths(const IgnoreEntry& e, const Finding& f, const std::string& deployment_file) {
+  if (e.paths.empty()) return true;
+  for (const Location& l : f.locations) {
+    for (const std::string& p : e.paths) {
+      if (path_matches(p, l.file.empty() ? deployment_file : l.file)) return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
 void CheckIndex::apply_ignores(CheckReport& report, const IgnoreList& ignores,
                                std::string_view today) const {
   const std::string date = today.empty() ? text::today_utc() : std::string(today);
@@ -136,7 +198,9 @@ void CheckIndex::apply_ignores(CheckReport& report, const IgnoreList& ignores,
            "re-check the gotcha, then renew the date or remove the entry");
       continue;
     }
-    auto is_it = [&](const Finding& f) { return id && f.id == *id; };
+    auto is_it = [&](const Finding& f) {
+      return id && f.id == *id && at_paths(e, f, report.deployment.file);
+    };
     auto it = std::stable_partition(report.findings.begin(), report.findings.end(),
                                     [&](const Finding& f) { return !is_it(f); });
     bool matched = it != report.findings.end() ||
