@@ -40,7 +40,8 @@ struct CheckConfig {
   std::string save_endpoint;
   double endpoint_timeout = 10;
   bool print_deployment = false;
-  bool each = false;  ///< check every input on its own
+  bool each = false;   ///< check every input on its own
+  bool quiet = false;  ///< only errors on stderr
   bool allow_unknown = false;
   bool allow_invalid_records = false;
 };
@@ -96,7 +97,16 @@ std::shared_ptr<const Corpus> load_corpus(const CheckConfig& cfg) {
 }
 
 // `snapshot` is the knowledge base's content hash (empty before it is loaded).
-void print(const CheckReport& report, const CheckConfig& cfg, std::string_view snapshot) {
+void print(const CheckReport& shown, const CheckConfig& cfg, std::string_view snapshot) {
+  // --quiet: only errors among the diagnostics printed on stderr (text and markdown).
+  CheckReport quiet_copy;
+  const bool stderr_format = cfg.format == "text" || cfg.format == "markdown";
+  if (cfg.quiet && stderr_format) {
+    quiet_copy = shown;
+    std::erase_if(quiet_copy.diagnostics,
+                  [](const Diagnostic& d) { return d.severity != Severity::error; });
+  }
+  const CheckReport& report = cfg.quiet && stderr_format ? quiet_copy : shown;
   if (cfg.format == "json") {
     std::cout << json::versioned(json::findings_json(report, cfg.base_url), snapshot).dump(2)
               << "\n";
@@ -115,7 +125,9 @@ void print(const CheckReport& report, const CheckConfig& cfg, std::string_view s
 // Reading problems: text prints the diagnostics, the other formats their document.
 int unusable(CheckReport& report, const CheckConfig& cfg, std::string_view snapshot = {}) {
   if (cfg.format == "text") {
-    for (const auto& d : report.diagnostics) std::cerr << format_diagnostic(d) << "\n";
+    for (const auto& d : report.diagnostics) {
+      if (!cfg.quiet || d.severity == Severity::error) std::cerr << format_diagnostic(d) << "\n";
+    }
   } else if (cfg.print_deployment && cfg.format == "json") {
     std::cout << json::versioned(json::deployment_json(report), snapshot).dump(2) << "\n";
   } else {
@@ -357,6 +369,9 @@ void add_check(CLI::App& app, Action& run) {
                 "failing (exit 2)");
   add_date_option(sub, "--today", cfg->today,
                   "Date ignore expiries are measured against (YYYY-MM-DD; default today, UTC)");
+  sub->add_flag("-q,--quiet", cfg->quiet,
+                "Print no notes or warnings on standard error, only errors (the report is "
+                "unchanged)");
   sub->add_flag("--each", cfg->each,
                 "Check each PATH on its own, as a deployment of its own (two P/D deployments "
                 "given together are never paired); JSON prints {\"deployments\": [...]} in input "

@@ -2,11 +2,16 @@
 #include <cctype>
 #include <filesystem>
 #include <iostream>
+#include <map>
+#include <set>
 
 #include "commands.h"
 #include "kb/corpus.h"
+#include "kb/diagnostic_codes.h"
 #include "kb/error.h"
 #include "kb/evidence.h"
+#include "kb/file_read.h"
+#include "kb/flag_config.h"
 
 #ifndef KB_DATADIR
 #define KB_DATADIR ""
@@ -77,6 +82,118 @@ void env_for_every_flag(CLI::App& app) {
   }
 }
 
+// The config file: `--config FILE` (taken out of `args` here), else `.kb.yaml` in the
+// working directory or the nearest one above; empty when there is none.
+std::string config_path(std::vector<std::string>& args, const CLI::App& app) {
+  // A command with a --config of its own (`kb results import --config k=v`) keeps it:
+  // kb's config file is then named before the command.
+  std::size_t command_at = args.size();
+  for (std::size_t i = 1; i < args.size(); ++i) {
+    if (!args[i].starts_with("-")) {
+      command_at = i;
+      break;
+    }
+  }
+  bool own_config = false;
+  if (command_at < args.size()) {
+    for (const CLI::App* sub : app.get_subcommands({})) {
+      if (sub->get_name() != args[command_at]) continue;
+      std::function<bool(const CLI::App*)> has = [&](const CLI::App* a) {
+        for (const CLI::Option* o : a->get_options()) {
+          const auto& names = o->get_lnames();
+          if (std::find(names.begin(), names.end(), "config") != names.end()) return true;
+        }
+        for (const CLI::App* c : a->get_subcommands({})) {
+          if (has(c)) return true;
+        }
+        return false;
+      };
+      own_config = has(sub);
+    }
+  }
+  const std::size_t until = own_config ? command_at : args.size();
+  for (std::size_t i = 1; i < until; ++i) {
+    if (args[i] == "--config" && i + 1 < args.size()) {
+      std::string path = args[i + 1];
+      args.erase(args.begin() + static_cast<std::ptrdiff_t>(i),
+                 args.begin() + static_cast<std::ptrdiff_t>(i) + 2);
+      return path;
+    }
+    if (args[i].starts_with("--config=")) {
+      std::string path = args[i].substr(9);
+      args.erase(args.begin() + static_cast<std::ptrdiff_t>(i));
+      return path;
+    }
+  }
+  namespace fs = std::filesystem;
+  std::error_code ec, missing;
+  for (fs::path dir = fs::current_path(ec); !ec && !dir.empty(); dir = dir.parent_path()) {
+    if (fs::is_regular_file(dir / ".kb.yaml", missing)) return (dir / ".kb.yaml").string();
+    if (dir == dir.parent_path()) break;
+  }
+  return {};
+}
+
+// Applies the config file for the command `chosen` as KB_<FLAG> environment variables,
+// under those already set (so: command line, then environment, then config file, then
+// defaults). A path a path flag names is relative to the file's directory. False
+// (reported) when it cannot be read or names a flag no command has.
+bool apply_config(CLI::App& app, const std::string& path, const std::string& chosen) {
+  namespace fs = std::filesystem;
+  std::vector<std::string> commands;
+  std::map<std::string, std::set<std::string>> flags;  // command -> its long flags
+  for (CLI::App* sub : app.get_subcommands({})) {
+    commands.push_back(sub->get_name());
+    for (CLI::Option* opt : sub->get_options()) {
+      if (!opt->get_lnames().empty()) flags[sub->get_name()].insert(opt->get_lnames().front());
+    }
+  }
+  std::vector<Diagnostic> diags;
+  constexpr std::size_t kMaxConfigBytes = 1 << 20;
+  const FileRead read = read_file(path, named_input_policy(kMaxConfigBytes));
+  if (read.failure) {
+    std::cerr << format_diagnostic(read_diagnostic(read, path, kMaxConfigBytes)) << "\n";
+    return false;
+  }
+  const std::string& text = read.bytes;
+  auto settings = parse_flag_config(text, path, commands, diags);
+  bool ok = count_severity(diags, Severity::error) == 0;
+  for (const FlagSetting& s : settings) {
+    const bool known = s.command.empty()
+                           ? std::any_of(flags.begin(), flags.end(),
+                                         [&](const auto& c) { return c.second.count(s.flag) > 0; })
+                           : flags[s.command].count(s.flag) > 0;
+    if (!known) {
+      diags.push_back(
+          {Severity::error, diag_code("check.unknown-field"), path, s.pos.line, s.pos.column,
+           (s.command.empty() ? "" : s.command + ".") + s.flag + ": no kb command has this flag",
+           "write a flag's long name: fail-on: major", ""});
+      ok = false;
+    }
+  }
+  for (const auto& d : diags) std::cerr << format_diagnostic(d) << "\n";
+  if (!ok) return false;
+  const fs::path base = fs::path(path).parent_path();
+  // A command's own section wins over the top level: applied first (setenv keeps it).
+  std::stable_sort(settings.begin(), settings.end(),
+                   [](const FlagSetting& a, const FlagSetting& b) {
+                     return !a.command.empty() && b.command.empty();
+                   });
+  static const std::set<std::string> kPaths = {"records", "db", "ignore", "web-dir"};
+  for (const FlagSetting& s : settings) {
+    if (!s.command.empty() && s.command != chosen) continue;
+    if (s.command.empty() && !flags[chosen].count(s.flag)) continue;  // not this command's
+    std::string value = s.value;
+    if (kPaths.count(s.flag) && !value.empty() && value.front() != '/')
+      value = (base / value).lexically_normal().string();
+    std::string env = "KB_";
+    for (char c : s.flag)
+      env += c == '-' ? '_' : static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    ::setenv(env.c_str(), value.c_str(), 0);
+  }
+  return true;
+}
+
 }  // namespace
 
 void add_format_option(CLI::App* sub, std::string& format, std::vector<std::string> choices) {
@@ -131,8 +248,23 @@ int main(int argc, char** argv) {
   add_oracle(app, run);
   add_triage(app, run);
   env_for_every_flag(app);
+  // `--config FILE` or .kb.yaml: flag values under the environment's.
+  std::vector<std::string> args(argv, argv + argc);
+  const std::string config = config_path(args, app);
+  if (!config.empty()) {
+    std::string chosen;
+    for (std::size_t i = 1; i < args.size(); ++i) {
+      if (!args[i].starts_with("-")) {
+        chosen = args[i];
+        break;
+      }
+    }
+    if (!apply_config(app, config, chosen)) return kExitUsage;
+  }
+  std::vector<char*> cargs;
+  for (std::string& a : args) cargs.push_back(a.data());
   try {
-    app.parse(argc, argv);
+    app.parse(static_cast<int>(cargs.size()), cargs.data());
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::CallForAllHelp& e) {

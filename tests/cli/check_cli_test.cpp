@@ -341,3 +341,40 @@ TEST_CASE("kb check: .kbignore.yaml is found by default, and its entries can nam
   CHECK(kb_in(dir / "deploy", "check prod/d.json " + records() + " --fail-on major").code == 0);
   CHECK(kb_in(dir, args).code == 0);
 }
+
+TEST_CASE("kb config: .kb.yaml or --config sets flags under the environment and command line",
+          "[cli][check]") {
+  auto dir = scratch("config");
+  fs::create_directories(dir / "sub");
+  spit(dir / "d.json",
+       slurp(fs::path(KB_TEST_DATA) / "deployments" / "batch-invariant-shared-offload.json"));
+  // records is relative to the config file's directory; check's own section applies.
+  const fs::path rel = fs::relative(fs::path(KB_TEST_DATA) / "check" / "records", dir);
+  spit(dir / ".kb.yaml", "records: " + rel.string() + "\ncheck:\n  fail-on: major\n");
+  CHECK(kb_in(dir / "sub", "check ../d.json").code == 1);  // found from a subdirectory
+  CHECK(kb_in(dir / "sub", "check ../d.json --fail-on blocker").code == 0);
+  ::setenv("KB_FAIL_ON", "blocker", 1);
+  CHECK(kb_in(dir / "sub", "check ../d.json").code == 0);  // the environment wins
+  ::unsetenv("KB_FAIL_ON");
+  // --config names another file; a flag no command has is an error (exit 2) at its line.
+  spit(dir / "other.yaml", "records: " + rel.string() + "\nfail-onn: major\n");
+  Run bad = kb_in(dir / "sub", "check ../d.json --config ../other.yaml");
+  CHECK(bad.code == 2);
+  CHECK(bad.err.find("other.yaml:2:1: error[check.unknown-field]: fail-onn") != std::string::npos);
+  spit(dir / "broken.yaml", "check: [\n");
+  CHECK(kb_in(dir / "sub", "--config ../broken.yaml check ../d.json").code == 2);
+}
+
+TEST_CASE("kb check --quiet: no notes or warnings on stderr", "[cli][check]") {
+  auto dir = scratch("quiet");
+  const std::string args =
+      "check '" +
+      (fs::path(KB_SOURCE_DIR) / "tests/data/upstream/dynamo/trtllm-disagg-launch").string() +
+      "' --records '" + (fs::path(KB_SOURCE_DIR) / "records").string() + "'";
+  Run loud = kb(dir, args);
+  CHECK(loud.err.find("note[check.normalized]") != std::string::npos);
+  Run quiet = kb(dir, args + " -q");
+  CHECK(quiet.code == loud.code);
+  CHECK(quiet.err.empty());
+  CHECK(quiet.out == loud.out);
+}
