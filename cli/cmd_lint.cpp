@@ -3,12 +3,14 @@
 #include <fstream>
 #include <iostream>
 #include <iterator>
+#include <map>
 #include <optional>
 #include <sstream>
 #include <vector>
 
 #include "commands.h"
 #include "json.h"
+#include "kb/diagnostic_codes.h"
 #include "kb/lint.h"
 #include "lint_options.h"
 
@@ -43,11 +45,111 @@ std::optional<std::string> read_bytes(std::istream& in, std::size_t limit) {
   return text;
 }
 
+// A diagnostic's file as a path from the working directory (records/gotchas/x.yaml),
+// which is where CI annotations and code scanning look for it.
+std::string from_cwd(const LintConfig& cfg, const std::string& file) {
+  if (file.empty()) return cfg.records;
+  const fs::path p = fs::path(file).is_absolute() ? fs::path(file) : fs::path(cfg.records) / file;
+  std::error_code ec;
+  const fs::path rel =
+      fs::absolute(p, ec).lexically_normal().lexically_relative(fs::current_path(ec));
+  return (ec || rel.empty() ? p.lexically_normal() : rel).generic_string();
+}
+
+// A GitHub Actions workflow command's value, escaped as the runner expects.
+std::string gh_escape(std::string_view s, bool property) {
+  std::string out;
+  for (char c : s) {
+    if (c == '%')
+      out += "%25";
+    else if (c == '\r')
+      out += "%0D";
+    else if (c == '\n')
+      out += "%0A";
+    else if (property && c == ':')
+      out += "%3A";
+    else if (property && c == ',')
+      out += "%2C";
+    else
+      out += c;
+  }
+  return out;
+}
+
+// `--format github`: one ::error / ::warning / ::notice annotation per diagnostic.
+void print_github(const LintConfig& cfg, const std::vector<Diagnostic>& diags) {
+  for (const auto& d : diags) {
+    const char* level = d.severity == Severity::error     ? "error"
+                        : d.severity == Severity::warning ? "warning"
+                                                          : "notice";
+    std::cout << "::" << level << " file=" << gh_escape(from_cwd(cfg, d.file), true);
+    if (d.line > 0) std::cout << ",line=" << d.line;
+    if (d.column > 0) std::cout << ",col=" << d.column;
+    std::cout << ",title=" << gh_escape(d.code, true)
+              << "::" << gh_escape(d.message + (d.hint.empty() ? "" : " (" + d.hint + ")"), false)
+              << "\n";
+  }
+}
+
+// `--format sarif`: SARIF 2.1.0, one rule per code found, locations from the working
+// directory under %SRCROOT%.
+nlohmann::json lint_sarif(const LintConfig& cfg, const std::vector<Diagnostic>& diags,
+                          std::string_view snapshot) {
+  nlohmann::json rules = nlohmann::json::array();
+  std::map<std::string, std::size_t> index;
+  nlohmann::json results = nlohmann::json::array();
+  for (const auto& d : diags) {
+    auto [it, added] = index.try_emplace(d.code, rules.size());
+    if (added) {
+      const CodeInfo* info = find_code(d.code);
+      nlohmann::json rule = {{"id", d.code}, {"name", d.code}};
+      if (info) {
+        rule["shortDescription"] = {{"text", std::string(info->meaning)}};
+        rule["help"] = {{"text", std::string(info->fix)}};
+      }
+      rules.push_back(std::move(rule));
+    }
+    const char* level = d.severity == Severity::error     ? "error"
+                        : d.severity == Severity::warning ? "warning"
+                                                          : "note";
+    nlohmann::json region = nlohmann::json::object();
+    if (d.line > 0) region["startLine"] = d.line;
+    if (d.column > 0) region["startColumn"] = d.column;
+    nlohmann::json physical = {
+        {"artifactLocation", {{"uri", from_cwd(cfg, d.file)}, {"uriBaseId", "%SRCROOT%"}}}};
+    if (!region.empty()) physical["region"] = region;
+    nlohmann::json r = {
+        {"ruleId", d.code},
+        {"ruleIndex", it->second},
+        {"level", level},
+        {"message", {{"text", d.message + (d.hint.empty() ? "" : " (hint: " + d.hint + ")")}}},
+        {"locations", nlohmann::json::array({{{"physicalLocation", physical}}})}};
+    results.push_back(std::move(r));
+  }
+  nlohmann::json run = {
+      {"tool",
+       {{"driver", {{"name", "kb lint"}, {"version", "0.1.0"}, {"rules", std::move(rules)}}}}},
+      {"automationDetails", {{"id", "kb-lint/" + from_cwd(cfg, "") + "/"}}},
+      {"results", std::move(results)}};
+  if (!snapshot.empty()) run["properties"] = {{"snapshot", std::string(snapshot)}};
+  return {{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
+          {"version", "2.1.0"},
+          {"runs", nlohmann::json::array({std::move(run)})}};
+}
+
 // `snapshot`: the content hash of the corpus linted, as the API's `snapshot`.
 void print(const LintConfig& cfg, std::size_t records, const std::vector<Diagnostic>& diags,
            std::string_view snapshot) {
   if (cfg.format == "json") {
     std::cout << json::versioned(json::lint_report(records, diags), snapshot).dump(2) << "\n";
+    return;
+  }
+  if (cfg.format == "sarif") {
+    std::cout << lint_sarif(cfg, diags, snapshot).dump(2) << "\n";
+    return;
+  }
+  if (cfg.format == "github") {
+    print_github(cfg, diags);
     return;
   }
   for (const auto& d : diags) std::cout << format_diagnostic(d) << "\n";
@@ -187,7 +289,7 @@ void add_lint(CLI::App& app, Action& run) {
   auto* sub =
       app.add_subcommand("lint", "Validate every record and every reference; writes nothing");
   add_lint_options(sub, cli->cfg);
-  add_format_option(sub, cli->cfg.format, {"text", "json"});
+  add_format_option(sub, cli->cfg.format, {"text", "json", "sarif", "github"});
   sub->add_option(
       "files", cli->files,
       "Only these record files, or the record files under these directories of the tree "

@@ -2,6 +2,10 @@
 
 #include <catch2/catch.hpp>
 
+#include <set>
+
+#include <nlohmann/json.hpp>
+
 #include "cli/cli_support.h"
 
 using namespace kb_test;
@@ -95,4 +99,46 @@ TEST_CASE("kb lint PATH: a missing path or a directory outside the tree is bad u
                      "' is a directory outside the records directory '" + rec.string() +
                      "'\n  hint: to lint that tree, run `kb lint --records " + outside.string() +
                      "`\n");
+}
+
+TEST_CASE("kb lint --format sarif and github: paths from the working directory", "[cli][lint]") {
+  auto dir = scratch("lint_formats");
+  fixture_tree(dir);
+  // Run from `dir`: the paths say records/gotchas/bad.yaml, a file that exists from there.
+  auto run = [&](const std::string& args) {
+    const std::string cmd =
+        "cd " + quoted(dir) + " && '" + KB_BINARY + "' " + args + " >stdout 2>stderr";
+    const int status = std::system(cmd.c_str());
+    Run r;
+    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    r.out = slurp(dir / "stdout");
+    r.err = slurp(dir / "stderr");
+    return r;
+  };
+  Run gh = run("lint -f github");
+  CHECK(gh.code == 1);
+  CHECK(gh.out.find("::error file=records/gotchas/bad.yaml,line=7,col=1,title=schema.unknown-field"
+                    "::unknown field 'severty'") != std::string::npos);
+  CHECK(fs::exists(dir / "records/gotchas/bad.yaml"));
+  Run sarif = run("lint --format sarif");
+  CHECK(sarif.code == 1);
+  auto log = nlohmann::json::parse(sarif.out, nullptr, false);
+  REQUIRE_FALSE(log.is_discarded());
+  CHECK(log["version"] == "2.1.0");
+  const auto& run0 = log["runs"][0];
+  bool found = false;
+  for (const auto& r : run0["results"]) {
+    const auto& loc = r["locations"][0]["physicalLocation"];
+    if (r["ruleId"] != "schema.unknown-field") continue;
+    CHECK(loc["artifactLocation"]["uriBaseId"] == "%SRCROOT%");
+    CHECK(fs::exists(dir / loc["artifactLocation"]["uri"].get<std::string>()));
+    found = true;
+  }
+  CHECK(found);
+  // Each rule once, with what the code means.
+  std::set<std::string> ids;
+  for (const auto& rule : run0["tool"]["driver"]["rules"]) {
+    CHECK(ids.insert(rule["id"].get<std::string>()).second);
+    CHECK(rule["shortDescription"]["text"].is_string());
+  }
 }
