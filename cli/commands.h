@@ -62,5 +62,7 @@ void add_repair(CLI::App& app, Action& run);
 void add_schema(CLI::App& app, Action& run);
 void add_oracle(CLI::App& app, Action& run);
 void add_triage(CLI::App& app, Action& run);
+void add_new(CLI::App& app, Action& run);
+void add_vocab(CLI::App& app, Action& run);
 
 }  // namespace kb::cli

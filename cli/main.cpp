@@ -247,6 +247,8 @@ int main(int argc, char** argv) {
   add_schema(app, run);
   add_oracle(app, run);
   add_triage(app, run);
+  add_new(app, run);
+  add_vocab(app, run);
   env_for_every_flag(app);
   // `--config FILE` or .kb.yaml: flag values under the environment's.
   std::vector<std::string> args(argv, argv + argc);
