@@ -180,7 +180,11 @@ std::vector<Function> find_functions(std::string_view text) {
     lines.emplace_back(at, nl);
     at = nl + 1;
   }
-  for (std::size_t li = 0; li < lines.size(); ++li) {
+  // Lines looked at while searching for closing braces, at most a few times the text's:
+  // a script of unclosed headers must not cost a scan to its end per header.
+  std::size_t scanned = 0;
+  const std::size_t max_scanned = 4 * lines.size() + 64;
+  for (std::size_t li = 0; li < lines.size() && scanned < max_scanned; ++li) {
     const std::string_view line = text.substr(lines[li].first, lines[li].second - lines[li].first);
     auto header = function_header(line);
     if (!header) continue;
@@ -198,7 +202,7 @@ std::vector<Function> find_functions(std::string_view text) {
     }
     const std::size_t depth = indent_of(line);
     std::size_t close = open + 1;
-    for (; close < lines.size(); ++close) {
+    for (; close < lines.size() && scanned < max_scanned; ++close, ++scanned) {
       const std::string_view l =
           text.substr(lines[close].first, lines[close].second - lines[close].first);
       if (trim_blank(l) == "}" && indent_of(l) <= depth) break;
@@ -341,6 +345,8 @@ Script read_script(std::string_view text, const Locator& where, const Process& b
       std::string joined;
       for (std::size_t j = i + 1; j < w.size(); ++j)
         joined += (joined.empty() ? "" : " ") + w[j].text;
+      // Read again: charged to the budget like the text it is.
+      if (!ctx.budget->spend(joined.size(), w[i].pos, "the text eval reads")) break;
       if (stack.size() < kMaxCallDepth && !joined.empty()) {
         push(std::move(joined), Locator{nullptr, {}, 0, false, w[i].pos});
       }
@@ -351,6 +357,9 @@ Script read_script(std::string_view text, const Locator& where, const Process& b
         fn != functions.end()) {
       // A call: the body is read now, its arguments as $1, $2, ...
       if (stack.size() >= kMaxCallDepth) continue;
+      // Each call reads the body again: charged to the budget like the text it is.
+      if (!ctx.budget->spend(fn->body_end - fn->body, w[i].pos, "a function's body, per call"))
+        break;
       fn->called = true;
       std::vector<std::pair<std::string, std::optional<std::string>>> saved;
       for (std::size_t k = 1; k <= 9; ++k) {
