@@ -299,23 +299,6 @@ TEST_CASE("kb check --each: every input on its own, in input order, the worst ex
   CHECK(kb(dir, "check --each --explain x " + two + " " + records()).code == 2);
 }
 
-namespace {
-
-// `kb ARGS` run from `cwd` (where kb looks for .kbignore.yaml).
-Run kb_in(const fs::path& cwd, const std::string& args) {
-  const std::string cmd = "cd '" + cwd.string() + "' && '" + KB_BINARY + "' " + args +
-                          " </dev/null >'" + (cwd / "stdout").string() + "' 2>'" +
-                          (cwd / "stderr").string() + "'";
-  const int status = std::system(cmd.c_str());
-  Run r;
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  r.out = slurp(cwd / "stdout");
-  r.err = slurp(cwd / "stderr");
-  return r;
-}
-
-}  // namespace
-
 TEST_CASE("kb check: .kbignore.yaml is found by default, and its entries can name paths",
           "[cli][check]") {
   auto dir = scratch("kbignore");

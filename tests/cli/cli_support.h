@@ -73,6 +73,20 @@ inline Run kb_stdin(const fs::path& dir, const std::string& args, const fs::path
   return r;
 }
 
+/// Runs `kb ARGS` from the working directory `cwd` (where kb looks for .kb.yaml and
+/// .kbignore.yaml), with its output captured under `cwd`.
+inline Run kb_in(const fs::path& cwd, const std::string& args) {
+  const std::string cmd = "cd '" + cwd.string() + "' && '" + KB_BINARY + "' " + args +
+                          " </dev/null >'" + (cwd / "stdout").string() + "' 2>'" +
+                          (cwd / "stderr").string() + "'";
+  const int status = std::system(cmd.c_str());
+  Run r;
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  r.out = slurp(cwd / "stdout");
+  r.err = slurp(cwd / "stderr");
+  return r;
+}
+
 /// Copies the shipped records/ tree into `dir`/records and returns that path.
 inline fs::path copy_records(const fs::path& dir) {
   fs::path out = dir / "records";

@@ -82,7 +82,8 @@ TEST_CASE("kb check --endpoint: an SGLang server is told apart by its own probe 
           "[cli][check][endpoint]") {
   ToyProcess toy({"--sglang", "--version", "0.5.16"});
   auto dir = scratch("endpoint_sglang");
-  Run r = kb(dir, "check --endpoint " + toy.url() + records() + " --print-deployment --format json");
+  Run r =
+      kb(dir, "check --endpoint " + toy.url() + records() + " --print-deployment --format json");
   CHECK(r.code == 0);
   json j = parse(r);
   const json& svc = j.contains("deployment") ? j["deployment"]["services"][0] : j["services"][0];
@@ -97,14 +98,15 @@ TEST_CASE("kb check --endpoint: what it learned can be saved and checked later",
   json live;
   {
     ToyProcess toy({"--version", "0.26.0"});
-    Run r = kb(dir, "check --endpoint " + toy.url() + records() + " --format json --save-endpoint '" +
-                        (dir / "endpoint.json").string() + "'");
+    Run r =
+        kb(dir, "check --endpoint " + toy.url() + records() + " --format json --save-endpoint '" +
+                    (dir / "endpoint.json").string() + "'");
     CHECK(r.code == 1);
     live = parse(r);
   }
   REQUIRE(fs::exists(dir / "endpoint.json"));
-  Run later = kb(dir, "check '" + (dir / "endpoint.json").string() + "'" + records() +
-                          " --format json");
+  Run later =
+      kb(dir, "check '" + (dir / "endpoint.json").string() + "'" + records() + " --format json");
   CHECK(later.code == 1);
   CHECK(ids(parse(later)["findings"]) == ids(live["findings"]));
 }
@@ -126,7 +128,9 @@ TEST_CASE("kb check --endpoint fails closed on a server it cannot reach or ident
 
   Run bad_url = kb(dir, "check --endpoint not-a-url" + records());
   CHECK(bad_url.code == 2);
-  CHECK(bad_url.err.find("error[" "check.endpoint-invalid" "]") != std::string::npos);
+  CHECK(bad_url.err.find("error["
+                         "check.endpoint-invalid"
+                         "]") != std::string::npos);
   spit(dir / "not-endpoint.json", "{\"engines\": []}\n");
   Run not_doc = kb(dir, "check --input-kind endpoint '" + (dir / "not-endpoint.json").string() +
                             "'" + records());

@@ -52,7 +52,8 @@ const std::string kSeeds = std::string(KB_TEST_DATA) + "/seeds/";
 const std::string kSeed000 = kSeeds + "000_0537091e3719589d.txt";
 const std::string kSeed002 = kSeeds + "002_24e3c208d3083946.txt";
 const std::string kId000 = "gotchas/pd-cache-hit-silently-differs-from-cold-run";
-const std::string kSchemaLine = "# yaml-language-server: $schema=../../schemas/gotchas.schema.json\n";
+const std::string kSchemaLine =
+    "# yaml-language-server: $schema=../../schemas/gotchas.schema.json\n";
 const std::string kId002 = "gotchas/pd-batch-invariant-mode-absent-from-kv-namespace";
 
 }  // namespace

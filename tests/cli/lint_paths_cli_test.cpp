@@ -105,16 +105,7 @@ TEST_CASE("kb lint --format sarif and github: paths from the working directory",
   auto dir = scratch("lint_formats");
   fixture_tree(dir);
   // Run from `dir`: the paths say records/gotchas/bad.yaml, a file that exists from there.
-  auto run = [&](const std::string& args) {
-    const std::string cmd =
-        "cd " + quoted(dir) + " && '" + KB_BINARY + "' " + args + " >stdout 2>stderr";
-    const int status = std::system(cmd.c_str());
-    Run r;
-    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    r.out = slurp(dir / "stdout");
-    r.err = slurp(dir / "stderr");
-    return r;
-  };
+  auto run = [&](const std::string& args) { return kb_in(dir, args); };
   Run gh = run("lint -f github");
   CHECK(gh.code == 1);
   CHECK(gh.out.find("::error file=records/gotchas/bad.yaml,line=7,col=1,title=schema.unknown-field"

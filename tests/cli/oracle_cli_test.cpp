@@ -235,15 +235,14 @@ TEST_CASE("the salt goes in the request field the oracle record names", "[cli][o
   // A server that reads its salt from `kb_salt`: the record's vLLM field leaves every
   // request unsalted, so the second cold run of each prompt is answered from the cache.
   ToyProcess subject({"--salt-field", "kb_salt", "--report-cached-tokens"});
-  auto vllm_field = kb(dir, "oracle run cold-vs-warm --subject " + subject.url() +
-                                common(records) + " --format json");
+  auto vllm_field = kb(dir, "oracle run cold-vs-warm --subject " + subject.url() + common(records) +
+                                " --format json");
   INFO(vllm_field.err);
   CHECK(vllm_field.code == 2);
   auto j = json::parse(vllm_field.out);
   CHECK(j["passed"] == 0);
   CHECK(j["errors"] == 5);
-  CHECK(j["tests"][0]["message"].get<std::string>().find(
-            "second cold run: ") == 0);
+  CHECK(j["tests"][0]["message"].get<std::string>().find("second cold run: ") == 0);
 
   // The record names the server's field: nothing in kb knows it, and the run passes.
   const fs::path oracle = records / "oracles" / "cold-vs-warm.yaml";
@@ -253,8 +252,8 @@ TEST_CASE("the salt goes in the request field the oracle record names", "[cli][o
   text.replace(text.find(vllm), vllm.size(), "salt_field: kb_salt");
   spit(oracle, text);
   CHECK(lint(dir, records)["errors"] == 0);
-  auto own_field = kb(dir, "oracle run cold-vs-warm --subject " + subject.url() +
-                               common(records) + " --format json");
+  auto own_field = kb(dir, "oracle run cold-vs-warm --subject " + subject.url() + common(records) +
+                               " --format json");
   INFO(own_field.err);
   CHECK(own_field.code == 0);
   auto k = json::parse(own_field.out);
@@ -262,8 +261,8 @@ TEST_CASE("the salt goes in the request field the oracle record names", "[cli][o
   CHECK(k["errors"] == 0);
 
   // Without a field to carry it, a salt cannot be sent: refused before any request.
-  auto none = kb(dir, "oracle run cold-vs-warm --param salt_field=none --subject " +
-                          subject.url() + common(records));
+  auto none = kb(dir, "oracle run cold-vs-warm --param salt_field=none --subject " + subject.url() +
+                          common(records));
   CHECK(none.code == 2);
   CHECK(none.err ==
         "kb oracle run: isolation cache_salt sends the salt in a request field: name it with "
