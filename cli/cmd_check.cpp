@@ -249,6 +249,15 @@ int run_check(const CheckConfig& cfg) {
   return fails(checked, *parse_gotcha_severity(cfg.fail_on)) ? kExitProblems : kExitOk;
 }
 
+// What a check prints to stdout, sent to `to` while it lives (for -o and --each).
+struct Redirect {
+  std::streambuf* old;
+  explicit Redirect(std::streambuf* to) : old(std::cout.rdbuf(to)) {}
+  ~Redirect() { std::cout.rdbuf(old); }
+  Redirect(const Redirect&) = delete;
+  Redirect& operator=(const Redirect&) = delete;
+};
+
 // `--each`: every input checked as a deployment of its own, the answers put together in
 // input order; the exit code is the worst of them (2 over 1 over 0).
 int run_each(const CheckConfig& cfg) {
@@ -258,11 +267,6 @@ int run_each(const CheckConfig& cfg) {
                  "--print-deployment)\n";
     return kExitUsage;
   }
-  struct Redirect {
-    std::streambuf* old;
-    explicit Redirect(std::streambuf* to) : old(std::cout.rdbuf(to)) {}
-    ~Redirect() { std::cout.rdbuf(old); }
-  };
   int worst = kExitOk;
   nlohmann::json deployments = nlohmann::json::array();
   nlohmann::json sarif;
@@ -385,11 +389,6 @@ void add_check(CLI::App& app, Action& run) {
       if (cfg->output.empty()) return run_check(*cfg);
       // What the check prints to stdout goes to the file, written once it is whole.
       std::ostringstream report;
-      struct Redirect {
-        std::streambuf* old;
-        explicit Redirect(std::streambuf* to) : old(std::cout.rdbuf(to)) {}
-        ~Redirect() { std::cout.rdbuf(old); }
-      };
       int code = 0;
       {
         Redirect redirect(report.rdbuf());
