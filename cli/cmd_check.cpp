@@ -16,7 +16,9 @@
 #include "kb/error.h"
 #include "kb/evidence.h"
 #include "kb/file_read.h"
+#include "kb/resolver.h"
 #include "kb/store.h"
+#include "kb/text.h"
 #include "probe.h"
 
 namespace kb::cli {
@@ -37,6 +39,8 @@ struct CheckConfig {
   std::string explain;
   std::string base_url;
   std::vector<std::string> endpoints;  ///< URL or ROLE=URL
+  std::vector<std::string> sets;       ///< --set KEY=VALUE: facts the files do not state
+  std::vector<std::string> traffic;    ///< --traffic WORD: what the requests do
   std::string save_endpoint;
   double endpoint_timeout = 10;
   bool print_deployment = false;
@@ -87,6 +91,95 @@ void probe_endpoints(const CheckConfig& cfg, const Corpus& corpus, std::vector<D
       continue;
     }
     out.push_back({url, client::endpoint_document(p, url, role)});
+  }
+}
+
+// `--set KEY=VALUE` and `--traffic WORD`: facts the operator states, for every service
+// of the deployment (a flat one: the deployment itself). They win over what the files say,
+// and --print-deployment shows them "via --set". KEY is a settings record's key or synonym,
+// or `model`; a traffic WORD is a traffic setting's key or synonym (true), or a value of
+// one. A name no record knows is an error with a did-you-mean.
+void apply_stated(const CheckConfig& cfg, const Corpus& corpus, Deployment& d,
+                  std::vector<Diagnostic>& diags) {
+  auto unknown = [&](const std::string& where, const std::string& msg, const std::string& name) {
+    std::string hint = "name a setting's key or synonym (kb vocab WORD says which spells what)";
+    auto cands = corpus.names().candidates(Kind::setting, name, 1);
+    if (!cands.empty()) hint = "did you mean '" + cands.front().id + "'?";
+    diags.push_back(
+        {Severity::error, diag_code("check.unknown-setting"), where, 0, 0, msg, hint, ""});
+  };
+  auto put = [&](const std::string& key, const std::string& value, const std::string& setting,
+                 const std::string& via) {
+    auto one = [&](std::vector<Setting>& config) {
+      Setting s;
+      s.key = key;
+      s.value = value;
+      s.raw_key = key;
+      s.raw_value = value;
+      s.setting = setting;
+      s.via = via;
+      auto it = std::find_if(config.begin(), config.end(),
+                             [&](const Setting& x) { return x.key == key; });
+      if (it != config.end()) {
+        *it = std::move(s);
+      } else {
+        config.push_back(std::move(s));
+      }
+    };
+    if (d.services.empty()) {
+      one(d.config);
+    } else {
+      for (Service& svc : d.services) one(svc.config);
+    }
+  };
+  for (const std::string& arg : cfg.sets) {
+    const auto eq = arg.find('=');
+    if (eq == std::string::npos || eq == 0) {
+      diags.push_back({Severity::error, diag_code("check.unknown-setting"), "--set", 0, 0,
+                       "--set " + arg + ": not KEY=VALUE", "write --set gpu=H100", ""});
+      continue;
+    }
+    const std::string key = arg.substr(0, eq), value = arg.substr(eq + 1);
+    if (key == "model") {
+      if (d.services.empty()) d.model = value;
+      for (Service& svc : d.services) svc.model = value;
+      continue;
+    }
+    auto id = corpus.target(Kind::setting, key);
+    const Record* rec = id ? corpus.find(*id) : nullptr;
+    if (!rec || rec->kind != Kind::setting) {
+      unknown("--set", "--set " + key + ": no setting '" + key + "'", key);
+      continue;
+    }
+    put(rec->setting->key, value, rec->id, "--set " + key);
+  }
+  for (const std::string& word : cfg.traffic) {
+    const Record* found = nullptr;
+    std::string value = "true";
+    for (const auto& r : corpus.records()) {
+      if (r->kind != Kind::setting || r->setting->scope != setting_scope::kTraffic) continue;
+      const SettingDef& def = *r->setting;
+      bool named = text::lower(def.key.str()) == text::lower(word);
+      for (const std::string& syn : def.synonyms)
+        named = named || text::lower(syn) == text::lower(word);
+      if (named && def.type == setting_type::kBool) {
+        found = r.get();
+        value = "true";
+        break;
+      }
+      if (def.type == setting_type::kEnum) {
+        if (auto meaning = resolve_value(r->id, def, word).target) {
+          found = r.get();
+          value = *meaning;
+          break;
+        }
+      }
+    }
+    if (!found) {
+      unknown("--traffic", "--traffic " + word + ": no traffic setting spells it", word);
+      continue;
+    }
+    put(found->setting->key, value, found->id, "--traffic " + word);
   }
 }
 
@@ -196,6 +289,7 @@ int run_check(const CheckConfig& cfg) {
   CheckIndex index = CheckIndex::build(*corpus, evidence);
   const CheckOptions options{cfg.allow_unknown};
   Deployment deployment = index.read(inputs, {cfg.input_kind, cfg.allow_unknown}, diags);
+  apply_stated(cfg, *corpus, deployment, diags);
   report.deployment = deployment;
   if (count_severity(diags, Severity::error) > 0)
     return unusable(report, cfg, corpus->content_hash());
@@ -333,6 +427,16 @@ void add_check(CLI::App& app, Action& run) {
                   "engines and versions from the engine records' probe routes, the model from "
                   "/v1/models, settings from /metrics info labels; unreachable fails (exit 2)")
       ->take_all()
+      ->allow_extra_args(false);
+  sub->add_option("--set", cfg->sets,
+                  "KEY=VALUE: a fact the files do not state, for every service (repeatable): "
+                  "hardware (--set gpu=H100), the model (--set model=Qwen/Qwen3-8B), any "
+                  "setting by its key or synonym; it wins over what the files say")
+      ->allow_extra_args(false);
+  sub->add_option("--traffic", cfg->traffic,
+                  "What the requests do (repeatable): a traffic setting's key or a value of one "
+                  "(prompt_logprobs); gotchas that need traffic kb is not told of are possible")
+      ->delimiter(',')
       ->allow_extra_args(false);
   sub->add_option("--save-endpoint", cfg->save_endpoint,
                   "Write what --endpoint learned to FILE, to check it later as an input");

@@ -19,6 +19,7 @@ json fix_json(const FixAdvice& a) {
           {"affected", or_null(a.affected)},
           {"fixed_in", or_null(a.fixed_in)},
           {"resolution", a.resolution},
+          {"cause", or_null(a.cause)},
           {"advice", a.advice}};
 }
 

@@ -187,6 +187,7 @@ json spellings(const Vec<Spelling>& list, const char* name_key) {
     if (!s.field.empty()) x["field"] = s.field;
     if (s.has_value) x["value"] = s.value;
     if (s.invert) x["invert"] = true;
+    if (s.takes_value) x["takes_value"] = *s.takes_value;
     a.push_back(std::move(x));
   }
   return a;
@@ -269,6 +270,8 @@ const std::vector<std::pair<std::string_view, Put>>& encoders() {
                      {"resolution", f.resolution.empty() ? std::string(fix_resolution::kNone)
                                                          : f.resolution.str()}};
            if (!f.note.empty()) x["note"] = f.note;
+           if (!f.cause.empty()) x["cause"] = f.cause;
+           if (!f.affected.empty()) x["affected"] = f.affected;
            a.push_back(std::move(x));
          }
          j["fixes"] = a;
@@ -479,6 +482,7 @@ const std::vector<std::pair<std::string_view, Put>>& encoders() {
            if (!v.engines.empty()) x["engines"] = refs(c, v.engines, Kind::engine);
            if (!v.implies.empty()) x["implies"] = key_values(c, v.implies);
            if (!v.runs_shipped_engines) x["runs_shipped_engines"] = false;
+           if (!v.in_names.empty()) x["in_names"] = v.in_names;
            a.push_back(std::move(x));
          }
          j["values"] = a;

@@ -147,20 +147,32 @@ std::string_view first_sentence(std::string_view p) {
 
 // What the fix chain of `engine` says in words: "fixed in 0.28.0", "no fix yet", ...
 std::string fix_words(const View& v, const Record& r, const std::string& engine_id) {
+  // One phrase per chain of the engine; a gotcha with several causes names each.
+  std::string out;
   for (const FixChain& f : r.fixes) {
     if (target_id(v, f.engine, Kind::engine) != engine_id) continue;
     const std::string_view res = f.resolution.empty() && !f.fixed_in.empty()
                                      ? fix_resolution::kFixed
                                      : std::string_view(f.resolution.str());
     const std::string in = f.fixed_in.empty() ? std::string() : " in " + f.fixed_in.str();
-    if (res == fix_resolution::kFixed) return "fixed" + in;
-    if (res == fix_resolution::kDisabled) return "feature turned off" + in + " (not a fix)";
-    if (res == fix_resolution::kWarned) return "warns" + in + " (not a fix)";
-    if (res == fix_resolution::kWorkaround) return "workaround only" + in;
-    if (res == fix_resolution::kWontfix) return "will not fix";
-    return "no fix yet";
+    std::string words =
+        res == fix_resolution::kFixed        ? "fixed" + in
+        : res == fix_resolution::kDisabled   ? "feature turned off" + in + " (not a fix)"
+        : res == fix_resolution::kWarned     ? "warns" + in + " (not a fix)"
+        : res == fix_resolution::kWorkaround ? "workaround only" + in
+        : res == fix_resolution::kWontfix    ? std::string("will not fix")
+        : res == fix_resolution::kDocumented ? "documented" + in + " (avoid it as the docs say)"
+                                             : std::string("no fix yet");
+    if (!f.cause.empty()) words = f.cause.str() + ": " + words;
+    if (!out.empty()) out += "; ";
+    out += words;
+    if (f.cause.empty()) break;
   }
-  return r.status == GotchaStatus::fixed ? "fixed (version not recorded)" : "no fix yet";
+  if (!out.empty()) return out;
+  if (r.status == GotchaStatus::fixed) return "fixed (version not recorded)";
+  if (r.status == GotchaStatus::stale) return "no fix: closed upstream as stale";
+  if (r.status == GotchaStatus::unknown) return "not known whether it still happens";
+  return "no fix yet";
 }
 
 // The page's first screen: how bad, who is hit and what fixes it, the first thing to do.

@@ -25,6 +25,8 @@ constexpr Resolution kResolutions[] = {
     {fix_resolution::kWorkaround, "workaround only, not fixed", false},
     {fix_resolution::kWontfix, "won't fix", false},
     {fix_resolution::kNone, "not fixed", false},
+    {fix_resolution::kDocumented, "documented: the docs say how to avoid it, the code is unchanged",
+     true},
 };
 static_assert(std::size(kResolutions) == std::size(fix_resolution::kAll),
               "every resolution the schema table declares has a label");
@@ -61,6 +63,8 @@ List fix_rows(const View& v, const Links& links, const Record& r) {
     set(row, "resolution_label", std::string(res.label));
     set(row, "is_fixed", res.fixed);
     put(row, "fix_note", f.note);
+    put(row, "cause", f.cause);
+    put(row, "cause_affected", f.affected);
     out.push_back(std::move(row));
   }
   return out;

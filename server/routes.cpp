@@ -59,10 +59,9 @@ std::vector<Param> gotcha_params() {
        "engine ids or any name resolving to one (comma-separated: any of them); a name that "
        "resolves to nothing is a 400 with a did-you-mean"},
       {"severity", ParamType::list, "severities (comma-separated: any of them)", kSeverities},
-      {"status",
-       ParamType::list,
+      {"status", ParamType::list,
        "statuses (comma-separated: any of them); naming `withdrawn` includes withdrawn gotchas",
-       {"open", "mitigated", "fixed", "withdrawn"}},
+       std::vector<std::string_view>(std::begin(kStatusNames), std::end(kStatusNames))},
       {"family", ParamType::list, "families (comma-separated: any of them)"},
       {"reproduced",
        ParamType::list,

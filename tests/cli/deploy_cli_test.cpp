@@ -66,6 +66,7 @@ TEST_CASE("kb check: a script and a package list are one deployment", "[cli][dep
                                     {"affected", nullptr},
                                     {"fixed_in", nullptr},
                                     {"resolution", "none"},
+                                    {"cause", nullptr},
                                     {"advice", "no fixed release of vllm yet"}}}));
   CHECK(f["tags"] == json::array({"prefix-caching", "correctness", "silent"}));
   CHECK_FALSE(f.contains("url"));

@@ -26,7 +26,9 @@ const BadValue kBadValues[] = {
     {"GET", "/api/v1/gotchas", "severity", "/api/v1/gotchas?severity=blocker,majr",
      "severity: 'majr' is not one of blocker, major, minor, info; did you mean 'major'?", "major"},
     {"GET", "/api/v1/gotchas", "status", "/api/v1/gotchas?status=opn",
-     "status: 'opn' is not one of open, mitigated, fixed, withdrawn; did you mean 'open'?", "open"},
+     "status: 'opn' is not one of open, mitigated, fixed, withdrawn, unknown, stale; did you mean "
+     "'open'?",
+     "open"},
     {"GET", "/api/v1/gotchas", "family",
      "/api/v1/gotchas?family=a,b,c,d,e,f,g,h,i,j,k,l,m,n,o,p,q,r,s,t,u,v,w,x,y,z,aa,bb,cc,dd,ee,"
      "ff,gg",

@@ -6,6 +6,7 @@
 
 #include "../test_files.h"
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 
@@ -178,8 +179,8 @@ TEST_CASE("the watcher names the record files that changed, or asks for a rescan
   REQUIRE(settle() == kb::WatchEvent::changed);
   changes = w.take_changes();
   REQUIRE(changes);
-  CHECK(*changes == std::vector<std::string>{"engines/nixl.yaml", "engines/nixl2.yaml",
-                                             "gotchas/more/x.yaml"});
+  CHECK(*changes ==
+        std::vector<std::string>{"engines/nixl.yaml", "engines/nixl2.yaml", "gotchas/more/x.yaml"});
 }
 
 TEST_CASE("a named directory reloads what was and is under it, nothing else", "[corpus][reload]") {
@@ -234,4 +235,41 @@ TEST_CASE("a reload patches the content hash to what summing every file gives",
   auto back = kb::Corpus::reload(*broken, {}, &only);
   CHECK(back->content_hash() == prev->content_hash());
   require_same_as_fresh(*back);
+}
+
+TEST_CASE("a file with schema errors still has its references and predicates checked", "[corpus]") {
+  kb::test::TempTree tree(fs::path(KB_TEST_DATA) / "deploy" / "records");
+  tree.write("gotchas/two-problems.yaml",
+             "id: gotchas/two-problems\n"
+             "title: A gotcha with a schema error and a typo'd engine\n"
+             "severity: blockr\n"
+             "status: open\n"
+             "kind: correctness\n"
+             "affects: [vlmm]\n"
+             "applies_when:\n"
+             "  all:\n"
+             "    - {engine: vllm}\n"
+             "    - {config: {prefix_cachin: true}}\n"
+             "symptom: |\n  It breaks.\n"
+             "workaround: |\n  Do not.\n");
+  auto corpus = kb::Corpus::load(tree.dir);
+  std::vector<std::string> found;
+  for (const auto& d : corpus->diagnostics()) {
+    if (d.file == "gotchas/two-problems.yaml")
+      found.push_back(d.code + " " + std::to_string(d.line));
+  }
+  INFO(found.size());
+  for (const auto& f : found) INFO(f);
+  // The schema error, and in the same run the dangling engine and the unknown setting key
+  // of the predicate.
+  CHECK(std::count_if(found.begin(), found.end(),
+                      [](const std::string& f) { return f.ends_with(" 3"); }) == 1);
+  CHECK(std::any_of(found.begin(), found.end(), [](const std::string& f) {
+    return f.starts_with("ref.") && f.ends_with(" 6");
+  }));
+  CHECK(std::any_of(found.begin(), found.end(), [](const std::string& f) {
+    return f.starts_with("ref.") && f.ends_with(" 10");
+  }));
+  // The broken file is no record.
+  CHECK(corpus->find("gotchas/two-problems") == nullptr);
 }

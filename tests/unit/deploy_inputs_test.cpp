@@ -21,6 +21,10 @@ TEST_CASE("compose: image, command list, environment, GPU reservation", "[deploy
   CHECK(setting(s, "prefix_caching")->pos.line == 5);
   CHECK(setting(s, "batch_invariant")->value == "1");
   CHECK(setting(s, "batch_invariant")->pos.line == 7);
+  // The device reservation's count is the service's GPU count.
+  REQUIRE(setting(s, "gpu_count"));
+  CHECK(setting(s, "gpu_count")->value == "1");
+  CHECK(setting(s, "gpu_count")->pos.line == 14);
   CHECK(r.unread("--max-model-len 8192", 5));
   CHECK(r.unread("env HF_TOKEN (environment (from the host))", 8));
   CHECK(r.unread("'redis' (image redis:7)", 16));

@@ -290,3 +290,33 @@ spec:
   CHECK(engine(s, "engines/vllm")->version == "0.28.0");
   CHECK(setting(s, "role")->value == "prefill");
 }
+
+TEST_CASE("kubernetes: a workload's name gives the role when its connector says both",
+          "[deploy][kubernetes]") {
+  auto deployment = [](const std::string& name, const std::string& role) {
+    return "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: " + name +
+           "\nspec:\n  template:\n    spec:\n      containers:\n        - name: vllm\n"
+           "          image: vllm/vllm-openai:v0.10.0\n"
+           "          command: [vllm, serve, Qwen/Qwen3-8B]\n"
+           "          args: [--kv-transfer-config, '{\"kv_connector\":\"NixlConnector\","
+           "\"kv_role\":\"" +
+           role + "\"}']\n---\n";
+  };
+  Read r = read_texts(
+      {{"pd.yaml", deployment("llama-decode", "kv_both") + deployment("prefill", "kv_both") +
+                       deployment("prefill-decode", "kv_both") +
+                       deployment("vllm-decoder", "kv_producer")}});
+  REQUIRE(r.diags.empty());
+  const Setting* decode = setting(r.service("llama-decode"), "role");
+  REQUIRE(decode);
+  CHECK(decode->value == "decode");
+  CHECK(decode->via == "name llama-decode");
+  CHECK(decode->pos.line == 4);
+  // kv_both is the connector's mode, listed as not understood with what the name says.
+  CHECK(r.unread("--kv-transfer-config kv_role = kv_both", 12));
+  CHECK(setting(r.service("prefill"), "role")->value == "prefill");
+  // A name with words of two roles says nothing.
+  CHECK(setting(r.service("prefill-decode"), "role")->value == "kv_both");
+  // What the service says (kv_producer) is stronger than its name.
+  CHECK(setting(r.service("vllm-decoder"), "role")->value == "kv_producer");
+}

@@ -287,8 +287,9 @@ TEST_CASE("platform: sibling pod templates copying many labels stop at the input
           "[deploy][platform]") {
   // 400 labels on the resource's template, 400 nested templates under it: each would copy
   // them all, 160k facts from a file of 30 KB.
-  std::string doc = "apiVersion: zz.example.com/v1\nkind: ZzStorm\nmetadata: {name: s}\n"
-                    "spec:\n  template:\n    metadata:\n      labels:\n";
+  std::string doc =
+      "apiVersion: zz.example.com/v1\nkind: ZzStorm\nmetadata: {name: s}\n"
+      "spec:\n  template:\n    metadata:\n      labels:\n";
   for (int i = 0; i < 400; ++i) doc += "        l" + std::to_string(i) + ": v\n";
   doc += "    spec:\n      roles:\n";
   for (int i = 0; i < 400; ++i) {
@@ -297,4 +298,33 @@ TEST_CASE("platform: sibling pod templates copying many labels stop at the input
   Read r = read_texts({{"storm.yaml", doc}});
   const auto codes = r.codes();
   CHECK(std::find(codes.begin(), codes.end(), "limits.expansion") != codes.end());
+}
+
+TEST_CASE("platform: a rule's path may hold one container instead of a pod spec",
+          "[deploy][platform]") {
+  // AIBrix's KVCache: `spec.cache` is an image with resources; the metadata store beside it
+  // is no rule's path and runs nothing kb reads.
+  Read r = read_texts({{"cache.yaml", R"(apiVersion: zz.example.com/v1
+kind: ZzCache
+metadata:
+  name: kv
+spec:
+  metadata:
+    redis:
+      image: redis:7.4.2
+  cache:
+    replicas: 1
+    image: ghcr.io/llm-d/llm-d:v0.2.0
+    args: [--kv-transfer-config, '{"kv_connector":"NixlConnector"}']
+)"}});
+  REQUIRE(r.diags.empty());
+  REQUIRE(r.names() == std::vector<std::string>{"kv/cache"});
+  const Service& s = r.service("kv/cache");
+  CHECK(s.pos.line == 10);
+  const Setting* role = setting(s, "role");
+  REQUIRE(role);
+  CHECK(role->value == "cache-server");
+  CHECK(role->via == "ZzCache spec.cache (engines/zz-platform)");
+  REQUIRE(engine(s, "engines/llm-d"));
+  CHECK(setting(s, "kv_connector")->value == "NixlConnector");
 }

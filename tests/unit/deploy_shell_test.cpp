@@ -304,3 +304,54 @@ TEST_CASE("shell: a JSON flag whose value the script makes when it runs is unkno
   REQUIRE(r.deployment.services.size() == 1);
   CHECK(r.unread("--kv-transfer-config $(cat kv.json)", 2));
 }
+
+TEST_CASE("shell: a bool flag declared to take a value reads the next word", "[deploy][shell]") {
+  Read r = read_texts({{"run.sh",
+                        "trtllm-serve Qwen/Qwen3-8B --use_paged_context_fmha disable\n"
+                        "trtllm-serve Qwen/Qwen3-8B --use_paged_context_fmha maybe\n"
+                        "vllm serve --switch-only-fmha Qwen/Qwen3-8B\n"}});
+  REQUIRE(r.diags.empty());
+  REQUIRE(r.deployment.services.size() == 3);
+  CHECK(setting(r.deployment.services[0], "paged_context_fmha")->value == "disable");
+  CHECK(r.deployment.services[0].model == "Qwen/Qwen3-8B");
+  // Not a bool: said so, and never the model or a switch meaning true.
+  CHECK(setting(r.deployment.services[1], "paged_context_fmha") == nullptr);
+  CHECK(r.unread("--use_paged_context_fmha maybe", 2));
+  CHECK(r.deployment.services[1].model == "Qwen/Qwen3-8B");
+  // A switch declared to take no value: the word after it is the model.
+  CHECK(setting(r.deployment.services[2], "paged_context_fmha")->value == "true");
+  CHECK(r.deployment.services[2].model == "Qwen/Qwen3-8B");
+}
+
+TEST_CASE("shell: bash -c -- reads the script after the end of options", "[deploy][shell]") {
+  // KubeRay's head containers: command [/bin/bash, -lc, --], args [SCRIPT].
+  Read r = read_texts({{"run.sh",
+                        "bash -lc -- \"ulimit -n 65536; $RAY_START_CMD; vllm serve m "
+                        "--tensor-parallel-size 16\"\n"}});
+  REQUIRE(r.diags.empty());
+  REQUIRE(r.deployment.services.size() == 1);
+  CHECK(r.deployment.services[0].model == "m");
+  CHECK(setting(r.deployment.services[0], "tensor_parallel_size")->value == "16");
+}
+
+TEST_CASE("shell: a gotcha with two causes advises per cause", "[deploy][shell][fixes]") {
+  auto advice = [](const std::string& script) {
+    Read r = read_texts({{"run.sh", script}});
+    REQUIRE(r.diags.empty());
+    CheckReport report = check_read(r);
+    REQUIRE(finding_ids(report) == std::vector<std::string>{"gotchas/trtllm-two-causes"});
+    std::vector<std::string> out;
+    for (const FixAdvice& a : report.findings[0].fixes) out.push_back(a.advice);
+    return out;
+  };
+  // Never "upgrade" alone: the upgrade fixes one cause, the other has no fix.
+  CHECK(advice("pip install tensorrt-llm==1.0.0\n"
+               "trtllm-serve m --use_paged_context_fmha disable\n") ==
+        std::vector<std::string>{
+            "the builder default: upgrade tensorrt-llm from 1.0.0 to 1.1.0 or later (fixed there)",
+            "the scheduler: no fixed release of tensorrt-llm yet"});
+  // On 1.1.0 the first cause is gone: only the unfixed one is advised.
+  CHECK(advice("pip install tensorrt-llm==1.1.0\n"
+               "trtllm-serve m --use_paged_context_fmha disable\n") ==
+        std::vector<std::string>{"the scheduler: no fixed release of tensorrt-llm yet"});
+}

@@ -148,6 +148,9 @@ TEST_CASE("image tags give versions", "[deploy][image]") {
   CHECK(version_from_tag("pr-429").empty());
   CHECK(version_from_tag("12").empty());
   CHECK(version_from_tag("v0.10.2-20251022") == "0.10.2");
+  // A local build names the release it was built from.
+  CHECK(version_from_tag("v0.7.3.self.post1") == "0.7.3");
+  CHECK(version_from_tag("1.2.x").empty());  // a branch, not release 1.2.0
   CHECK(version_from_tag("1.3.0rc8") == "1.3.0rc8");
 }
 

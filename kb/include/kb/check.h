@@ -53,7 +53,8 @@ struct FixAdvice {
   std::string running;     ///< the version the service runs; empty when not known
   std::string affected;    ///< the gotcha's range for this engine; empty: every version
   std::string fixed_in;    ///< first fixed version; empty when not fixed (or not known)
-  std::string resolution;  ///< fixed | disabled | warned | workaround | wontfix | none
+  std::string resolution;  ///< fixed | disabled | warned | workaround | wontfix | documented | none
+  std::string cause;       ///< the cause this chain is about; empty: the whole gotcha
   std::string advice;      ///< "upgrade vllm from 0.26.0 to 0.28.0 or later"
 };
 

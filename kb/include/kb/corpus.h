@@ -45,6 +45,10 @@ struct FileResult {
   std::shared_ptr<const Record> record;  ///< null when the file did not load
   std::vector<Diagnostic> diagnostics;   ///< of this file alone (syntax, schema)
   bool stale = false;  ///< `record` is the last good version; the file is broken now
+  /// A file with schema errors: what could be read of it, for the checks of references
+  /// and predicates only (`kb lint` reports every problem of a file in one run). Never
+  /// used as a record.
+  std::shared_ptr<const Record> broken;
 };
 
 /// Parses and validates one record file given its bytes; `file` decides the id.
@@ -142,6 +146,7 @@ class Corpus {
   void finish();
   bool finish_incremental(const Corpus& prev, const std::vector<std::size_t>& changed);
   void check_names(const Record& r, std::vector<Diagnostic>& out) const;
+  void check_broken(const FileResult& f, std::vector<Diagnostic>& out) const;
   void gather();
   std::shared_ptr<const std::unordered_set<std::string>> settable_settings() const;
 

@@ -136,16 +136,20 @@ inline constexpr CodeInfo kCodes[] = {
     {"fixes.missing", warning, tree, "a fixed gotcha has no fix chain",
      "add fixes: [{engine, fixed_in, resolution: fixed}]"},
     {"fixes.range-mismatch", error, tree,
-     "an affects range includes the first fixed version of its fix chain",
-     "end the range before the fix, e.g. \"<0.9.0\""},
+     "a version range that says who is affected (an `affects` entry, an `engine` clause of "
+     "`applies_when`, or a cause's own `affected`) includes the first fixed version of the fix "
+     "chain; the message names the field",
+     "end the range before the fix, e.g. \"<0.9.0\"; a gotcha with a second, unfixed cause "
+     "gives each cause its own chain (`cause`, `affected`)"},
     {"fixes.resolution", error, tree,
-     "a fix chain gives fixed_in with a resolution that is not fixed, disabled or warned",
-     "set resolution: fixed, disabled or warned"},
+     "a fix chain gives fixed_in with a resolution that is not fixed, disabled, warned or "
+     "documented",
+     "set resolution: fixed, disabled, warned or documented"},
     {"fixes.status-mismatch", error, tree,
      "status fixed, but no fix chain gives a first fixed version",
      "write status: mitigated, or give fixed_in"},
-    {"fixes.status-open", warning, tree, "status open, but every fix chain is fixed",
-     "write status: fixed"},
+    {"fixes.status-open", warning, tree,
+     "status open, stale or unknown, but every fix chain is fixed", "write status: fixed"},
     {"id.alias-collision", error, tree, "an alias also names another record",
      "an alias names one record only: remove or rename it"},
     {"id.duplicate", error, tree, "two files define the same record id (`.yaml` and `.yml`)",

@@ -34,18 +34,22 @@ std::optional<Kind> parse_kind(std::string_view s);
 /// How bad a gotcha is when it hits; declared worst first, so `<` means "worse than".
 enum class GotchaSeverity { blocker, major, minor, info };
 /// Where a gotcha stands upstream.
-enum class GotchaStatus { open, mitigated, fixed, withdrawn };
+/// `unknown`: nobody has confirmed whether it still happens; `stale`: closed upstream
+/// without a fix (a stale bot, no answer): as open for a deployment, said differently.
+enum class GotchaStatus { open, mitigated, fixed, withdrawn, unknown, stale };
 
 /// Every severity, worst first.
 inline constexpr GotchaSeverity kAllGotchaSeverities[] = {
     GotchaSeverity::blocker, GotchaSeverity::major, GotchaSeverity::minor, GotchaSeverity::info};
 /// Every status, in declaration order.
-inline constexpr GotchaStatus kAllGotchaStatuses[] = {GotchaStatus::open, GotchaStatus::mitigated,
-                                                      GotchaStatus::fixed, GotchaStatus::withdrawn};
+inline constexpr GotchaStatus kAllGotchaStatuses[] = {
+    GotchaStatus::open,      GotchaStatus::mitigated, GotchaStatus::fixed,
+    GotchaStatus::withdrawn, GotchaStatus::unknown,   GotchaStatus::stale};
 /// "blocker", "major", "minor", "info": as records write them, worst first.
 inline constexpr std::string_view kSeverityNames[] = {"blocker", "major", "minor", "info"};
 /// "open", "mitigated", "fixed", "withdrawn": as records write them.
-inline constexpr std::string_view kStatusNames[] = {"open", "mitigated", "fixed", "withdrawn"};
+inline constexpr std::string_view kStatusNames[] = {"open",      "mitigated", "fixed",
+                                                    "withdrawn", "unknown",   "stale"};
 
 // The values of the record enumerations code tests, as records write them. The schema
 // table declares each of these enumerations from its `kAll`, so code compares against
@@ -60,8 +64,10 @@ inline constexpr std::string_view kWarned = "warned";
 inline constexpr std::string_view kWorkaround = "workaround";
 inline constexpr std::string_view kWontfix = "wontfix";
 inline constexpr std::string_view kNone = "none";
-inline constexpr std::string_view kAll[] = {kFixed,      kDisabled, kWarned,
-                                            kWorkaround, kWontfix,  kNone};
+/// The documentation now says how to avoid it; the code is unchanged (a docs-only fix).
+inline constexpr std::string_view kDocumented = "documented";
+inline constexpr std::string_view kAll[] = {kFixed,   kDisabled, kWarned,    kWorkaround,
+                                            kWontfix, kNone,     kDocumented};
 }  // namespace fix_resolution
 
 /// A settings record's `type`: how its values are normalised and compared.
@@ -253,8 +259,13 @@ struct FixChain {
   Vec<Citation> prs;
   Str fixed_in;  ///< first fixed version; empty: not fixed or not known
   Pos fixed_in_pos;
-  Str resolution;  ///< fixed | disabled | warned | workaround | wontfix | none
+  Str resolution;  ///< fixed | disabled | warned | workaround | wontfix | documented | none
   Str note;
+  /// A gotcha with several causes has one chain per cause: its name ("hash collision")
+  /// and the versions it affects; empty: the chain is about the whole gotcha.
+  Str cause;
+  Str affected;
+  Pos affected_pos;
   Pos pos;
 };
 
@@ -389,6 +400,10 @@ struct Spelling {
   Str value;  ///< a switch's fixed value, when `has_value`
   bool has_value = false;
   bool invert = false;  ///< bool keys: the value is negated (`disable_radix_cache`)
+  /// Bool flags: true when the flag always takes the next word as its value
+  /// (`--use_paged_context_fmha disable`), false when it never does (a switch: a word after
+  /// it is something else, such as the model); unset: a bool word after it is its value.
+  std::optional<bool> takes_value;
   Pos pos;
 };
 
@@ -421,6 +436,9 @@ struct SettingValue {
   /// A service with this value runs the engines its image merely ships; false for a
   /// router or a cache server (Dynamo's frontend in a vllm-runtime image is no vLLM).
   bool runs_shipped_engines = true;
+  /// Words that give a workload this value by its name (`decode` in a Deployment named
+  /// `llama-decode`): the weakest fact, taken only when nothing else says more.
+  Vec<std::string> in_names;
   Pos pos;
 };
 

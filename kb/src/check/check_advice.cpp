@@ -25,6 +25,10 @@ std::string engine_slug(const Corpus& corpus, const RefValue& ref) {
 
 std::string advice_text(const FixAdvice& a) {
   const std::string& e = a.engine;
+  if (a.resolution == fix_resolution::kDocumented) {
+    return "no release of " + e + " changes it; avoid it as the documentation" +
+           (a.fixed_in.empty() ? std::string() : " of " + a.fixed_in) + " says";
+  }
   if (a.fixed_in.empty()) {
     if (a.resolution == fix_resolution::kWontfix) return e + " will not fix it";
     if (a.resolution == fix_resolution::kWorkaround)
@@ -142,19 +146,28 @@ void advise(const Corpus& corpus, const Record& gotcha, const std::vector<const 
           [&](const DeployedEngine& e) { return !e.id.empty() && slug(e.id) == engine; });
       if (runs == hit->engines.end()) continue;
       const bool seen = std::any_of(f.fixes.begin(), f.fixes.end(), [&](const FixAdvice& x) {
-        return x.engine == engine && x.running == runs->version;
+        return x.engine == engine && x.running == runs->version && x.cause == chain.cause.str();
       });
       if (seen) continue;
+      // A cause whose own range leaves out the running version does not hit this service.
+      if (!chain.affected.empty() && !runs->version.empty()) {
+        auto range = VersionRange::parse(chain.affected.view());
+        auto running = Version::parse(runs->version);
+        if (range && running && !range->contains(*running)) continue;
+      }
       FixAdvice a;
       a.engine = engine;
       a.running = runs->version;
       a.fixed_in = chain.fixed_in;
       a.resolution =
           chain.resolution.empty() ? std::string(fix_resolution::kNone) : chain.resolution.str();
+      a.cause = chain.cause.str();
       for (const RefValue& r : gotcha.affects) {
         if (engine_slug(corpus, r) == engine) a.affected = r.versions;
       }
+      if (!chain.affected.empty()) a.affected = chain.affected.str();
       a.advice = advice_text(a);
+      if (!a.cause.empty()) a.advice = a.cause + ": " + a.advice;
       f.fixes.push_back(std::move(a));
     }
   }

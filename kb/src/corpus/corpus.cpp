@@ -180,6 +180,7 @@ void Corpus::finish() {
   names_ = std::move(names);
   settable_ = settable_settings();
   for (const auto& r : records_) check_names(*r, cross_);
+  for (const auto& f : files_) check_broken(*f, cross_);
   gather();
   content_hash_ = text::hex64(corpus_hash(files_));
 }
@@ -208,6 +209,7 @@ bool Corpus::finish_incremental(const Corpus& prev, const std::vector<std::size_
     if (!ids.count(d.record)) cross_.push_back(d);
   }
   for (auto i : changed) check_names(*files_[i]->record, cross_);
+  for (auto i : changed) check_broken(*files_[i], cross_);
   gather();
   // Every other file is the one `prev` summed (reload shares it).
   std::uint64_t sum = parse_hex64(prev.content_hash_);
@@ -302,6 +304,27 @@ void Corpus::check_names(const Record& r, std::vector<Diagnostic>& out) const {
     out.push_back(std::move(d));
   }
   lint_record(*this, r, out);
+}
+
+// A file with schema errors is no record, but its references and predicates are checked
+// all the same, so that one `kb lint` run reports every problem of the file. Only those
+// checks, and none at a line a schema error already marks.
+void Corpus::check_broken(const FileResult& f, std::vector<Diagnostic>& out) const {
+  if (!f.broken) return;
+  std::vector<Diagnostic> found;
+  check_names(*f.broken, found);
+  const std::string_view kept_codes[] = {diag_code("setting.bad-value"),
+                                         diag_code("setting.bad-key"),
+                                         diag_code("detection.bad-regex")};
+  for (Diagnostic& d : found) {
+    const bool kept =
+        d.code.starts_with("ref.") || d.code.starts_with("predicate.") ||
+        d.code.starts_with("id.alias-") ||
+        std::find(std::begin(kept_codes), std::end(kept_codes), d.code) != std::end(kept_codes);
+    const bool marked = std::any_of(f.diagnostics.begin(), f.diagnostics.end(),
+                                    [&](const Diagnostic& e) { return e.line == d.line; });
+    if (kept && !marked) out.push_back(std::move(d));
+  }
 }
 
 // Every diagnostic in one sorted list, and the stale ids.

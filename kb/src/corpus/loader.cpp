@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <climits>
 #include <string>
 
 #include "core/text_util.h"
@@ -7,6 +8,7 @@
 #include "kb/dates.h"
 #include "kb/diagnostic_codes.h"
 #include "kb/text.h"
+#include "schema/schema_extract.h"
 #include "schema/schema_read.h"
 #include "yaml/yaml_tree.h"
 
@@ -158,12 +160,33 @@ FileResult load_record_text(const std::string& file, std::string_view bytes,
   rec->file = file;
   rec->source_text = std::string(bytes);
   rec->content_hash = text::fnv1a_hex(bytes);
-  schema::read_record(root, *rec, diags);
+  const std::size_t before = diags.size();
+  if (!schema::read_record(root, *rec, diags)) {
+    // What can be read of a file with schema errors, for the checks of its references and
+    // predicates: its top-level fields that hold no error, extracted alone.
+    yaml::Node kept = root;
+    auto& entries = kept.entries;
+    for (std::size_t i = entries.size(); i-- > 0;) {
+      const int from = entries[i].first.pos.line;
+      const int to = i + 1 < entries.size() ? entries[i + 1].first.pos.line : INT_MAX;
+      const bool bad =
+          std::any_of(diags.begin() + static_cast<std::ptrdiff_t>(before), diags.end(),
+                      [&](const Diagnostic& d) {
+                        return d.severity == Severity::error && d.line >= from && d.line < to;
+                      });
+      if (bad) entries.erase(entries.begin() + static_cast<std::ptrdiff_t>(i));
+    }
+    schema::extract_record(kept, *rec);
+  }
   drop_foreign_parts(*rec);
   for (auto& d : diags) d.record = id;
   // A file with errors is broken: its record is not used (a reload keeps the last
   // good version instead), so nothing downstream sees half-read data.
-  if (count_severity(diags, Severity::error) == 0) out.record = std::move(rec);
+  if (count_severity(diags, Severity::error) == 0) {
+    out.record = std::move(rec);
+  } else {
+    out.broken = std::move(rec);
+  }
   return out;
 }
 

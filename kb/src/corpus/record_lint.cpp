@@ -375,20 +375,37 @@ class Linter {
     bool any_fixed = false;
     bool all_fixed = !r_.fixes.empty();
     for (const FixChain& f : r_.fixes) {
+      const bool documented = f.resolution == fix_resolution::kDocumented;
       const bool fixed =
-          !f.fixed_in.empty() && (f.resolution.empty() || f.resolution == fix_resolution::kFixed);
+          documented ||
+          (!f.fixed_in.empty() && (f.resolution.empty() || f.resolution == fix_resolution::kFixed));
       if (!f.fixed_in.empty() && !f.resolution.empty() && f.resolution != fix_resolution::kFixed &&
-          f.resolution != fix_resolution::kDisabled && f.resolution != fix_resolution::kWarned) {
+          f.resolution != fix_resolution::kDisabled && f.resolution != fix_resolution::kWarned &&
+          !documented) {
         add(Severity::error, diag_code("fixes.resolution"), f.pos,
             "fixes: fixed_in " + f.fixed_in + " with resolution " + f.resolution,
-            "a first fixed version goes with resolution fixed, disabled or warned");
+            "a first fixed version goes with resolution fixed, disabled, warned or documented");
       }
       any_fixed |= fixed;
       all_fixed &= fixed;
-      if (!fixed) continue;
+      if (!fixed || documented) continue;
       auto id = corpus_.target(Kind::engine, f.engine.raw);
       auto version = Version::parse(f.fixed_in);
       if (!id || !version) continue;
+      if (!f.cause.empty()) {
+        // One cause of several: its own range ends before its fix; the gotcha's range
+        // goes on while another cause is unfixed.
+        if (!f.affected.empty()) {
+          RefValue own;
+          own.raw = f.engine.raw;
+          own.field = "fixes." + f.cause.str() + ".affected";
+          own.versions = f.affected;
+          own.versions_pos = f.affected_pos;
+          own.pos = f.pos;
+          range_excludes(own, *version, f);
+        }
+        continue;
+      }
       for (const RefValue& a : r_.affects) {
         if (corpus_.target(Kind::engine, a.raw) == *id) range_excludes(a, *version, f);
       }
@@ -413,9 +430,12 @@ class Linter {
           disabled ? "turning a feature off is not a fix: write status: mitigated"
                    : "add fixes: [{engine: ..., fixed_in: ..., resolution: fixed}]");
     }
-    if (r_.status == GotchaStatus::open && all_fixed) {
+    if ((r_.status == GotchaStatus::open || r_.status == GotchaStatus::stale ||
+         r_.status == GotchaStatus::unknown) &&
+        all_fixed) {
       add(Severity::warning, diag_code("fixes.status-open"), status_pos(),
-          "status open, but every fix chain gives a first fixed version",
+          "status " + std::string(to_string(r_.status)) +
+              ", but every fix chain gives a first fixed version",
           "write status: fixed, or say in the fix chain what is still open");
     }
   }

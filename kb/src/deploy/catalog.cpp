@@ -141,7 +141,16 @@ std::string version_from_tag(std::string_view tag) {
     version = std::string(t.substr(0, dash));
     if (pep440_suffix(first)) version += text::lower(first);
   }
-  return Version::parse(version) ? version : std::string();
+  if (Version::parse(version)) return version;
+  // A local build of a release (`v0.7.3.self.post1`): the release it was built from, when
+  // that is a whole MAJOR.MINOR.PATCH (`1.2.x` names no release).
+  while (true) {
+    const auto last = version.rfind('.');
+    if (last == std::string::npos || last <= dot) return {};
+    version.resize(last);
+    if (std::count(version.begin(), version.end(), '.') < 2) return {};
+    if (Version::parse(version)) return version;
+  }
 }
 
 std::string normalize_package(std::string_view name) {
@@ -219,6 +228,32 @@ std::vector<EngineHit> Catalog::image_engines(const ImageRef& ref) const {
       }
     }
     out.push_back(std::move(hit));
+  }
+  // A tag that names what the image bundles (`v0.10.0-cu128-nixl-v0.4.1-lmcache-0.3.2`):
+  // each `NAME-VERSION` pair whose NAME is an engine's id or alias gives that engine's
+  // version, shipped by the image.
+  std::vector<std::string_view> parts;
+  for (std::size_t i = 0; i <= ref.tag.size();) {
+    const std::size_t dash = std::min(ref.tag.find('-', i), ref.tag.size());
+    parts.push_back(std::string_view(ref.tag).substr(i, dash - i));
+    i = dash + 1;
+  }
+  for (std::size_t i = 1; i + 1 < parts.size(); ++i) {
+    if (parts[i].empty() || is_digit(parts[i][0])) continue;
+    const std::string named = version_from_tag(parts[i + 1]);
+    if (named.empty()) continue;
+    const auto ids = corpus_->names().exact(Kind::engine, parts[i]);
+    if (ids.size() != 1 || ids.front() == best->id) continue;
+    const std::string how =
+        via + " (its tag names " + std::string(parts[i]) + " " + std::string(parts[i + 1]) + ")";
+    auto known = std::find_if(out.begin(), out.end(),
+                              [&](const EngineHit& h) { return h.id == ids.front(); });
+    if (known != out.end()) {
+      known->version = named;
+      known->via = how;
+    } else {
+      out.push_back({ids.front(), named, how, true});
+    }
   }
   return out;
 }

@@ -25,7 +25,11 @@ std::size_t shell_script_index(const std::vector<Word>& argv) {
   for (std::size_t i = 1; i + 1 < argv.size(); ++i) {
     const std::string& a = argv[i].text;
     if (a.size() < 2 || a[0] != '-') return 0;
-    if (a.find('c') != std::string::npos && a[1] != '-') return i + 1;
+    if (a.find('c') != std::string::npos && a[1] != '-') {
+      // `bash -lc -- 'script'`: `--` ends the options; the script follows it.
+      if (argv[i + 1].text == "--") return i + 2 < argv.size() ? i + 2 : 0;
+      return i + 1;
+    }
   }
   return 0;
 }
@@ -297,6 +301,7 @@ void Interpreter::add_one(const Process& p) {
   }
   settings.env(p.env);
   settings.args(args, p.file, positional_model);
+  if (!p.workload.text.empty()) settings.name_role(p.workload, p.file);
   settings.finish();
   if (svc.model.empty() && !p.model.text.empty()) {
     svc.model = p.model.text;

@@ -60,6 +60,9 @@ struct Process {
   Word model;
   Word role;             ///< the role's text, where it was read
   std::string role_via;  ///< "LLMInferenceService spec.prefill"
+  /// The workload's own name (a Deployment's `metadata.name`, a compose service's key),
+  /// whose words may say its role (settings/role `in_names`); empty text: none.
+  Word workload;
   /// `keys` are spellings of this engine, which the service need not run (a chart's
   /// values: `vllmConfig.enablePrefixCaching` is production-stack's spelling); "" none.
   std::string keys_of;

@@ -2,6 +2,7 @@
 // it, and merges what every input said into one deployment.
 
 #include <algorithm>
+#include <filesystem>
 #include <optional>
 #include <set>
 #include <tuple>
@@ -210,7 +211,22 @@ Deployment deploy::read_inputs(const Corpus& corpus, const Vocabulary& vocab,
     for (Service& s : f.services) {
       // The same input given twice says nothing new.
       if (!seen_services.emplace(s.file, s.pos.line, s.pos.column, s.name).second) continue;
-      if (names.count(s.name)) s.name = file_label(s.file) + "/" + s.name;
+      // Two services of one name: told apart by what does not depend on how a path was
+      // typed (`./x`, absolute), so that findings' fingerprints stay the same: the other
+      // file's name, else an ordinal.
+      if (names.count(s.name)) {
+        const bool same_file =
+            std::any_of(d.services.begin(), d.services.end(),
+                        [&](const Service& x) { return x.name == s.name && x.file == s.file; });
+        std::string base = s.name;
+        if (!same_file) {
+          base = s.file == "-" ? "stdin/" + s.name
+                               : std::filesystem::path(s.file).filename().string() + "/" + s.name;
+        }
+        std::string name = base;
+        for (int n = 2; names.count(name); ++n) name = base + "#" + std::to_string(n);
+        s.name = std::move(name);
+      }
       names.insert(s.name);
       d.services.push_back(std::move(s));
     }

@@ -50,8 +50,10 @@ class Manifest {
                 const std::string& name, const std::vector<KeyFact>& keys);
   void platform_walk(const Node& n, std::vector<std::string>& path, const std::string& name,
                      const std::vector<KeyFact>& keys);
+  /// `lone`: the node at a rule's path is one container (`image`, `command`, ...), not a
+  /// pod spec: AIBrix's KVCache `spec.cache`.
   void platform_pod(const Node& spec, const std::vector<std::string>& path, const std::string& name,
-                    const std::vector<KeyFact>& keys);
+                    const std::vector<KeyFact>& keys, const Node* lone = nullptr);
   /// What the platform says of a container of the pod being read, when it runs engines.
   void platform_container(const Node& c, Process& p);
   /// Dynamo's graph (read_dynamo.cpp).
@@ -74,6 +76,7 @@ class Manifest {
     Word role;
     std::string role_via;
   } platform_;
+  Word workload_;  ///< the name of the workload being read, for Process::workload
 };
 
 }  // namespace kb::deploy

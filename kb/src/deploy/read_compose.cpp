@@ -118,6 +118,7 @@ class ComposeReader final : public Reader {
         p.file = in.file;
         p.name = k.value;
         p.pos = k.pos;
+        p.workload = Word{k.value, k.pos, scalar_end(k, in.text)};
         if (const Node* image = svc.find("image"); image && image->is_scalar()) {
           p.image = Word{interpolate(image->value), image->pos, scalar_end(*image, in.text)};
         }
@@ -134,7 +135,7 @@ class ComposeReader final : public Reader {
               {in.file, f->pos, "env_file", "files named by env_file are not read"});
         }
         labels(svc.find("labels"), in, p.keys);
-        gpus(svc, p);
+        gpus(svc, in, p);
         interp.add(p);
       }
     }
@@ -206,7 +207,9 @@ class ComposeReader final : public Reader {
   }
 
   // `runtime: nvidia`, `gpus: all`, or a device reservation with the gpu capability.
-  static void gpus(const Node& svc, Process& p) {
+  // How many: `gpus: 2`, a reservation's `count: 2` or its `device_ids: ["0", "1"]`, as
+  // keys a record spells (settings/gpu-count); `all` is no number.
+  static void gpus(const Node& svc, const DeployInput& in, Process& p) {
     if (const Node* r = svc.find("runtime"); r && r->is_scalar() && r->value == "nvidia") {
       p.gpu = "it runs with runtime: nvidia";
       p.gpu_pos = r->pos;
@@ -214,17 +217,31 @@ class ComposeReader final : public Reader {
     if (const Node* g = svc.find("gpus")) {
       p.gpu = "it is given GPUs (gpus:)";
       p.gpu_pos = g->pos;
+      if (g->is_scalar()) {
+        p.keys.push_back({"gpus", g->value, in.file, g->pos, scalar_end(*g, in.text), "gpus"});
+      }
     }
     const Node* devices = at_path(svc, "deploy.resources.reservations.devices");
     if (!devices || !devices->is_seq()) return;
     for (const Node& d : devices->items) {
       const Node* caps = d.find("capabilities");
       if (!caps || !caps->is_seq()) continue;
+      bool gpu = false;
       for (const Node& c : caps->items) {
         if (c.is_scalar() && c.value == "gpu") {
           p.gpu = "it reserves GPU devices";
           p.gpu_pos = c.pos;
+          gpu = true;
         }
+      }
+      if (!gpu) continue;
+      constexpr const char* kAt = "deploy.resources.reservations.devices";
+      if (const Node* n = d.find("count"); n && n->is_scalar()) {
+        p.keys.push_back({std::string(kAt) + ".count", n->value, in.file, n->pos,
+                          scalar_end(*n, in.text), "devices count"});
+      } else if (const Node* ids = d.find("device_ids"); ids && ids->is_seq()) {
+        p.keys.push_back({std::string(kAt) + ".device_ids", std::to_string(ids->items.size()),
+                          in.file, ids->pos, ids->pos, "devices device_ids"});
       }
     }
   }

@@ -71,6 +71,8 @@ void Manifest::document(const Node& d, std::size_t index) {
     return;
   }
   std::string name = scalar(at_path(d, "metadata.name"));
+  workload_ = Word{};
+  if (const Node* n = at_path(d, "metadata.name"); n && n->is_scalar()) workload_ = word(*n);
   if (name.empty()) name = (kind.empty() ? "document" : kind) + "#" + std::to_string(index + 1);
   std::vector<KeyFact> keys;
   labels(d.find("metadata"), keys);
@@ -162,6 +164,7 @@ void Manifest::container(const Node& c, const std::string& pod_name, bool suffix
   p.name = suffix && !cname.empty() ? pod_name + "/" + cname : pod_name;
   if (const Node* image = c.find("image"); image && image->is_scalar()) p.image = word(*image);
   p.keys = keys;
+  p.workload = workload_;
   env(c, p.env);
   resources(c.find("resources"), p);
   command(c.find("command"), c.find("args"), p);

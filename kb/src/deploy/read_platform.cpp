@@ -84,6 +84,19 @@ void Manifest::platform_walk(const Node& n, std::vector<std::string>& path, cons
       platform_pod(n, path, name, keys);
       return;
     }
+    // A rule's path that holds one container rather than a pod spec (`spec.cache:
+    // {image: ..., resources: ...}`).
+    if (const Node* image = n.find("image"); image && image->is_scalar() && !path.empty()) {
+      std::string at;
+      for (const std::string& c : path) at += (at.empty() ? "" : ".") + c;
+      const auto& rules = platform_.res->pods;
+      if (std::any_of(rules.begin(), rules.end(), [&](const ResourcePods& r) {
+            return r.role_from.empty() && r.path.view() == at;
+          })) {
+        platform_pod(n, path, name, keys, &n);
+        return;
+      }
+    }
     // A pod template's labels are its pods' (`metadata` beside `spec`). Copied only there:
     // a copy at every mapping would cost the document's size times its labels.
     std::vector<KeyFact> with_labels;
@@ -116,7 +129,8 @@ void Manifest::platform_walk(const Node& n, std::vector<std::string>& path, cons
 }
 
 void Manifest::platform_pod(const Node& spec, const std::vector<std::string>& path,
-                            const std::string& name, const std::vector<KeyFact>& keys) {
+                            const std::string& name, const std::vector<KeyFact>& keys,
+                            const Node* lone) {
   const Node& root = *platform_.root;
   const PlatformResource& res = *platform_.res;
   // The service's name says where the pod stands: `NAME/prefill`, `NAME/worker`, or the
@@ -164,7 +178,11 @@ void Manifest::platform_pod(const Node& spec, const std::vector<std::string>& pa
     }
     break;
   }
-  pod(spec, name + where, keys);
+  if (lone) {
+    container(*lone, name + where, false, keys, false);
+  } else {
+    pod(spec, name + where, keys);
+  }
 }
 
 void Manifest::platform_container(const Node& c, Process& p) {

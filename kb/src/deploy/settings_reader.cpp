@@ -209,6 +209,48 @@ void SettingsReader::platform_role(const Word& role, const std::string& file,
   role_fact("platform", role.text, role.pos, role.end, file, via, kKey);
 }
 
+void SettingsReader::name_role(const Word& name, const std::string& file) {
+  const Record* rec = ctx_.vocab.setting(service_role::kKey);
+  if (!rec) return;
+  // The words of the name: `ms-pd-llm-d-modelservice-decode` → ms, pd, ..., decode.
+  std::vector<std::string> words;
+  std::string cur;
+  for (char ch : name.text) {
+    if (ch == '-' || ch == '_' || ch == '.' || ch == '/') {
+      if (!cur.empty()) words.push_back(std::move(cur));
+      cur.clear();
+    } else {
+      cur += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    }
+  }
+  if (!cur.empty()) words.push_back(std::move(cur));
+  const SettingValue* said = nullptr;
+  for (const SettingValue& v : rec->setting->values) {
+    const bool named = std::any_of(v.in_names.begin(), v.in_names.end(), [&](const std::string& n) {
+      return std::find(words.begin(), words.end(), text::lower(n)) != words.end();
+    });
+    if (!named) continue;
+    if (said && said != &v) return;  // `prefill-decode`: the name says nothing clear
+    said = &v;
+  }
+  if (!said) return;
+  const std::string role = said->value.str();
+  const std::string via = "name " + name.text;
+  if (auto it = by_key_.find(std::string(service_role::kKey)); it != by_key_.end()) {
+    Candidate& old = it->second;
+    if (!old.has_norm || old.norm == role) return;
+    if (old.norm != service_role::kBoth) {
+      // What the service says is stronger than its name.
+      return;
+    }
+    unread(old.setting.file, old.setting.pos, old.setting.via + " = " + old.setting.raw_value,
+           "a connector mode, not the service's place: its " + via + where(name.pos) + " says " +
+               role);
+    by_key_.erase(it);
+  }
+  role_fact("name", role, name.pos, name.end, file, via, kImplied + 1);
+}
+
 void SettingsReader::json_flag(const std::vector<SpellingRef>& refs, const Word& flag,
                                const Word& value, const std::string& file) {
   yaml::Limits limits;
@@ -388,9 +430,19 @@ void SettingsReader::args(const std::vector<Word>& args, const std::string& file
       const SettingDef& def = ref->setting->setting;
       auto engine = ctx_.corpus.target(Kind::engine, ref->engine->engine.raw);
       const int rank = engine && *engine == entry_engine_ ? kEntryFlag : kFlag;
-      if (!ref->spelling->has_value && def.type == setting_type::kBool && !has_inline &&
-          i + 1 < args.size() && !looks_like_flag(args[i + 1].text) &&
-          normalize_value(def, args[i + 1].text).value) {
+      const bool is_bool = !ref->spelling->has_value && def.type == setting_type::kBool;
+      const bool word_follows =
+          !has_inline && i + 1 < args.size() && !looks_like_flag(args[i + 1].text);
+      if (is_bool && word_follows && ref->spelling->takes_value == true &&
+          !normalize_value(def, args[i + 1].text).value && !set_at_run_time(args[i + 1].text)) {
+        // The flag always takes a value, and this one is no bool: say so, never read it as
+        // the model.
+        const Word& v = args[++i];
+        unread(file, v.pos, name + " " + v.text, "not a value of " + def.key);
+      } else if (is_bool && word_follows &&
+                 (ref->spelling->takes_value == true ||
+                  (!ref->spelling->takes_value.has_value() &&
+                   normalize_value(def, args[i + 1].text).value))) {
         // `--use_paged_context_fmha disable`: a bool flag given its value as the next word
         // (parsers that take one); read as the value, never as the model.
         const Word& v = args[++i];

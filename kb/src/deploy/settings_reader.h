@@ -35,6 +35,10 @@ class SettingsReader {
   /// The role where a platform resource places a pod (KServe's `spec.prefill`): what the
   /// orchestrator says, so it wins over the engine's own flags.
   void platform_role(const Word& role, const std::string& file, const std::string& via);
+  /// The role a workload's name says (`llama-decode`: a word of settings/role `in_names`),
+  /// after every other fact is in: taken when no fact gives a role other than `both` (vLLM's
+  /// NIXL P/D runs both sides as `kv_both`; the Deployments' names say which is which).
+  void name_role(const Word& name, const std::string& file);
   /// Flags and positional arguments; the first positional one is the model when
   /// `positional_model` (`vllm serve MODEL`).
   void args(const std::vector<Word>& args, const std::string& file, bool positional_model);

@@ -262,7 +262,12 @@ const Setters<FixChain>& fix_chain_setters() {
 x.fixed_in_pos = v.pos;
 }
 }
-, {"resolution", TEXT(FixChain, resolution)}, {
+, {"resolution", TEXT(FixChain, resolution)}, {"cause", TEXT(FixChain, cause)},
+    {"affected", SET(FixChain){x.affected = scalar(v);
+x.affected_pos = v.pos;
+}
+}
+, {
   "note", TEXT(FixChain, note)
 }
 }
@@ -558,6 +563,9 @@ const Setters<Spelling>& flag_spelling_setters() {
   static const Setters<Spelling> s = {{"flag-spelling"}, {{"flag", SET(Spelling){name_of(x, v);
 }
 }
+, {"takes_value", SET(Spelling){x.takes_value = truth(v);
+}
+}
 , {
   "value", SET(Spelling) {
     value_of(x, v);
@@ -684,9 +692,12 @@ const Setters<SettingValue>& setting_value_setters() {
 , {"implies", SET(SettingValue){x.implies = key_values(v, sub(p, f.name));
 }
 }
+, {"runs_shipped_engines", SET(SettingValue){x.runs_shipped_engines = truth(v);
+}
+}
 , {
-  "runs_shipped_engines", SET(SettingValue) {
-    x.runs_shipped_engines = truth(v);
+  "in_names", SET(SettingValue) {
+    x.in_names = strings(v);
   }
 }
 }

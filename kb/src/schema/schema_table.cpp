@@ -121,7 +121,16 @@ const Struct kFixChain = {
      list(obj("prs", kPrCitation, "pull requests, merged or not, with their state")),
      of("fixed_in", T::version, "the first version with the fix; absent: not fixed", "0.28.0"),
      one_of("resolution", values_of(fix_resolution::kAll),
-            "what the fix did: `disabled` turns the feature off, which is not a fix"),
+            "what the fix did: `disabled` turns the feature off, which is not a fix; "
+            "`documented`: the documentation now says how to avoid it, the code is unchanged "
+            "(a docs-only fix)"),
+     text("cause",
+          "a gotcha with several causes has one chain per cause: a few words naming the "
+          "cause this chain fixes (or not); `kb check` then advises per cause",
+          "block hash collision"),
+     of("affected", T::version_range,
+        "with `cause`: the versions this cause affects; absent: the gotcha's `affects` range",
+        "\">=0.8.0,<0.9.2\""),
      text("note", "anything the chain does not say")},
     {}};
 
@@ -221,8 +230,11 @@ const Struct kShellFunction = {
 const Struct kResourcePods = {
     "resource-pods",
     "Which pods of a platform resource take which role; the first entry that matches wins.",
-    {required(
-         text("path", "dotted path from the document's root: the pods under it", "spec.prefill")),
+    {required(text("path",
+                   "dotted path from the document's root: the pods under it, or one container "
+                   "when the mapping there has an `image` and no `containers` (AIBrix's KVCache "
+                   "`spec.cache`)",
+                   "spec.prefill")),
      text("role", "the role they take (a value of settings/role)", "prefill"),
      text("when", "only when this dotted path is present in the document", "spec.prefill"),
      text("role_from", "the list at `path`: the field of each item whose value is its pods' role",
@@ -315,7 +327,12 @@ const Struct kFlagSpelling = {
     "A command-line flag. For a bool setting a bare flag is a switch meaning true; "
     "otherwise it takes the next argument (or `--flag=value`) as the value.",
     {required(text("flag", "the flag", "--enable-prefix-caching")),
-     of("value", T::scalar, "a switch's fixed value", "false")},
+     of("value", T::scalar, "a switch's fixed value", "false"),
+     of("takes_value", T::boolean,
+        "bool settings: true when the flag always takes the next word as its value "
+        "(`--use_paged_context_fmha disable`), false when it never does (a word after it is "
+        "something else, such as the model); absent: a bool word after it is its value",
+        "true")},
     {}};
 
 const Struct kEnvSpelling = {
@@ -380,7 +397,12 @@ const Struct kSettingValue = {
      of("runs_shipped_engines", T::boolean,
         "a service with this value runs the engines its image merely ships; default true, "
         "false for a router or cache server",
-        "false")},
+        "false"),
+     list(text("in_names",
+               "words that give a workload this value by its name, compared with the parts of a "
+               "Deployment's, StatefulSet's or compose service's name split at `-`, `_` and `.`; "
+               "the weakest fact, taken only where nothing else gives a value other than `both`",
+               "decode"))},
     {}};
 
 std::vector<Field> common(bool title_required, std::vector<Field> own) {
