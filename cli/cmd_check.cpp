@@ -104,7 +104,11 @@ void apply_stated(const CheckConfig& cfg, const Corpus& corpus, Deployment& d,
   auto unknown = [&](const std::string& where, const std::string& msg, const std::string& name) {
     std::string hint = "name a setting's key or synonym (kb vocab WORD says which spells what)";
     auto cands = corpus.names().candidates(Kind::setting, name, 1);
-    if (!cands.empty()) hint = "did you mean '" + cands.front().id + "'?";
+    if (!cands.empty()) {
+      const Record* r = corpus.find(cands.front().id);
+      hint = "did you mean '" +
+             (r && r->kind == Kind::setting ? r->setting->key.str() : cands.front().id) + "'?";
+    }
     diags.push_back(
         {Severity::error, diag_code("check.unknown-setting"), where, 0, 0, msg, hint, ""});
   };

@@ -409,3 +409,29 @@ TEST_CASE("kb check -o FILE writes the report there and not on stdout", "[cli][d
   CHECK(bad.code == 2);
   CHECK(!bad.err.empty());
 }
+
+TEST_CASE("kb check --set and --traffic state facts the files do not", "[cli][deploy]") {
+  Run r = check(q(data("vllm-serve.sh")) +
+                " --print-deployment --format json --set gpu=H100 --set model=meta/other "
+                "--set kv-cache-dtype=auto --traffic prompt_logprobs");
+  REQUIRE(r.code == 0);
+  const json s = parse(r)["deployment"]["services"][0];
+  CHECK(s["model"] == "meta/other");  // wins over the file's Qwen/Qwen3-8B
+  CHECK(s["config"]["gpu"] == "h100");
+  CHECK(s["config"]["kv_cache_dtype"] == "auto");  // wins over --kv-cache-dtype fp8
+  CHECK(s["config"]["prompt_logprobs"] == "true");
+
+  // A name no record knows: exit 2 with a did-you-mean, never a check without it.
+  Run bad = check(q(data("vllm-serve.sh")) + " --set gpuu=H100");
+  CHECK(bad.code == 2);
+  CHECK(bad.err.find("error[check.unknown-setting]: --set gpuu: no setting 'gpuu'") !=
+        std::string::npos);
+  CHECK(bad.err.find("did you mean 'gpu'?") != std::string::npos);
+  Run no_eq = check(q(data("vllm-serve.sh")) + " --set gpu");
+  CHECK(no_eq.code == 2);
+  CHECK(no_eq.err.find("not KEY=VALUE") != std::string::npos);
+  // Only traffic settings are traffic: the GPU is hardware.
+  Run hw = check(q(data("vllm-serve.sh")) + " --traffic gpu");
+  CHECK(hw.code == 2);
+  CHECK(hw.err.find("--traffic gpu: no traffic setting spells it") != std::string::npos);
+}
