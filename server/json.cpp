@@ -133,6 +133,9 @@ json predicate(const Corpus& corpus, const Predicate& p) {
     }
     case Predicate::Op::negate:
       return {{"not", p.children.empty() ? json(nullptr) : predicate(corpus, p.children.front())}};
+    case Predicate::Op::any_service:
+      return {{"any_service",
+               p.children.empty() ? json(nullptr) : predicate(corpus, p.children.front())}};
     case Predicate::Op::engine: {
       json e = {{"engine", p.engine_ref().raw}};
       if (auto t = corpus.target(Kind::engine, p.engine_ref().raw)) e["id"] = *t;

@@ -221,6 +221,7 @@ json predicate_defs(json& defs) {
   forms.push_back(form("all", {{"type", "array"}, {"minItems", 1}, {"items", self}}));
   forms.push_back(form("any", {{"type", "array"}, {"minItems", 1}, {"items", self}}));
   forms.push_back(form("not", self));
+  forms.push_back(form("any_service", self));
   forms.push_back(form("config", tests));
   forms.push_back(form("model", tests));
   forms.push_back(form("hardware", tests));

@@ -355,3 +355,30 @@ TEST_CASE("shell: a gotcha with two causes advises per cause", "[deploy][shell][
                "trtllm-serve m --use_paged_context_fmha disable\n") ==
         std::vector<std::string>{"the scheduler: no fixed release of tensorrt-llm yet"});
 }
+
+TEST_CASE("shell: a clause over the whole deployment sees the other services",
+          "[deploy][shell][predicate]") {
+  auto hits = [](const std::string& prefill_flags) {
+    Read r = read_texts({{"run.sh", "trtllm-serve m --server_role CONTEXT" + prefill_flags +
+                                        " &\n"
+                                        "trtllm-serve m --server_role GENERATION &\n"}});
+    REQUIRE(r.diags.empty());
+    CheckReport report = check_read(r);
+    std::vector<std::string> services;
+    for (const Finding& f : report.findings) {
+      if (f.id == "gotchas/trtllm-decode-after-fmha-off-prefill") services.push_back(f.service);
+    }
+    return std::make_pair(services, report);
+  };
+  auto [on_decode, report] = hits(" --use_paged_context_fmha disable");
+  // Found on the decode service, because some other service (the prefill) has it off.
+  CHECK(on_decode == std::vector<std::string>{"run.sh:2"});
+  const Finding& f = *std::find_if(report.findings.begin(), report.findings.end(), [](auto& x) {
+    return x.id == "gotchas/trtllm-decode-after-fmha-off-prefill";
+  });
+  CHECK(std::find(f.why.begin(), f.why.end(),
+                  "service 'run.sh:1' has (all of (role prefill; config paged_context_fmha = "
+                  "false))") != f.why.end());
+  // The prefill says nothing: no service has it off, no finding.
+  CHECK(hits("").first.empty());
+}

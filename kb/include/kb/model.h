@@ -207,10 +207,23 @@ struct Comparison {
 
 /// The `applies_when` predicate tree.
 struct Predicate {
-  enum class Op { all, any, negate, engine, config, config_set, role, differs, compare };
+  /// any_service: some service of the same serving graph (this one included) satisfies
+  /// the one child: a clause over the whole deployment.
+  enum class Op {
+    all,
+    any,
+    negate,
+    engine,
+    config,
+    config_set,
+    role,
+    differs,
+    compare,
+    any_service
+  };
   Op op = Op::all;
   Pos pos;
-  Vec<Predicate> children;  ///< all / any / negate (exactly one)
+  Vec<Predicate> children;  ///< all / any / negate and any_service (exactly one)
   /// engine; differs {engine: E}. Boxed: a corpus holds a node per predicate node of
   /// every gotcha, and most nodes name no engine (a reference is 112 bytes).
   Boxed<RefValue> engine;

@@ -23,6 +23,17 @@ Clause clause(const check::Node& n, const check::Env& env, const check::ServiceE
     for (const check::Node& child : n.children) c.children.push_back(clause(child, env, s));
     return c;
   }
+  if (n.op == Op::any_service && n.children.size() == 1) {
+    // Each service of the graph, with what the clause is for it.
+    c.text = "some service of the deployment has";
+    for (const check::ServiceEnv& other : env.services) {
+      if (other.service->group != s.service->group) continue;
+      Clause one = clause(n.children.front(), env, other);
+      one.text = "service '" + other.service->name + "': " + one.text;
+      c.children.push_back(std::move(one));
+    }
+    return c;
+  }
   c.text = check::describe(n);
   std::vector<check::Why> why;
   check::explain(n, env, s, why);

@@ -62,6 +62,7 @@ Trigger trigger(const Node& n, const check::Env& empty) {
     case Predicate::Op::role:
     case Predicate::Op::differs:
     case Predicate::Op::compare:
+    case Predicate::Op::any_service:  // about other services: not this one's engines
       t.always = true;
       return t;
     case Predicate::Op::negate:

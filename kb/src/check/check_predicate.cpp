@@ -314,6 +314,9 @@ std::string describe(const Node& n) {
       return side_text(n.compare->left) + " " + n.compare->cmp + " " + side_text(n.compare->right);
     case Op::negate:
       return "not (" + (n.children.empty() ? std::string() : describe(n.children.front())) + ")";
+    case Op::any_service:
+      return "some service of the deployment has (" +
+             (n.children.empty() ? std::string() : describe(n.children.front())) + ")";
     case Op::all:
     case Op::any:
       for (const auto& c : n.children) parts.push_back(describe(c));
@@ -345,6 +348,16 @@ Truth eval(const Node& n, const Env& env, const ServiceEnv& s) {
     }
     case Op::negate:
       return n.children.size() == 1 ? negate(eval(n.children.front(), env, s)) : Truth::no;
+    case Op::any_service: {
+      if (n.children.size() != 1) return Truth::no;
+      Truth t = Truth::no;
+      for (const ServiceEnv& other : env.services) {
+        if (!same_graph(other, s)) continue;
+        t = std::max(t, eval(n.children.front(), env, other));
+        if (t == Truth::yes) break;
+      }
+      return t;
+    }
     case Op::engine:
       return eval_engine(n, s, nullptr);
     case Op::config: {
@@ -390,6 +403,17 @@ void explain(const Node& n, const Env& env, const ServiceEnv& s, std::vector<Why
       return;
     case Op::negate:
       push_unique(out, {"not (" + describe(n.children.front()) + ")", s.service->file, {}});
+      return;
+    case Op::any_service:
+      // The facts of each service that makes it hold, with their lines.
+      if (n.children.size() != 1) return;
+      for (const ServiceEnv& other : env.services) {
+        if (!same_graph(other, s) || eval(n.children.front(), env, other) == Truth::no) continue;
+        push_unique(out, {"service '" + other.service->name + "' has (" +
+                              describe(n.children.front()) + ")",
+                          other.service->file, other.service->pos});
+        explain(n.children.front(), env, other, out);
+      }
       return;
     case Op::engine: {
       const Instance* inst = nullptr;

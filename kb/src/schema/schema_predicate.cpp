@@ -16,9 +16,9 @@ namespace {
 using yaml::CoreType;
 using Node = yaml::Node;
 
-const std::vector<std::string> kOps = {"all",      "any",        "not",    "engine",
-                                       "config",   "config_set", "role",   "model",
-                                       "hardware", "differs",    "compare"};
+const std::vector<std::string> kOps = {"all",      "any",        "not",     "engine",
+                                       "config",   "config_set", "role",    "model",
+                                       "hardware", "differs",    "compare", "any_service"};
 constexpr int kMaxDepth = 32;
 
 bool contains(const std::vector<std::string_view>& v, std::string_view s) {
@@ -52,7 +52,7 @@ void Validator::predicate(const Node& v, const std::string& path, int depth) {
     error(diag_code("predicate.invalid"), v.pos,
           path +
               ": expected a mapping with one of all, any, not, engine, config, config_set, "
-              "role, model, hardware, differs, compare",
+              "role, model, hardware, differs, compare, any_service",
           "e.g. {config: {prefix_caching: true}}");
     return;
   }
@@ -106,7 +106,7 @@ void Validator::predicate(const Node& v, const std::string& path, int depth) {
     for (std::size_t i = 0; i < val.items.size(); ++i) {
       predicate(val.items[i], here + "[" + std::to_string(i) + "]", depth + 1);
     }
-  } else if (op == "not") {
+  } else if (op == "not" || op == "any_service") {
     predicate(val, here, depth + 1);
   } else if (op == "config" || op == "model" || op == "hardware") {
     config_tests(val, here);
@@ -340,6 +340,9 @@ Predicate read_predicate(const Node& v, const std::string& path) {
     }
   } else if (op == "not") {
     p.op = Predicate::Op::negate;
+    p.children.push_back(read_predicate(val, here));
+  } else if (op == "any_service") {
+    p.op = Predicate::Op::any_service;
     p.children.push_back(read_predicate(val, here));
   } else if (op == "config" || op == "model" || op == "hardware") {
     p.op = Predicate::Op::config;

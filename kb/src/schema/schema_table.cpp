@@ -657,6 +657,9 @@ const std::vector<PredicateForm>& predicate_forms() {
       {"all", "{all: [P, ...]}", "every P holds"},
       {"any", "{any: [P, ...]}", "at least one P holds"},
       {"not", "{not: P}", "P does not hold"},
+      {"any_service", "{any_service: {all: [{role: router}, {config: {kv_events: true}}]}}",
+       "some service of the same serving graph (this one included) satisfies P: a clause over "
+       "the whole deployment; `{not: {any_service: P}}` says no service does"},
   };
   return forms;
 }
