@@ -1,6 +1,9 @@
 #include "check_print.h"
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <cstdlib>
 #include <sstream>
 
 #include "check_json.h"
@@ -25,10 +28,24 @@ std::string hit_services(const Finding& f) {
   return out.empty() ? f.service : out;
 }
 
+// ANSI SGR codes of a severity: blocker bold red, major red, minor yellow, info cyan.
+std::string_view sgr(const std::string& severity) {
+  if (severity == "blocker") return "\033[1;31m";
+  if (severity == "major") return "\033[31m";
+  if (severity == "minor") return "\033[33m";
+  if (severity == "info") return "\033[36m";
+  return "\033[2m";
+}
+
 void print_finding(std::ostream& out, const Finding& f, const std::string& label,
-                   const std::string& base_url) {
-  out << label << std::string(label.size() < 9 ? 9 - label.size() : 1, ' ') << f.id
-      << (f.possible ? "  (possible)" : "") << "\n";
+                   const std::string& base_url, bool colour) {
+  const std::string pad(label.size() < 9 ? 9 - label.size() : 1, ' ');
+  if (colour) {
+    out << sgr(label) << label << "\033[0m" << pad << "\033[1m" << f.id << "\033[0m"
+        << (f.possible ? "  \033[2m(possible)\033[0m" : "") << "\n";
+  } else {
+    out << label << pad << f.id << (f.possible ? "  (possible)" : "") << "\n";
+  }
   out << "         " << f.title << "\n";
   out << "         status " << f.status << ", evidence " << f.evidence << "\n";
   if (!f.service.empty()) {
@@ -90,8 +107,18 @@ void print_clause(std::ostream& out, const Clause& c, int depth) {
 
 }  // namespace
 
+bool colour_wanted(const std::string& mode, int fd) {
+  if (mode == "always") return true;
+  if (mode == "never") return false;
+  const char* no_colour = std::getenv("NO_COLOR");
+  if (no_colour && *no_colour) return false;
+  const char* term = std::getenv("TERM");
+  if (term && std::string_view(term) == "dumb") return false;
+  return ::isatty(fd) == 1;
+}
+
 void print_findings_text(std::ostream& out, std::ostream& err, const CheckReport& report,
-                         const std::string& base_url) {
+                         const std::string& base_url, bool colour) {
   for (const auto& d : report.diagnostics) err << format_diagnostic(d) << "\n";
   const std::string s = summary(report);
   out << report.deployment.file << ": " << report.findings.size()
@@ -101,11 +128,11 @@ void print_findings_text(std::ostream& out, std::ostream& err, const CheckReport
   out << "\n";
   for (const auto& f : report.findings) {
     out << "\n";
-    print_finding(out, f, f.severity, base_url);
+    print_finding(out, f, f.severity, base_url, colour);
   }
   for (const auto& f : report.ignored) {
     out << "\n";
-    print_finding(out, f, "ignored", base_url);
+    print_finding(out, f, "ignored", base_url, colour);
   }
 }
 

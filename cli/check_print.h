@@ -10,9 +10,14 @@
 
 namespace kb::cli {
 
-/// Findings, then ignored findings, as indented text; diagnostics go to `err`.
+/// Findings, then ignored findings, as indented text; diagnostics go to `err`. `colour`:
+/// severities in ANSI colours (a terminal that asked for them, see colour_wanted()).
 void print_findings_text(std::ostream& out, std::ostream& err, const CheckReport& report,
-                         const std::string& base_url);
+                         const std::string& base_url, bool colour = false);
+
+/// Whether output to a stream whose descriptor is `fd` is coloured: `mode` always / never,
+/// or auto: a terminal, NO_COLOR unset or empty (no-color.org) and TERM not `dumb`.
+bool colour_wanted(const std::string& mode, int fd);
 
 /// A Markdown summary for a pull-request comment: a table, then details per finding.
 void print_findings_markdown(std::ostream& out, const CheckReport& report,

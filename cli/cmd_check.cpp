@@ -44,8 +44,9 @@ struct CheckConfig {
   std::string save_endpoint;
   double endpoint_timeout = 10;
   bool print_deployment = false;
-  bool each = false;   ///< check every input on its own
-  bool quiet = false;  ///< only errors on stderr
+  std::string colour = "auto";  ///< --color: auto | always | never
+  bool each = false;            ///< check every input on its own
+  bool quiet = false;           ///< only errors on stderr
   bool allow_unknown = false;
   bool allow_invalid_records = false;
 };
@@ -215,7 +216,8 @@ void print(const CheckReport& shown, const CheckConfig& cfg, std::string_view sn
     for (const auto& d : report.diagnostics) std::cerr << format_diagnostic(d) << "\n";
     print_findings_markdown(std::cout, report, cfg.base_url);
   } else {
-    print_findings_text(std::cout, std::cerr, report, cfg.base_url);
+    print_findings_text(std::cout, std::cerr, report, cfg.base_url,
+                        cfg.output.empty() && !cfg.each && colour_wanted(cfg.colour, 1));
   }
 }
 
@@ -481,6 +483,11 @@ void add_check(CLI::App& app, Action& run) {
                 "failing (exit 2)");
   add_date_option(sub, "--today", cfg->today,
                   "Date ignore expiries are measured against (YYYY-MM-DD; default today, UTC)");
+  sub->add_option("--color", cfg->colour,
+                  "Colour severities in text output: auto (a terminal, unless NO_COLOR is set or "
+                  "TERM is dumb), always or never")
+      ->check(CLI::IsMember({"auto", "always", "never"}))
+      ->capture_default_str();
   sub->add_flag("-q,--quiet", cfg->quiet,
                 "Print no notes or warnings on standard error, only errors (the report is "
                 "unchanged)");

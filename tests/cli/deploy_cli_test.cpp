@@ -435,3 +435,16 @@ TEST_CASE("kb check --set and --traffic state facts the files do not", "[cli][de
   CHECK(hw.code == 2);
   CHECK(hw.err.find("--traffic gpu: no traffic setting spells it") != std::string::npos);
 }
+
+TEST_CASE("kb check text output is coloured only when asked or on a terminal", "[cli][deploy]") {
+  // Through a pipe (as here) auto means no colour: CI logs and files stay plain.
+  Run plain = check(q(data("vllm-serve.sh")));
+  CHECK(plain.out.find("\033[") == std::string::npos);
+  Run always = check(q(data("vllm-serve.sh")) + " --color always");
+  CHECK(always.out.find("\033[1;31mblocker\033[0m") != std::string::npos);
+  // JSON never carries colour, whatever --color says.
+  Run json_out = check(q(data("vllm-serve.sh")) + " --color always --format json");
+  CHECK(json_out.out.find("\033[") == std::string::npos);
+  Run bad = check(q(data("vllm-serve.sh")) + " --color sometimes");
+  CHECK(bad.code == 2);
+}
