@@ -2,7 +2,9 @@
 // (GET /api/v1) is in the document; every operation in the document is driven against a
 // real `kb serve` with a request that succeeds and one that fails (and each list in CSV
 // and NDJSON, and a method the path does not answer); every answer's status and content
-// type are declared and its JSON body validates against the declared schema.
+// type are declared, the ETag, KB-Schema-Version, Location, Cache-Control, Retry-After and
+// Allow headers it sends are declared for its status, and its JSON body validates against
+// the declared schema. A cacheable answer is asked for again with its ETag (304).
 // usage: node validate.mjs KB_BINARY RECORDS
 import { spawn } from "node:child_process";
 import net from "node:net";
@@ -58,6 +60,12 @@ try {
     if (!declared) return fail(`${label}: status ${status} is not declared (${body.slice(0, 200)})`);
     if ((expect === "ok") !== (res.status < 400))
       fail(`${label}: expected ${expect}, got ${status} ${body.slice(0, 200)}`);
+    // Every header of these the server sends is declared for the operation and status.
+    const headers = Object.keys(declared.headers || {}).map((h) => h.toLowerCase());
+    for (const h of ["ETag", "KB-Schema-Version", "Location", "Cache-Control", "Retry-After", "Allow"]) {
+      if (res.headers.has(h) && !headers.includes(h.toLowerCase()))
+        fail(`${label}: sends ${h}, not declared for ${status}`);
+    }
     const marks = driven.get(op) || new Set();
     marks.add(res.status < 400 ? "ok" : "error");
     driven.set(op, marks);
@@ -106,7 +114,13 @@ try {
       for (const url of concrete) {
         const qs = query.toString() ? "?" + query : "";
         const send = (u, extra = {}) => fetch(base + u, { ...init, body: bodies[path], ...extra });
-        await check(`${method} ${url}${qs}`, op, await send(url + qs), "ok");
+        const first = await send(url + qs);
+        const etag = first.headers.get("etag");
+        await check(`${method} ${url}${qs}`, op, first, "ok");
+        if (etag) {
+          await check(`${method} ${url}${qs} If-None-Match`, op,
+                      await send(url + qs, { headers: { "If-None-Match": etag } }), "ok");
+        }
         const bad = url + (qs ? qs + "&" : "?") + "no_such_parameter=1";
         await check(`${method} ${bad}`, op, await send(bad), "error");
         if (op.parameters.some((p) => p.name === "format")) {
