@@ -148,3 +148,43 @@ TEST_CASE("driver: services keep unique names across inputs", "[deploy][driver]"
   Read twice = read_texts({{"run.sh", "vllm serve m\n"}, {"run.sh", "vllm serve m\n"}});
   CHECK(twice.names() == std::vector<std::string>{"run.sh:1"});
 }
+
+TEST_CASE("packages: conda list gives conda's and pip's packages", "[deploy][packages]") {
+  Read r = read_texts({{"env.txt",
+                        "# packages in environment at /opt/conda/envs/serve:\n"
+                        "#\n"
+                        "# Name                    Version                   Build  Channel\n"
+                        "nixl-conda                0.4.1                h1234567_0    conda-forge\n"
+                        "python                    3.12.3               hab00c5b_0    conda-forge\n"
+                        "vllm                      0.26.0                   pypi_0    pypi\n"},
+                       {"run.sh", "vllm serve Qwen/Qwen3-8B\n"}});
+  REQUIRE(r.diags.empty());
+  REQUIRE(r.deployment.services.size() == 1);
+  const Service& s = r.deployment.services[0];
+  REQUIRE(engine(s, "engines/vllm"));
+  CHECK(engine(s, "engines/vllm")->version == "0.26.0");  // pip's, by its PyPI name
+  CHECK(engine(s, "engines/nixl")->version == "0.4.1");   // conda's, by its conda name
+  CHECK(engine(s, "engines/nixl")->pos.line == 4);
+  CHECK(r.unread("python 3.12.3", 5));
+}
+
+TEST_CASE("a hand-written file of settings beside a script merges into its services",
+          "[deploy][inputs]") {
+  Read r = read_texts({{"run.sh",
+                        "vllm serve Qwen/Qwen3-8B --tensor-parallel-size 2 &\n"
+                        "vllm serve Qwen/Qwen3-8B &\n"},
+                       {"hardware.yaml", "config: {gpu: H100, tensor_parallel_size: 4}\n"}});
+  REQUIRE(r.diags.empty());
+  // Not a service of its own: each service gets what it does not say itself.
+  REQUIRE(r.names() == std::vector<std::string>{"run.sh:1", "run.sh:2"});
+  for (const Service& s : r.deployment.services) {
+    const Setting* gpu = setting(s, "gpu");
+    REQUIRE(gpu);
+    CHECK(gpu->value == "H100");
+    CHECK(gpu->file == "hardware.yaml");
+    CHECK(gpu->pos.line == 1);
+  }
+  CHECK(setting(r.service("run.sh:1"), "tensor_parallel_size")->value == "2");
+  CHECK(setting(r.service("run.sh:2"), "tensor_parallel_size")->value == "4");
+  CHECK(r.unread("tensor_parallel_size: 4", 1));
+}

@@ -258,6 +258,16 @@ std::vector<EngineHit> Catalog::image_engines(const ImageRef& ref) const {
   return out;
 }
 
+const Record* Catalog::package(std::string_view name, std::string_view ecosystem) const {
+  const std::string key = normalize_package(name);
+  for (const Record* e : engines_) {
+    for (const Package& p : e->engine->packages) {
+      if (p.ecosystem.view() == ecosystem && normalize_package(p.name) == key) return e;
+    }
+  }
+  return nullptr;
+}
+
 const Record* Catalog::package(std::string_view name) const {
   const std::string key = normalize_package(name);
   for (const Record* e : engines_) {

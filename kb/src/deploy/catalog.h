@@ -75,6 +75,8 @@ class Catalog {
   std::vector<EngineHit> image_engines(const ImageRef& ref) const;
   /// The engine record a PyPI package is, or nullptr.
   const Record* package(std::string_view name) const;
+  /// The engine a package of `ecosystem` (pypi, conda, deb) is, by its normalised name.
+  const Record* package(std::string_view name, std::string_view ecosystem) const;
   /// The longest entry point `argv` starts with (the program compared by its base name).
   std::optional<EntryMatch> entrypoint(const std::vector<std::string>& argv) const;
   /// The launcher `argv` starts with, and where the command it starts begins: after its

@@ -199,6 +199,31 @@ Deployment deploy::read_inputs(const Corpus& corpus, const Vocabulary& vocab,
   // Sets, not scans: a hostile input may hold many thousands of services or unread words.
   std::set<std::tuple<std::string, int, int, std::string>> seen_services, seen_unread;
   std::set<std::string> names;
+  // A hand-written file of only settings (`config: {gpu: H100}`) or a model, beside the
+  // files that run the engines: facts about those services, merged into each of them,
+  // not a service of its own.
+  std::vector<Setting> stated;
+  std::vector<std::pair<std::string, Pos>> stated_model;  // (model, where) with its file
+  std::vector<std::string> stated_files;
+  const bool others_run = std::any_of(read.begin(), read.end(), [](const Facts& f) {
+    return !f.services.empty() ||
+           (f.whole && (!f.whole->engines.empty() || !f.whole->services.empty()));
+  });
+  for (Facts& f : read) {
+    if (f.whole && others_run && f.whole->engines.empty() && f.whole->services.empty() &&
+        (!f.whole->config.empty() || !f.whole->model.empty())) {
+      for (Setting s : f.whole->config) {
+        if (s.file.empty()) s.file = f.whole->file;
+        if (s.via.empty()) s.via = "stated in " + file_label(f.whole->file);
+        stated.push_back(std::move(s));
+      }
+      if (!f.whole->model.empty()) stated_model.push_back({f.whole->model, f.whole->model_pos});
+      stated_files.push_back(f.whole->file);
+      f.unread.insert(f.unread.end(), f.whole->not_understood.begin(),
+                      f.whole->not_understood.end());
+      f.whole.reset();
+    }
+  }
   for (Facts& f : read) {
     if (f.whole) {
       for (Service s : f.whole->effective_services()) {
@@ -251,6 +276,22 @@ Deployment deploy::read_inputs(const Corpus& corpus, const Vocabulary& vocab,
   } else {
     for (Service& s : d.services) {
       for (const DeployedEngine& e : shared) apply_shared(s, e);
+      // What a hand-written file states fills what the service does not say itself.
+      for (const Setting& st : stated) {
+        if (const Setting* own = s.find(st.key)) {
+          if (own->value != st.value) {
+            d.not_understood.push_back(
+                {st.file, st.pos, st.key + ": " + st.value,
+                 "service '" + s.name + "' says " + st.key + ": " + own->value + " itself"});
+          }
+          continue;
+        }
+        s.config.push_back(st);
+      }
+      if (s.model.empty() && !stated_model.empty()) {
+        s.model = stated_model.front().first;
+        s.model_pos = stated_model.front().second;
+      }
     }
   }
   const bool errors = count_severity(diags, Severity::error) > 0;

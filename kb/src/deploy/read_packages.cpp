@@ -1,6 +1,7 @@
 // Package lists: `pip freeze` and pinned `requirements.txt` (`name==version`; a range or
 // `name @ url` gives no version), `uv.lock` (`[[package]]` name and version),
-// `pip list --format json` and `pip list`'s columns. Packages are engines through the
+// `pip list --format json`, `pip list`'s columns and `conda list` (conda's own packages by
+// their conda names, pip's by their PyPI names). Packages are engines through the
 // engine records' `packages`; the rest is listed as not understood.
 
 #include "core/text_util.h"
@@ -63,7 +64,7 @@ std::vector<Line> lines_of(std::string_view text) {
   return out;
 }
 
-enum class Format { none, json, uv_lock, pip_list, requirements };
+enum class Format { none, json, uv_lock, pip_list, conda_list, requirements };
 
 Format sniff(std::string_view path, std::string_view text) {
   const std::string_view t = text::trim(text);
@@ -74,6 +75,11 @@ Format sniff(std::string_view path, std::string_view text) {
   if (path.ends_with("uv.lock") || text.find("\n[[package]]") != std::string_view::npos ||
       text.starts_with("[[package]]")) {
     return Format::uv_lock;
+  }
+  // `conda list`: a comment header, then NAME VERSION BUILD [CHANNEL] columns.
+  if (text.starts_with("# packages in environment at") ||
+      text.find("\n# packages in environment at") != std::string_view::npos) {
+    return Format::conda_list;
   }
   auto lines = lines_of(text);
   std::size_t first = 0;
@@ -144,6 +150,9 @@ class PackagesReader final : public Reader {
         }
         break;
       }
+      case Format::conda_list:
+        conda_list(in, index, ctx, out);
+        break;
       default:
         requirements(in, ctx, out, add);
     }
@@ -151,6 +160,48 @@ class PackagesReader final : public Reader {
   }
 
  private:
+  // Each package of a conda environment: conda's own (UCX, Open MPI: what pip cannot
+  // show) by the records' conda names, and those pip installed (channel `pypi`) by their
+  // PyPI names.
+  static void conda_list(const DeployInput& in, const LineIndex& index, const Context& ctx,
+                         Facts& out) {
+    for (const Line& l : lines_of(in.text)) {
+      const std::string_view line = text::trim(l.text);
+      if (line.empty() || line[0] == '#') continue;
+      std::vector<std::string_view> cols;
+      for (std::size_t i = 0; i < line.size();) {
+        while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
+        const std::size_t start = i;
+        while (i < line.size() && line[i] != ' ' && line[i] != '\t') ++i;
+        if (i > start) cols.push_back(line.substr(start, i - start));
+      }
+      const Pos pos = index.at(l.offset + leading(l.text));
+      const Pos end = index.at(l.offset + leading(l.text) + line.size());
+      if (cols.size() < 2) {
+        out.unread.push_back({in.file, pos, std::string(line), "not NAME VERSION BUILD [CHANNEL]"});
+        continue;
+      }
+      const bool pip = cols.size() >= 4 && cols[3] == "pypi";
+      const Record* engine = ctx.catalog.package(cols[0], pip ? "pypi" : "conda");
+      if (!engine && !pip) engine = ctx.catalog.package(cols[0], "pypi");
+      if (!engine) {
+        out.unread.push_back({in.file, pos, std::string(cols[0]) + " " + std::string(cols[1]),
+                              "no engine record lists this package"});
+        continue;
+      }
+      DeployedEngine e;
+      e.name = std::string(text::id_slug(engine->id));
+      e.id = engine->id;
+      e.file = in.file;
+      e.pos = pos;
+      e.end = end;
+      e.version = std::string(cols[1]);
+      e.version_pos = pos;
+      e.via = "conda list " + std::string(cols[0]) + " " + std::string(cols[1]);
+      out.shared_engines.push_back(std::move(e));
+    }
+  }
+
   template <typename Add>
   static void requirements(const DeployInput& in, const Context&, Facts& out, Add& add) {
     const LineIndex index(in.text);
