@@ -382,3 +382,21 @@ TEST_CASE("shell: a clause over the whole deployment sees the other services",
   // The prefill says nothing: no service has it off, no finding.
   CHECK(hits("").first.empty());
 }
+
+TEST_CASE("shell: weights no record matches take their traits from the served name",
+          "[deploy][shell][model]") {
+  Read r = read_texts({{"run.sh",
+                        "vllm serve /data/ckpt --served-model-name deepseek-ai/DeepSeek-R1 &\n"
+                        "vllm serve /data/other --served-model-name my-alias &\n"}});
+  REQUIRE(r.diags.empty());
+  CheckReport report = check_read(r);
+  const Service& named = report.deployment.services[0];
+  CHECK(named.model == "/data/ckpt");  // the weights stay what the file says
+  const Setting* attention = setting(named, "attention");
+  REQUIRE(attention);
+  CHECK(attention->value == "mla");
+  CHECK(attention->via == "served model name deepseek-ai/DeepSeek-R1 (models/deepseek-v3)");
+  CHECK(attention->pos.line == 1);
+  // An alias no record matches gives nothing.
+  CHECK(setting(report.deployment.services[1], "attention") == nullptr);
+}

@@ -135,12 +135,31 @@ class Resolver {
           derive(svc, kv, s.file, s.pos, s.key + " = " + s.value);
       }
     }
-    if (!svc.model.empty()) {
-      auto models = vocab_.models_for(svc.model);
+    {
+      auto models = svc.model.empty() ? std::vector<const Record*>{} : vocab_.models_for(svc.model);
       if (!models.empty()) {
         for (const KeyValue& kv : models.front()->traits) {
           derive(svc, kv, svc.file, svc.model_pos,
                  "model " + svc.model + " (" + models.front()->id + ")");
+        }
+      } else if (const Setting* served = svc.find("served_model_name");
+                 served && !served->runtime && !served->value.empty()) {
+        // Weights no record matches (`/data/ckpt`): the name the server answers to, when a
+        // model record matches it, says which model it is.
+        // Copies: derive() adds settings, which moves the one `served` points at.
+        const std::string name = served->value;
+        const std::string file = served->file.empty() ? svc.file : served->file;
+        const Pos pos = served->pos;
+        models = vocab_.models_for(name);
+        if (!models.empty()) {
+          if (svc.model.empty()) {
+            svc.model = name;
+            svc.model_pos = pos;
+          }
+          for (const KeyValue& kv : models.front()->traits) {
+            derive(svc, kv, file, pos,
+                   "served model name " + name + " (" + models.front()->id + ")");
+          }
         }
       }
     }
