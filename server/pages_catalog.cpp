@@ -169,4 +169,82 @@ std::string render_oracle(const Renderer::Impl& impl, const View& v, const Recor
   return impl.templates.render("oracle", d);
 }
 
+// A result: what was run, what it found in words, and where the figures come from (a
+// run of `kb oracle run` here, or transcribed from an upstream report).
+std::string render_result(const Renderer::Impl& impl, const View& v, const Record& r) {
+  const Links links(impl.style, depth_of(r.id));
+  Data d = page_data(links, display_name(r));
+  set(d, "title", std::string(display_name(r)));
+  set(d, "id", r.id.str());
+  const ResultInfo& res = *r.result;
+  const std::string oracle_id = target_id(v, res.oracle, Kind::oracle);
+  const Record* oracle = oracle_id.empty() ? nullptr : v.corpus.find(oracle_id);
+  set(d, "oracle", oracle != nullptr ? std::string(display_name(*oracle)) : res.oracle.raw.str());
+  put(d, "oracle_href", oracle != nullptr ? links.page(oracle_id) : std::string());
+  put(d, "date", res.date.str());
+  List engines;
+  for (const auto& ref : res.subject.engines) engines.push_back(engine_ref(v, links, ref));
+  set(d, "engines", std::move(engines));
+  List config;
+  for (const auto& [k, val] : res.subject.config) {
+    Data item;
+    set(item, "key", k);
+    set(item, "value", val);
+    config.push_back(std::move(item));
+  }
+  set(d, "has_config", !config.empty());
+  set(d, "config", std::move(config));
+  put(d, "model", res.subject.model.str());
+  const std::int64_t cases = res.passed + res.failed + res.errors;
+  set(d, "passed", std::to_string(res.passed));
+  set(d, "failed", std::to_string(res.failed));
+  set(d, "errors", std::to_string(res.errors));
+  set(d, "skipped", std::to_string(res.skipped));
+  set(d, "outcome", res.failed > 0 ? "failed" : (res.passed > 0 ? "passed" : "none"));
+  // "10/10 failed" in words: what a case is and what failing means comes from the oracle.
+  std::string verdict = std::to_string(res.failed) + " of " + std::to_string(cases) +
+                        (cases == 1 ? " case" : " cases") + " failed the oracle's pass criterion";
+  if (res.errors > 0) verdict += ", " + std::to_string(res.errors) + " could not run";
+  if (res.skipped > 0) verdict += ", " + std::to_string(res.skipped) + " were skipped";
+  verdict += res.failed > 0 ? ": the gotcha reproduced on this subject."
+                            : ": the gotcha did not reproduce on this subject.";
+  if (res.incomplete) verdict += " The run was interrupted; the counts cover part of it.";
+  set(d, "verdict", verdict);
+  if (oracle != nullptr) prose(d, "pass_criterion", oracle->pass_criterion);
+  if (res.source) {
+    set(d, "transcribed", true);
+    set(d, "source", citation_item(*res.source));
+  } else {
+    set(d, "measured", true);
+  }
+  List failures;
+  for (const Failure& f : res.failures) {
+    Data item;
+    set(item, "prompt", std::to_string(f.prompt));
+    set(item, "position", std::to_string(f.position));
+    put(item, "trial", f.trial > 0 ? std::to_string(f.trial) : std::string());
+    put(item, "run", f.run > 0 ? std::to_string(f.run) : std::string());
+    set(item, "compared", f.compared.empty() ? std::string("tokens") : f.compared.str());
+    put(item, "expected", f.expected.str());
+    put(item, "got", f.got.str());
+    failures.push_back(std::move(item));
+  }
+  set(d, "has_failures", !failures.empty());
+  set(d, "failures", std::move(failures));
+  List gotchas;
+  for (const auto& ref : res.evidence_for) {
+    const std::string id = target_id(v, ref, Kind::gotcha);
+    if (const Record* g = id.empty() ? nullptr : v.corpus.find(id)) {
+      gotchas.push_back(gotcha_item(v, links, *g));
+    }
+  }
+  set(d, "gotchas", item_list(std::move(gotchas)));
+  prose(d, "notes", r.notes);
+  List refs = citation_list(r.references);
+  set(d, "has_references", !refs.empty());
+  set(d, "references", std::move(refs));
+  record_files(d, links, r);
+  return impl.templates.render("result", d);
+}
+
 }  // namespace kb::pages

@@ -36,7 +36,6 @@ std::string Links::home() const {
 }
 
 std::string Links::page(std::string_view id) const {
-  if (id.starts_with("results/")) return json(id);
   return by_id(id, style_ == LinkStyle::static_site ? ".html" : "");
 }
 

@@ -41,7 +41,7 @@ List evidence_rows(const View& v, const Links& links, const Groups& groups) {
       set(row, "oracle_href", links.page(g.oracle));
       set(row, "subject", g.subject);
       set(row, "result", id);
-      set(row, "result_href", links.json(id));
+      set(row, "result_href", links.page(id));
       set(row, "passed", std::to_string(r->result->passed));
       set(row, "failed", std::to_string(r->result->failed));
       set(row, "outcome",

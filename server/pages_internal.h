@@ -196,6 +196,7 @@ std::string render_engine(const Renderer::Impl& impl, const View& v, const Recor
 std::string render_oracle(const Renderer::Impl& impl, const View& v, const Record& r);
 std::string render_setting(const Renderer::Impl& impl, const View& v, const Record& r);
 std::string render_model(const Renderer::Impl& impl, const View& v, const Record& r);
+std::string render_result(const Renderer::Impl& impl, const View& v, const Record& r);
 
 /// The gotcha page's fix chain, detection and impact sections, set into `d`.
 void gotcha_facts(const View& v, const Links& links, const Record& r, Data& d);

@@ -49,7 +49,7 @@ std::optional<std::string> Renderer::record(const View& v, const Record& r) cons
     case Kind::model:
       return render_model(*impl_, v, r);
     case Kind::result:
-      return std::nullopt;
+      return render_result(*impl_, v, r);
   }
   return std::nullopt;
 }

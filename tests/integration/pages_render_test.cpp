@@ -334,9 +334,12 @@ TEST_CASE("serve: pages, JSON and YAML beside them, redirects, assets", "[pages]
   auto yaml = r.serve(v, "/gotchas/pd-cache-hit.yaml", {});
   CHECK(yaml.content_type == "text/plain; charset=utf-8");
   CHECK(yaml.body == tree().linted.corpus->find("gotchas/pd-cache-hit")->source_text);
+  // A result has a page: what was run, the verdict in words, where the figures come from.
   auto result = r.serve(v, "/results/run-a", {});
-  CHECK(result.outcome == Outcome::moved);
-  CHECK(result.location == "../results/run-a.json");
+  CHECK(result.outcome == Outcome::ok);
+  CHECK(result.body.find("id=\"verdict\"") != std::string::npos);
+  CHECK(result.body.find("failed the oracle&#39;s pass criterion") != std::string::npos);
+  CHECK(result.body.find("Where the figures come from") != std::string::npos);
   auto css = r.serve(v, "/static/kb.css", {});
   CHECK(css.content_type == "text/css; charset=utf-8");
   CHECK(css.body.find("prefers-color-scheme: dark") != std::string::npos);
