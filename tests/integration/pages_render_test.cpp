@@ -77,18 +77,23 @@ TEST_CASE("gotcha page: badges, affects, Markdown sections, evidence, related, r
                                  "../settings/kv-offload"});
   // Markdown: code, link, table, strikethrough.
   CHECK(text_at(d, "//section[@id='symptom']//code") == "FileMapper.fields");
-  CHECK(attrs_at(d, "//section[@id='symptom']//a", "href") ==
+  CHECK(attrs_at(d, "//section[@id='symptom']//a[not(@class='anchor')]", "href") ==
         std::vector<std::string>{"https://github.com/vllm-project/vllm/issues/55524"});
   CHECK(text_at(d, "//section[@id='symptom']//table/tbody/tr/td[1]") == "dtype");
   CHECK(text_at(d, "//section[@id='root-cause']//del") == "absent");
-  CHECK(text_at(d, "//section[@id='notes']/h2") == "Notes");
+  // Each heading carries a link to itself, and the table of contents lists the section.
+  CHECK(text_at(d, "//section[@id='notes']/h2") == "Notes #");
+  CHECK(attrs_at(d, "//section[@id='notes']/h2/a[@class='anchor']", "href") ==
+        std::vector<std::string>{"#notes"});
+  CHECK(attrs_at(d, "//nav[@class='toc']//a[.='Notes']", "href") ==
+        std::vector<std::string>{"#notes"});
   CHECK(!d.select_node("//section[@id='workaround']"));
   // Related both ways: listed here and listing this one.
   CHECK(attrs_at(d, "//section[@id='related']//li/a", "href") ==
         std::vector<std::string>{"../gotchas/pd-cache-hit"});
   CHECK(text_at(d, "//section[@id='related']//span[@class='direction']") == "(both ways)");
   // Upstream references as real links.
-  CHECK(attrs_at(d, "//section[@id='references']//a", "href") ==
+  CHECK(attrs_at(d, "//section[@id='references']//a[not(@class='anchor')]", "href") ==
         std::vector<std::string>{"https://github.com/vllm-project/vllm/issues/55524",
                                  "https://github.com/vllm-project/vllm/commit/98dff2a"});
   CHECK(text_at(d, "//section[@id='references']//li[1]/a") == "vllm-project/vllm#55524");
