@@ -15,28 +15,73 @@
     if (select) select.value = filters[name];
   });
   document.getElementById("q").value = q;
-  var terms = q.toLowerCase().split(/\s+/).filter(Boolean);
+  // The query as the server reads it: words, without the stop words it drops (unless
+  // that leaves none), each also matched by its stem ("hangs" finds "hang").
+  var STOP = ("a an and are as at be been but by can do does for from has have how i if in " +
+              "into is it its me my of on or our so than that the their then there these " +
+              "this to was we were what when where which while who why will with you your " +
+              "gets get got after again").split(" ");
+  var words = q.toLowerCase().split(/[^a-z0-9_.\-\u0080-\uffff]+/).filter(Boolean);
+  var kept = words.filter(function (w) { return STOP.indexOf(w) < 0; });
+  var terms = kept.length ? kept : words;
+  function stem(w) {
+    var rules = [["ing", 5], ["ed", 4], ["es", 4], ["s", 4]];
+    for (var i = 0; i < rules.length; i++) {
+      var suf = rules[i][0];
+      if (w.length >= rules[i][1] + 1 && w.slice(-suf.length) === suf) return w.slice(0, -suf.length);
+    }
+    return w;
+  }
+  var stems = terms.map(stem);
   var filtering = filters.engine || filters.severity || filters.status;
   if (!terms.length && !filtering) {
     status.textContent = "Type words to search " + index.docs.length + " records.";
     return;
   }
 
-  function matches(doc) {
-    if (filtering) {
-      if (doc.k !== "gotcha") return false;
-      if (filters.severity && doc.s !== filters.severity) return false;
-      if (filters.status && doc.st !== filters.status) return false;
-      if (filters.engine && doc.e.indexOf(filters.engine) < 0) return false;
-    }
-    var hay = (doc.t + " " + doc.id + " " + doc.x).toLowerCase();
-    return terms.every(function (t) { return hay.indexOf(t) >= 0; });
+  function allowed(doc) {
+    if (!filtering) return true;
+    if (doc.k !== "gotcha") return false;
+    if (filters.severity && doc.s !== filters.severity) return false;
+    if (filters.status && doc.st !== filters.status) return false;
+    if (filters.engine && doc.e.indexOf(filters.engine) < 0) return false;
+    return true;
   }
 
-  function score(doc) {
-    var title = doc.t.toLowerCase();
-    return terms.reduce(function (s, t) { return s + (title.indexOf(t) >= 0 ? 3 : 1); }, 0);
-  }
+  // Per term: where it is found (title 10, id 4, text 1), weighted by how rare it is, as
+  // the server ranks a title hit over a body hit.
+  var lowered = index.docs.map(function (doc) {
+    return { t: doc.t.toLowerCase(), id: doc.id.toLowerCase(), x: doc.x.toLowerCase() };
+  });
+  var rarity = stems.map(function (st) {
+    var n = 0;
+    lowered.forEach(function (l) {
+      if (l.t.indexOf(st) >= 0 || l.id.indexOf(st) >= 0 || l.x.indexOf(st) >= 0) n++;
+    });
+    return Math.log((index.docs.length + 1) / (n + 0.5));
+  });
+  var scored = [];
+  index.docs.forEach(function (doc, i) {
+    if (!allowed(doc)) return;
+    var l = lowered[i];
+    var found = 0, score = 0;
+    stems.forEach(function (st, k) {
+      var w = (l.t.indexOf(st) >= 0 ? 10 : 0) + (l.id.indexOf(st) >= 0 ? 4 : 0) +
+              (l.x.indexOf(st) >= 0 ? 1 : 0);
+      if (w > 0) found++;
+      score += w * rarity[k];
+    });
+    if (terms.length && found === 0) return;
+    scored.push({ doc: doc, all: found === stems.length, score: score });
+  });
+  // Every word first, then any of them; gotchas before other records; then the score.
+  scored.sort(function (a, b) {
+    if (a.all !== b.all) return a.all ? -1 : 1;
+    var ga = a.doc.k === "gotcha", gb = b.doc.k === "gotcha";
+    if (ga !== gb) return ga ? -1 : 1;
+    return b.score - a.score;
+  });
+  terms = stems;
 
   function el(tag, className, text) {
     var node = document.createElement(tag);
@@ -68,7 +113,7 @@
     return span;
   }
 
-  var hits = index.docs.filter(matches).sort(function (a, b) { return score(b) - score(a); });
+  var hits = scored.map(function (h) { return h.doc; });
   status.textContent = hits.length + (hits.length === 1 ? " result." : " results.");
   hits.slice(0, 100).forEach(function (doc) {
     var item = el("li");
