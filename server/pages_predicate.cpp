@@ -96,18 +96,10 @@ void clauses(const View& v, const Links& links, const Predicate& p, int depth, L
       out.push_back(line(depth, std::move(parts)));
       for (const auto& c : p.children) clauses(v, links, c, depth + 1, out);
       return;
-    case Op::any_service: {
-      parts.push_back(part("some service of the deployment has "));
-      if (p.children.empty()) break;
-      const Predicate& child = p.children.front();
-      if (!is_group(child)) return clauses(v, links, child, depth, out, std::move(parts));
-      parts.push_back(part("(all of these):"));
-      out.push_back(line(depth, std::move(parts)));
-      clauses(v, links, child, depth + 1, out);
-      return;
-    }
+    case Op::any_service:
     case Op::negate: {
-      parts.push_back(part("not "));
+      // One child, after words: its clause on the same line, a group under it.
+      parts.push_back(part(p.op == Op::negate ? "not " : "some service of the deployment has "));
       if (p.children.empty()) break;
       const Predicate& child = p.children.front();
       if (!is_group(child)) return clauses(v, links, child, depth, out, std::move(parts));
