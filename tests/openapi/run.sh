@@ -17,7 +17,7 @@ if ! cmp -s "$here/package-lock.json" "$work/package-lock.json" || [ ! -d "$work
   cp "$here/package.json" "$here/package-lock.json" "$work/"
   (cd "$work" && npm ci --no-audit --no-fund --loglevel=error)
 fi
-cp "$here/validate.mjs" "$here/typed_client.mjs" "$here/client.ts" "$work/"
+cp "$here/serve.mjs" "$here/validate.mjs" "$here/typed_client.mjs" "$here/client.ts" "$work/"
 cd "$work"
 node validate.mjs "$kb" "$records"
 exec node typed_client.mjs "$kb" "$records"

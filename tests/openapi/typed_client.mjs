@@ -2,27 +2,16 @@
 // with openapi-typescript, then client.ts compiled against them with `tsc --strict
 // --noEmit`; and the document linted with Redocly's recommended rules (errors fail).
 // usage: node typed_client.mjs KB_BINARY RECORDS   (in a directory holding node_modules)
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import openapiTS, { astToString } from "openapi-typescript";
 import { createConfig, lintFromString } from "@redocly/openapi-core";
+import { startServe } from "./serve.mjs";
 
 const [kb, records] = process.argv.slice(2);
-const port = await new Promise((resolve) => {
-  const s = net.createServer();
-  s.listen(0, "127.0.0.1", () => { const p = s.address().port; s.close(() => resolve(p)); });
-});
-const server = spawn(kb, ["serve", "--records", records, "--port", String(port), "--no-watch"],
-                     { stdio: ["ignore", "inherit", "inherit"] });
-const base = `http://127.0.0.1:${port}`;
+const { base, server } = await startServe(kb, records);
 let text;
 try {
-  for (let i = 0; ; i++) {
-    try { if ((await fetch(base + "/healthz")).ok) break; } catch {}
-    if (i > 200) throw new Error("kb serve did not start");
-    await new Promise((r) => setTimeout(r, 100));
-  }
   text = await (await fetch(base + "/api/v1/openapi.json")).text();
 } finally {
   server.kill();

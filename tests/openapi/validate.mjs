@@ -6,26 +6,14 @@
 // Allow headers it sends are declared for its status, and its JSON body validates against
 // the declared schema. A cacheable answer is asked for again with its ETag (304).
 // usage: node validate.mjs KB_BINARY RECORDS
-import { spawn } from "node:child_process";
-import net from "node:net";
 import Ajv2020 from "ajv/dist/2020.js";
+import { startServe } from "./serve.mjs";
 
 const [kb, records] = process.argv.slice(2);
 let failures = 0;
 const fail = (msg) => { failures++; console.error("FAIL " + msg); };
 
-const port = await new Promise((resolve) => {
-  const s = net.createServer();
-  s.listen(0, "127.0.0.1", () => { const p = s.address().port; s.close(() => resolve(p)); });
-});
-const server = spawn(kb, ["serve", "--records", records, "--port", String(port), "--no-watch"],
-                     { stdio: ["ignore", "inherit", "inherit"] });
-const base = `http://127.0.0.1:${port}`;
-for (let i = 0; ; i++) {
-  try { if ((await fetch(base + "/healthz")).ok) break; } catch {}
-  if (i > 200) { console.error("kb serve did not start"); server.kill(); process.exit(1); }
-  await new Promise((r) => setTimeout(r, 100));
-}
+const { base, server } = await startServe(kb, records);
 
 try {
   const doc = await (await fetch(base + "/api/v1/openapi.json")).json();
