@@ -48,8 +48,12 @@ TEST_CASE("a records folder kb cannot list is an error for kb lint and kb check"
   auto dir = scratch("records_unreadable");
   ::chmod(dir.c_str(), 0755);  // nobody reaches the tree
   const fs::path records = records_copy(dir);
+  // The deployment too is copied where the unprivileged user can read it: the source tree
+  // may sit in a directory only its owner can enter (a clone in `mktemp -d`).
+  const fs::path deployment = dir / "prefix-caching.yaml";
+  fs::copy_file(kDeployment, deployment, fs::copy_options::overwrite_existing);
   const std::string lint = "lint --today 2026-11-30 --records " + q(records);
-  const std::string check = "check " + q(kDeployment) + " --records " + q(records);
+  const std::string check = "check " + q(deployment) + " --records " + q(records);
   REQUIRE(kb_unprivileged(dir, lint).code == 0);
   REQUIRE(kb_unprivileged(dir, check).code == 1);
 
