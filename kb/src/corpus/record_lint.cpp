@@ -5,6 +5,7 @@
 #include "corpus/record_lint.h"
 
 #include <algorithm>
+#include <map>
 #include <set>
 
 #include "core/log_signature.h"
@@ -275,6 +276,18 @@ class Linter {
       add(Severity::error, diag_code("setting.values-not-enum"), def.values.front().pos,
           "values: only enum settings list values", "type: enum");
     }
+    std::map<std::string, std::string> name_words;  // in_names word -> the value it gives
+    for (const SettingValue& v : def.values) {
+      for (const std::string& w : v.in_names) {
+        auto [it, fresh] = name_words.emplace(text::lower(w), v.value.str());
+        if (!fresh && it->second != v.value.str()) {
+          add(Severity::error, diag_code("setting.in-names-collision"), v.pos,
+              "in_names: '" + w + "' is also a word of value '" + it->second +
+                  "', so a workload named with it would take both",
+              "keep the word in one value's in_names");
+        }
+      }
+    }
     std::set<std::string> seen;
     for (const SettingValue& v : def.values) {
       for (std::string_view s : all_names(v)) {
@@ -294,6 +307,11 @@ class Linter {
       for (const auto* list : {&e.flags, &e.env, &e.keys}) {
         for (const Spelling& s : *list) {
           if (s.has_value) value(r_, s.value, s.pos, s.name, diag_code("setting.bad-value"));
+          if (s.takes_value && def.type != setting_type::kBool) {
+            add(Severity::error, diag_code("setting.bad-takes-value"), s.pos,
+                s.name + ": takes_value is for bool settings (a flag of type " +
+                    std::string(def.type.str()) + " always takes the next word)");
+          }
           if (s.invert && def.type != setting_type::kBool) {
             add(Severity::error, diag_code("setting.bad-invert"), s.pos,
                 s.name + ": invert is for bool settings");
