@@ -207,6 +207,8 @@ void print_deployment_text(std::ostream& out, const CheckReport& report) {
     }
     if (!s.model.empty()) {
       out << "  model    " << s.model;
+      out << (s.model_record.empty() ? "  (no model record: its traits are unknown)"
+                                     : "  (" + s.model_record + ")");
       if (s.model_pos.line > 0) out << "  at " << place(s.file, s.model_pos);
       out << "\n";
     }

@@ -123,6 +123,7 @@ json deployment(const Deployment& d) {
               {"facts", facts_json(s.config)}};
     x["model"] = s.model.empty() ? json(nullptr) : json(s.model);
     if (s.model_pos.line > 0) x["model_line"] = s.model_pos.line;
+    if (!s.model_record.empty()) x["model_record"] = s.model_record;
     if (!s.file.empty()) x["file"] = s.file;
     if (s.pos.line > 0) x["line"] = s.pos.line;
     if (!s.group.empty()) x["graph"] = s.group;

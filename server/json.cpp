@@ -359,6 +359,7 @@ const std::vector<std::pair<std::string_view, Put>>& encoders() {
            if (!e.engines.empty()) x["engines"] = refs(c, e.engines, Kind::engine);
            put_text(x, "wraps", e.wraps);
            if (!e.value_options.empty()) x["value_options"] = e.value_options;
+           if (e.serves) x["serves"] = *e.serves;
            if (!e.implies.empty()) x["implies"] = key_values(c, e.implies);
            a.push_back(std::move(x));
          }

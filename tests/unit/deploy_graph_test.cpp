@@ -242,8 +242,67 @@ TEST_CASE("model: a trait of a model the deployment does not name is unknown, no
   CHECK(verdict("vllm serve $MODEL --tensor-parallel-size 5\n") == "possible");
   // Named, and its record says eight.
   CHECK(verdict("vllm serve Qwen/Qwen3-8B --tensor-parallel-size 5\n") == "not");
-  // Named, and no record matches: it has no trait kb knows of.
-  CHECK(verdict("vllm serve example/unknown-7b --tensor-parallel-size 5\n") == "not");
+  // Named, and no record matches: its traits are unknown, so possibly two KV heads.
+  CHECK(verdict("vllm serve example/unknown-7b --tensor-parallel-size 5\n") == "possible");
+  // Named, matched, but its record does not state the number of KV heads.
+  CHECK(verdict("vllm serve deepseek-ai/DeepSeek-R1 --tensor-parallel-size 5\n") == "possible");
+  // A bare directory name and a final slash match the record's `*/NAME*` glob.
+  CHECK(verdict("vllm serve Qwen3.5-35B-A3B --tensor-parallel-size 5\n") == "hit");
+  CHECK(verdict("vllm serve /models/Qwen3.5-35B-A3B/ --tensor-parallel-size 5\n") == "hit");
+}
+
+TEST_CASE("model: the reason of an unknown trait says what would decide it", "[deploy][model]") {
+  auto why = [](const std::string& script) -> std::string {
+    const CheckReport report = check_read(read_texts({{"run.sh", script}}));
+    for (const auto& f : report.findings) {
+      if (f.id != "gotchas/zz-model-trait") continue;
+      for (const auto& w : f.why) {
+        if (w.starts_with("num_kv_heads")) return w;
+      }
+    }
+    return "";
+  };
+  const std::string unmatched = why("vllm serve example/unknown-7b --tensor-parallel-size 5\n");
+  CHECK_THAT(unmatched, Catch::Matchers::Contains("example/unknown-7b, which no model record"));
+  CHECK_THAT(unmatched, Catch::Matchers::Contains("--set num_kv_heads=VALUE"));
+  const std::string unstated = why("vllm serve deepseek-ai/DeepSeek-R1 --tensor-parallel-size 5\n");
+  CHECK_THAT(unstated, Catch::Matchers::Contains("that models/deepseek-v3 does not state"));
+  // The service says which record its traits come from.
+  Read r = read_texts({{"run.sh", "vllm serve Qwen/Qwen3-8B\n"}});
+  const CheckReport report = check_read(std::move(r));
+  REQUIRE(report.deployment.services.size() == 1);
+  CHECK(report.deployment.services.front().model_record == "models/qwen3");
+}
+
+TEST_CASE("cluster agents: a container that only joins a cluster is no service",
+          "[deploy][launcher]") {
+  // The worker's script runs only the agent (through a variable the platform sets): it
+  // serves nothing, although its image ships vLLM. The head serves.
+  const std::string manifest =
+      "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: fleet}\nspec:\n  template:\n"
+      "    spec:\n      containers:\n"
+      "        - name: head\n          image: vllm/vllm-openai:v0.26.0\n"
+      "          command: [bash, -lc, --]\n"
+      "          args: [\"$ZZ_GEN_JOIN_CMD; vllm serve Qwen/Qwen3-8B\"]\n"
+      "        - name: worker\n          image: vllm/vllm-openai:v0.26.0\n"
+      "          command: [bash, -lc, --]\n"
+      "          args: [\"ulimit -n 65536; echo worker; $ZZ_GEN_JOIN_CMD;\"]\n"
+      "        - name: agent\n          image: vllm/vllm-openai:v0.26.0\n"
+      "          command: [zzcluster, join, --address, head:6379]\n";
+  Read r = read_texts({{"fleet.yaml", manifest}});
+  for (const auto& d : r.diags) INFO(format_diagnostic(d));
+  CHECK(count_severity(r.diags, Severity::error) == 0);
+  REQUIRE(r.deployment.services.size() == 1);
+  CHECK(r.deployment.services.front().model == "Qwen/Qwen3-8B");
+  CHECK(r.unread("'fleet/worker' (command $ZZ_GEN_JOIN_CMD)", 12));
+  CHECK(r.unread("'fleet/agent' (command zzcluster join)", 16));
+  // Only agents: no service runs an engine, and the check fails closed.
+  Read only = read_texts({{"w.yaml",
+                           "apiVersion: v1\nkind: Pod\nmetadata: {name: w}\nspec:\n"
+                           "  containers:\n    - name: worker\n"
+                           "      image: vllm/vllm-openai:v0.26.0\n"
+                           "      command: [zzcluster, join]\n"}});
+  CHECK(only.deployment.services.empty());
 }
 
 TEST_CASE("image entry point: a first word that is no flag is the model", "[deploy][model]") {

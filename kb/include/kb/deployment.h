@@ -78,6 +78,9 @@ struct Service {
   std::vector<Setting> config;  ///< keys unique
   std::string model;            ///< model id, when known
   Pos model_pos;
+  /// The models/ record its traits come from ("models/qwen3"); empty when no record
+  /// matches the model (or it is not named): its traits are then unknown, not absent.
+  std::string model_record;
   /// The serving graph it belongs to among the services read together ("1", "2", ...):
   /// prefill and decode pair only within one. Empty: the deployment's only graph.
   std::string group;

@@ -343,6 +343,10 @@ struct Entrypoint {
   /// `torchrun`), a value of wraps_kind; the command behind it is what is read.
   Str wraps;
   Vec<std::string> value_options;  ///< its options that take the next word as their value
+  /// false: a process started this way serves nothing itself, it lends its node to a
+  /// cluster another process serves from (`ray start`); a container that runs only such
+  /// processes is no service, whatever its image. Absent: true.
+  std::optional<bool> serves;
   /// Settings a service started this way has, unless it sets them (`disagg_proxy_demo.py`
   /// is pd_proxy: vllm-disagg-proxy-demo).
   Vec<KeyValue> implies;

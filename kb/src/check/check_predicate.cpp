@@ -238,7 +238,7 @@ Why value_why(const Env& env, const ServiceEnv& s, const std::string& key, const
                        (e.version.empty() ? "" : " " + e.version) + ")";
     return {text, file_of(s, e.file), e.version_pos.line ? e.version_pos : e.pos, e.end};
   }
-  if (v.unknown) {
+  if (!v.unknown.empty()) {
     return {key + who + " " + v.unknown, s.service->file, s.service->pos};
   }
   return {key + " may be set by a default that depends on the version" + who, s.service->file,
@@ -269,11 +269,23 @@ Value effective(const Env& env, const ServiceEnv& s, const std::string& key,
         "your traffic has it";
     return v;
   }
-  // A model's traits come from its record: a model the deployment does not name (or
-  // names only at run time) may have any trait. A named one no record matches has none.
-  if (setting->setting->scope == setting_scope::kModel && s.service->model.empty()) {
+  // A model's traits come from its record. A model the deployment does not name (or
+  // names only at run time), one no record matches, or a trait its record does not
+  // state: the model may have it. Unknown, never false.
+  if (setting->setting->scope == setting_scope::kModel) {
     v.maybe = true;
-    v.unknown = "is a trait of the model, which the deployment does not name";
+    if (s.service->model.empty()) {
+      v.unknown = "is a trait of the model, which the deployment does not name";
+    } else if (s.service->model_record.empty()) {
+      v.unknown = "is a trait of the model " + s.service->model +
+                  ", which no model record describes (a record under records/models/ "
+                  "matching it, or --set " +
+                  key + "=VALUE, would decide it)";
+    } else {
+      v.unknown = "is a trait of the model " + s.service->model + " that " +
+                  s.service->model_record + " does not state (stating it there, or --set " + key +
+                  "=VALUE, would decide it)";
+    }
     return v;
   }
   for (const Instance* inst : s.instances) {

@@ -94,7 +94,7 @@ struct Value {
   bool maybe = false;                    ///< a default that depends on an unknown version
   const Setting* from = nullptr;         ///< the deployment fact, when set
   const Instance* by_default = nullptr;  ///< the engine whose default it is
-  const char* unknown = nullptr;         ///< why it is not known, when neither a fact nor a default
+  std::string unknown;                   ///< why it is not known, when neither a fact nor a default
 };
 
 /// The effective value of `key` on service `s`.

@@ -138,6 +138,7 @@ class Resolver {
     {
       auto models = svc.model.empty() ? std::vector<const Record*>{} : vocab_.models_for(svc.model);
       if (!models.empty()) {
+        svc.model_record = models.front()->id;
         for (const KeyValue& kv : models.front()->traits) {
           derive(svc, kv, svc.file, svc.model_pos,
                  "model " + svc.model + " (" + models.front()->id + ")");
@@ -156,6 +157,7 @@ class Resolver {
             svc.model = name;
             svc.model_pos = pos;
           }
+          svc.model_record = models.front()->id;
           for (const KeyValue& kv : models.front()->traits) {
             derive(svc, kv, file, pos,
                    "served model name " + name + " (" + models.front()->id + ")");

@@ -98,11 +98,16 @@ std::vector<std::string> Vocabulary::engines_with_default(const Record& setting)
 }
 
 std::vector<const Record*> Vocabulary::models_for(std::string_view model_id) const {
+  // A local directory may be written with a final slash (`/models/Qwen3-8B/`), and a bare
+  // name (`Qwen3-8B`) is read as a directory of that name, so `*/Qwen3-8B*` matches both.
+  while (model_id.size() > 1 && model_id.back() == '/') model_id.remove_suffix(1);
+  std::string id(model_id);
+  if (!id.empty() && id.find('/') == std::string::npos) id.insert(id.begin(), '/');
   std::vector<std::pair<std::size_t, const Record*>> hits;
   for (const Record* m : models_) {
     std::size_t best = 0;
     for (const auto& g : m->match) {
-      if (glob_match(g, model_id)) best = std::max(best, g.size());
+      if (glob_match(g, id)) best = std::max(best, g.size());
     }
     if (best > 0) hits.emplace_back(best, m);
   }

@@ -152,6 +152,7 @@ void Interpreter::add(const Process& p) {
   Script script_read = read_script(text.text, where, base, ctx_, out_);
   std::vector<Process>& procs = script_read.processes;
   const std::size_t before = out_.services.size();
+  const std::size_t joins_before = joins_;
   for (Process& q : procs) {
     q.quiet = true;
     add_one(q);
@@ -159,6 +160,13 @@ void Interpreter::add(const Process& p) {
   const std::size_t made = out_.services.size() - before;
   for (std::size_t i = before; i < out_.services.size(); ++i) {
     if (made > 1) out_.services[i].name += "#" + std::to_string(i - before + 1);
+  }
+  if (made == 0 && joins_ > joins_before) {
+    // The script only joins a cluster (`$KUBERAY_GEN_RAY_START_CMD` on a Ray worker): the
+    // container serves nothing itself, whatever its image ships.
+    out_.unread.push_back({p.file, p.pos, "'" + p.name + "' (" + join_via_ + ")",
+                           "joins a cluster another service serves from; not a service itself"});
+    return;
   }
   if (made == 0) {
     // The script starts nothing kb knows: the container is what its image is.
@@ -182,6 +190,16 @@ void Interpreter::add_one(const Process& p) {
     entry = ctx_.catalog.entrypoint(words);
   }
   if (p.init && !entry) return;
+  if (entry && entry->entrypoint->serves == false) {
+    // `ray start`: the process lends its node to a cluster; it is no service.
+    ++joins_;
+    join_via_ = "command " + entry->text;
+    if (!p.quiet) {
+      out_.unread.push_back({p.file, p.pos, "'" + p.name + "' (" + join_via_ + ")",
+                             "joins a cluster another service serves from; not a service itself"});
+    }
+    return;
+  }
   if (entry) {
     entry_engine = entry->engine->id;
     const Word& first = p.argv.front();

@@ -99,6 +99,10 @@ class Interpreter {
   std::string_view source_;
   LineIndex lines_;
   int depth_ = 0;  ///< `sh -c` strings inside `sh -c` strings
+  /// Processes started by an entry point that serves nothing (`serves: false`: `ray start`)
+  /// so far, with the command that started the last one.
+  std::size_t joins_ = 0;
+  std::string join_via_;
 };
 
 /// What a shell script starts and installs.

@@ -392,6 +392,9 @@ const Setters<Entrypoint>& entrypoint_setters() {
     {"value_options", SET(Entrypoint){x.value_options = strings(v);
 }
 }
+, {"serves", SET(Entrypoint){x.serves = truth(v);
+}
+}
 , {
   "implies", SET(Entrypoint) {
     x.implies = key_values(v, sub(p, f.name));

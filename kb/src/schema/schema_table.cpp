@@ -212,6 +212,11 @@ const Struct kEntrypoint = {
             "kb reads the command behind it"),
      list(text("value_options", "the launcher's options that take the next word as their value",
                "--ntasks")),
+     of("serves", T::boolean,
+        "false: a process started this way serves nothing itself but lends its node to a "
+        "cluster another process serves from (`ray start`); a container that runs only such "
+        "processes is no service, whatever its image; absent: true",
+        "false"),
      of("implies", T::setting_map,
         "settings a service started this way has, unless it sets them; `command` may name a "
         "Python script (`disagg_proxy_demo.py`), matched by its file name after `python`",
