@@ -19,6 +19,7 @@
 #include "kb/diagnostic_codes.h"
 #include "kb/lint.h"
 #include "kb/schema.h"
+#include "schema/setting_values.h"
 
 namespace fs = std::filesystem;
 using kb::CodeScope;
@@ -145,16 +146,17 @@ TEST_CASE("the product's sources name every code through diag_code()", "[codes]"
         // registered code written bare is a mistake.
         const std::string quoted = it->str();
         if (kb::find_code(quoted.substr(1, quoted.size() - 2)) == nullptr) continue;
-        bare.push_back(fs::relative(path, KB_SOURCE_DIR).string() + ":" + std::to_string(n) +
-                       ": " + it->str());
+        bare.push_back(fs::relative(path, KB_SOURCE_DIR).string() + ":" + std::to_string(n) + ": " +
+                       it->str());
       }
     }
   }
-  INFO("write diag_code(\"...\") so the registry checks the code:\n" << [&] {
-    std::string s;
-    for (const auto& b : bare) s += b + "\n";
-    return s;
-  }());
+  INFO("write diag_code(\"...\") so the registry checks the code:\n"
+       << [&] {
+            std::string s;
+            for (const auto& b : bare) s += b + "\n";
+            return s;
+          }());
   CHECK(bare.empty());
   CHECK(wrapped >= 150);
 }
@@ -171,6 +173,18 @@ TEST_CASE("records/README.md's field reference is the generated one", "[codes][s
   INFO("run: kb schema --update records/README.md");
   CHECK(generated_section(readme, "<!-- BEGIN GENERATED: kb schema --format markdown -->") ==
         "\n" + kb::schema::markdown_reference() + "\n");
+}
+
+TEST_CASE("the values table names every bool spelling values are read with", "[codes]") {
+  const std::string ref = kb::schema::markdown_reference();
+  const auto row = ref.find("| `bool` |");
+  REQUIRE(row != std::string::npos);
+  const std::string line = ref.substr(row, ref.find('\n', row) - row);
+  for (const auto& [word, value] : kb::bool_spellings()) {
+    INFO(word << " (" << value << ") is read as a bool but the values table omits it");
+    CHECK((line.find("`" + std::string(word) + "/") != std::string::npos ||
+           line.find("/" + std::string(word) + "`") != std::string::npos));
+  }
 }
 
 TEST_CASE("every code a record can trigger has a fixture named after it", "[codes]") {
@@ -216,7 +230,8 @@ TEST_CASE("every fixture reports its code in the context of the shipped records"
         files.push_back(kb::load_record_text(rel, read_file(c.path())));
       }
     }
-    const auto linted = kb::lint_corpus(kb::Corpus::from_files("fixture", std::move(files)), options);
+    const auto linted =
+        kb::lint_corpus(kb::Corpus::from_files("fixture", std::move(files)), options);
     std::string mine;
     bool found = false;
     for (const auto& d : linted.diagnostics) {

@@ -2,8 +2,11 @@
 // drift from what the loader checks (a test compares the committed copy).
 
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include "kb/schema.h"
+#include "schema/setting_values.h"
 
 namespace kb::schema {
 namespace {
@@ -60,6 +63,22 @@ std::string markdown_namespace(Kind k) {
   return out.str();
 }
 
+// The bool spellings values are read with, as pairs: `true/false`, `yes/no`, ...
+static std::string bool_spellings_text() {
+  std::vector<std::string_view> yes, no;
+  for (const auto& [word, value] : bool_spellings()) (value == "true" ? yes : no).push_back(word);
+  std::string out;
+  for (std::size_t i = 0; i < yes.size() || i < no.size(); ++i) {
+    if (!out.empty()) out += ", ";
+    out += "`";
+    if (i < yes.size()) out += yes[i];
+    out += "/";
+    if (i < no.size()) out += no[i];
+    out += "`";
+  }
+  return out;
+}
+
 std::string markdown_reference() {
   std::ostringstream out;
   out << "## Field reference\n\n"
@@ -85,7 +104,9 @@ std::string markdown_reference() {
          "(or a default that depends on it) is unknown, and a finding that rests on an "
          "unknown part is reported as *possible*. A setting that is neither set nor "
          "defaulted has no value: every comparison with it is false (write `not: {config: "
-         "...}` to include it). Without `applies_when`, a gotcha applies when a service runs "
+         "...}` to include it); a model's trait is the exception, unknown when the model is "
+         "not named, no `models/` record matches it, or its record does not state the trait. "
+         "Without `applies_when`, a gotcha applies when a service runs "
          "an engine it `affects` (in that entry's `versions`).\n\n"
          "| form | true for a service when |\n|---|---|\n";
   for (const PredicateForm& p : predicate_forms()) {
@@ -101,8 +122,9 @@ std::string markdown_reference() {
          "A setting's `type` decides how values are read, in records and in deployments "
          "alike:\n\n"
          "| type | accepted | compared as |\n|---|---|---|\n"
-         "| `bool` | `true/false`, `yes/no`, `on/off`, `1/0`, `enabled/disabled`, any case | "
-         "`true` or `false` |\n"
+         "| `bool` | "
+      << bool_spellings_text()
+      << ", any case | `true` or `false` |\n"
          "| `integer` | whole numbers, `04` = `4` | numbers (`gt`, `lt`, ... work) |\n"
          "| `number` | decimal numbers | numbers |\n"
          "| `enum` | a value or one of its synonyms, case-insensitively, `-` and `_` alike | "
