@@ -303,6 +303,17 @@ TEST_CASE("cluster agents: a container that only joins a cluster is no service",
                            "      image: vllm/vllm-openai:v0.26.0\n"
                            "      command: [zzcluster, join]\n"}});
   CHECK(only.deployment.services.empty());
+  // A script that also runs a program kb cannot read may serve through it: the container
+  // is what its image is, never dropped.
+  Read unread_program =
+      read_texts({{"w.yaml",
+                   "apiVersion: v1\nkind: Pod\nmetadata: {name: w}\nspec:\n"
+                   "  containers:\n    - name: worker\n"
+                   "      image: vllm/vllm-openai:v0.26.0\n"
+                   "      command: [bash, -lc, --]\n"
+                   "      args: [\"ulimit -n 65536; $ZZ_GEN_JOIN_CMD; /app/start.sh\"]\n"}});
+  REQUIRE(unread_program.deployment.services.size() == 1);
+  CHECK(engine(unread_program.deployment.services.front(), "engines/vllm"));
 }
 
 TEST_CASE("image entry point: a first word that is no flag is the model", "[deploy][model]") {

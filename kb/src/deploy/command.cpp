@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cctype>
 #include <optional>
+#include <set>
+#include <string>
 
 #include "core/text_util.h"
 #include "corpus/vocab.h"
@@ -14,6 +16,16 @@
 
 namespace kb::deploy {
 namespace {
+
+// Shell builtins and utilities a launch script runs around its server (`ulimit -n 65536;
+// echo head; ...`): none of them serves.
+bool shell_utility(std::string_view program) {
+  static const std::set<std::string, std::less<>> kUtilities = {
+      ".",     "[",     "cat",  "cd",     "chmod", "cp",    "date", "echo",  "false",  "ln",
+      "ls",    "mkdir", "mv",   "printf", "pwd",   "rm",    "set",  "sleep", "source", "test",
+      "touch", "trap",  "true", "ulimit", "umask", "unset", "wait", "whoami"};
+  return kUtilities.count(program) > 0;
+}
 
 std::string slug(std::string_view id) {
   return std::string(text::id_slug(id));
@@ -153,15 +165,23 @@ void Interpreter::add(const Process& p) {
   std::vector<Process>& procs = script_read.processes;
   const std::size_t before = out_.services.size();
   const std::size_t joins_before = joins_;
+  // Programs of the script that neither serve nor join a cluster and are no shell utility:
+  // one of them may be what serves (`/app/start.sh`), so the script is not just a join.
+  std::size_t unknown_programs = 0;
   for (Process& q : procs) {
     q.quiet = true;
+    const std::size_t services = out_.services.size(), joins = joins_;
     add_one(q);
+    if (out_.services.size() == services && joins_ == joins &&
+        (q.argv.empty() || !shell_utility(base_name(q.argv.front().text)))) {
+      ++unknown_programs;
+    }
   }
   const std::size_t made = out_.services.size() - before;
   for (std::size_t i = before; i < out_.services.size(); ++i) {
     if (made > 1) out_.services[i].name += "#" + std::to_string(i - before + 1);
   }
-  if (made == 0 && joins_ > joins_before) {
+  if (made == 0 && joins_ > joins_before && unknown_programs == 0) {
     // The script only joins a cluster (`$KUBERAY_GEN_RAY_START_CMD` on a Ray worker): the
     // container serves nothing itself, whatever its image ships.
     out_.unread.push_back({p.file, p.pos, "'" + p.name + "' (" + join_via_ + ")",
