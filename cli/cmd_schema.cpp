@@ -3,6 +3,7 @@
 #include <sstream>
 
 #include "commands.h"
+#include "kb/corpus.h"
 #include "kb/error.h"
 #include "kb/schema.h"
 #include "schema_json.h"
@@ -17,6 +18,7 @@ struct SchemaConfig {
   std::string ns;
   std::string out;
   std::string update;
+  std::string records = "records";
 };
 
 int run_schema(const SchemaConfig& cfg) {
@@ -37,9 +39,15 @@ int run_schema(const SchemaConfig& cfg) {
     return kExitOk;
   }
   if (!cfg.out.empty()) {
+    // Files an editor reads side by side: the record schemas refer to the vocabulary of
+    // the knowledge base, so a typo'd setting key or engine is flagged as you type.
+    auto corpus = Corpus::load(cfg.records);
+    write_all(cfg.out + "/" + json::kVocabularyFile,
+              json::vocabulary_schema(*corpus).dump(2) + "\n");
     for (Kind k : kAllKinds) {
       if (kind && k != *kind) continue;
-      write_all(cfg.out + "/" + json::schema_file_name(k), json::json_schema(k).dump(2) + "\n");
+      write_all(cfg.out + "/" + json::schema_file_name(k),
+                json::json_schema(k, true).dump(2) + "\n");
     }
     return kExitOk;
   }
@@ -62,7 +70,10 @@ void add_schema(CLI::App& app, Action& run) {
   add_format_option(sub, cfg->format, {"markdown", "json-schema"});
   sub->add_option("namespace", cfg->ns,
                   "Only this namespace: gotchas, engines, oracles, results, settings, models");
-  sub->add_option("--out", cfg->out, "json-schema: write NAMESPACE.schema.json files into DIR");
+  sub->add_option("--out", cfg->out,
+                  "json-schema: write NAMESPACE.schema.json files into DIR, with "
+                  "vocabulary.schema.json: the names of the records (--records) they may use");
+  add_records_option(sub, cfg->records);
   sub->add_option("--update", cfg->update,
                   "Rewrite the generated field reference between the markers of this Markdown "
                   "file (records/README.md)");

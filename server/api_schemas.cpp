@@ -15,10 +15,17 @@ void list_schemas(const Ctx& c) {
                     {"file", kb::json::schema_file_name(k)},
                     {"url", "/api/v1/schemas/" + kb::json::schema_file_name(k)}});
   }
-  send_json(c.res, {{"schemas", std::move(list)}});
+  send_json(c.res, {{"schemas", std::move(list)},
+                    {"vocabulary", std::string("/api/v1/schemas/") + kb::json::kVocabularyFile}});
 }
 
 void get_schema(const Ctx& c) {
+  // The names the record schemas refer to (`vocabulary.schema.json` beside them): this
+  // knowledge base's.
+  if (c.match(1) == "vocabulary") {
+    send_body(c.res, kb::json::vocabulary_schema(c.snap.corpus()).dump(), "application/json");
+    return;
+  }
   const auto kind = parse_kind(c.match(1));
   if (!kind || kind_namespace(*kind) != c.match(1)) {
     throw ApiError(Problem::not_found, problem_code(Problem::not_found),
@@ -27,7 +34,7 @@ void get_schema(const Ctx& c) {
   }
   // A JSON Schema as the repository holds it: no schema_version keyword (validators in
   // strict mode refuse unknown keywords).
-  send_body(c.res, kb::json::json_schema(*kind).dump(), "application/json");
+  send_body(c.res, kb::json::json_schema(*kind, true).dump(), "application/json");
 }
 
 }  // namespace kb::http

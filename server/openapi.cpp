@@ -758,8 +758,10 @@ json components() {
   s["SchemaList"] =
       object({{"schema_version", version},
               {"schemas", array_of(object({{"namespace", str()}, {"file", str()}, {"url", str()}},
-                                          {"namespace", "file", "url"}))}},
-             {"schema_version", "schemas"});
+                                          {"namespace", "file", "url"}))},
+              {"vocabulary",
+               described(str(), "the URL of vocabulary.schema.json, which the schemas refer to")}},
+             {"schema_version", "schemas", "vocabulary"});
   return s;
 }
 

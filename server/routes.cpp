@@ -202,9 +202,12 @@ const std::vector<Route>& route_table() {
        with_format({})},
       {"GET", "/api/v1/schemas", "/api/v1/schemas", list_schemas, true,
        "the JSON Schemas of record files, one per namespace"},
-      {"GET", "/api/v1/schemas/(gotchas|engines|oracles|results|settings|models)\\.schema\\.json",
+      {"GET",
+       "/api/v1/schemas/"
+       "(gotchas|engines|oracles|results|settings|models|vocabulary)\\.schema\\.json",
        "/api/v1/schemas/{namespace}.schema.json", get_schema, true,
-       "the JSON Schema of one namespace's record files"},
+       "the JSON Schema of one namespace's record files, or `vocabulary`: the names of this "
+       "knowledge base's records, which the others refer to"},
       {"POST", "/api/v1/check", "/api/v1/check", check, false, "which gotchas hit one deployment",
        check_one_params(), true, nullptr, kMaxDeploymentBytes},
       {"POST", "/api/v1/check/batch", "/api/v1/check/batch", check_batch, false,

@@ -1,7 +1,12 @@
 #include "schema_json.h"
 
 #include <cctype>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
 
+#include "kb/resolver.h"
 #include "kb/schema.h"
 
 namespace kb::json {
@@ -51,6 +56,14 @@ const std::string& version_re() {
       "(?:[-_.]?dev[-_.]?[0-9]*)?"
       "(?:\\+[a-z0-9]+(?:[-_.][a-z0-9]+)*)?");
   return re;
+}
+
+// Whether the schema being made refers to vocabulary.schema.json (json_schema's argument).
+thread_local bool t_vocabulary = false;
+
+// A reference to a name the vocabulary lists: `engine`, `setting_key`, ...
+json vocab_ref(const std::string& def) {
+  return {{"$ref", std::string(kVocabularyFile) + "#/$defs/" + def}};
 }
 
 std::string clause_re() {
@@ -128,6 +141,7 @@ json one_value(const Field& f, json& defs) {
       return {{"enum", values}};
     }
     case ValueType::reference:
+      if (t_vocabulary && f.ref) return vocab_ref(std::string(kind_name(*f.ref)));
       return {{"type", "string"}, {"pattern", "\\S"}};
     case ValueType::version:
       return {{"type", json::array({"string", "number"})},
@@ -192,7 +206,14 @@ json predicate_defs(json& defs) {
                                        {"properties", test_ops},
                                        {"additionalProperties", false}}})}};
   json tests = {{"type", "object"}, {"minProperties", 1}, {"additionalProperties", test}};
-  json keys = {{"type", "array"}, {"minItems", 1}, {"items", scalar}};
+  json key = scalar;
+  json engine_name = {{"type", "string"}, {"pattern", "\\S"}};
+  if (t_vocabulary) {
+    tests["propertyNames"] = vocab_ref("setting_key");
+    key = vocab_ref("setting_key");
+    engine_name = vocab_ref("engine");
+  }
+  json keys = {{"type", "array"}, {"minItems", 1}, {"items", key}};
   // Which roles there are is the role record's to say (kb lint checks them against it).
   json role = {{"type", "string"},
                {"pattern", "\\S"},
@@ -212,12 +233,10 @@ json predicate_defs(json& defs) {
                 {"additionalProperties", false}};
   };
   json forms = json::array();
-  forms.push_back(
-      {{"type", "object"},
-       {"properties",
-        {{"engine", {{"type", "string"}, {"pattern", "\\S"}}}, {"versions", range_schema}}},
-       {"required", {"engine"}},
-       {"additionalProperties", false}});
+  forms.push_back({{"type", "object"},
+                   {"properties", {{"engine", engine_name}, {"versions", range_schema}}},
+                   {"required", {"engine"}},
+                   {"additionalProperties", false}});
   forms.push_back(form("all", {{"type", "array"}, {"minItems", 1}, {"items", self}}));
   forms.push_back(form("any", {{"type", "array"}, {"minItems", 1}, {"items", self}}));
   forms.push_back(form("not", self));
@@ -230,10 +249,10 @@ json predicate_defs(json& defs) {
       "role",
       {{"anyOf", json::array({role, {{"type", "array"}, {"minItems", 1}, {"items", role}}})}}));
   forms.push_back(
-      form("differs", {{"anyOf", json::array({{{"type", scalar_types()}},
+      form("differs", {{"anyOf", json::array({key,
                                               keys,
                                               {{"type", "object"},
-                                               {"properties", {{"engine", {{"type", "string"}}}}},
+                                               {"properties", {{"engine", engine_name}}},
                                                {"required", {"engine"}},
                                                {"additionalProperties", false}}})}}));
   forms.push_back(
@@ -245,9 +264,101 @@ json predicate_defs(json& defs) {
           {"anyOf", std::move(forms)}};
 }
 
+// A regex matching the raw names that normalize_name() turns into `key`: any case, runs of
+// `-`, `_` and spaces for each `-`, and, for a repository (`owner/name`), its URL forms.
+std::string name_re(const std::string& key) {
+  std::string out;
+  std::string token;
+  auto flush = [&] {
+    std::string escaped;
+    for (char c : token) {
+      if (std::string_view(".+*?^$()[]{}|\\/").find(c) != std::string_view::npos) escaped += '\\';
+      escaped += c;
+    }
+    out += nocase(escaped);
+    token.clear();
+  };
+  for (char c : key) {
+    if (c == '-') {
+      flush();
+      out += "[-_\\s]+";
+    } else {
+      token += c;
+    }
+  }
+  flush();
+  if (key.find('/') != std::string::npos)
+    out = "(?:" + nocase("(?:https?://|git://|git@github\\.com:)?(?:www\\.)?(?:github\\.com/)?") +
+          out + nocase("(?:\\.git)?") + ")";
+  return out;
+}
+
+// One pattern for many names: every alternative between separators, a namespace prefix
+// and surrounding space as normalize_name() allows them.
+json names_schema(Kind k, const std::set<std::string>& keys, const std::string& what) {
+  std::string alts;
+  for (const std::string& key : keys) {
+    if (key.empty()) continue;
+    alts += (alts.empty() ? "" : "|") + name_re(key);
+  }
+  const std::string ns = nocase(std::string(kind_namespace(k)) + "/");
+  return {{"type", "string"},
+          {"pattern", "^\\s*(?:" + ns + ")?[-_\\s]*(?:" + alts + ")[-_\\s]*/*\\s*$"},
+          {"description", what}};
+}
+
 }  // namespace
 
-json json_schema(Kind k) {
+json vocabulary_schema(const Corpus& corpus) {
+  std::map<Kind, std::set<std::string>> names;
+  std::set<std::string> setting_keys;
+  for (const auto& r : corpus.records()) {
+    auto& n = names[r->kind];
+    n.insert(normalize_name(r->id));
+    for (const auto& a : r->aliases) n.insert(normalize_name(a));
+    if (r->kind == Kind::engine) {
+      if (!r->engine->name.empty()) n.insert(normalize_name(r->engine->name));
+      if (!r->engine->repo.empty()) n.insert(normalize_name(r->engine->repo));
+    }
+    if (r->kind == Kind::setting) {
+      n.insert(normalize_name(r->setting->key));
+      setting_keys.insert(normalize_name(r->setting->key));
+      for (const auto& syn : r->setting->synonyms) {
+        n.insert(normalize_name(syn));
+        setting_keys.insert(normalize_name(syn));
+      }
+    }
+  }
+  json defs = json::object();
+  for (Kind k : kAllKinds) {
+    defs[std::string(kind_name(k))] = names_schema(k, names[k],
+                                                   "a " + std::string(kind_name(k)) +
+                                                       " the knowledge base has: its id, slug "
+                                                       "or another name it answers to");
+  }
+  // A predicate's setting: a key or synonym, optionally after ROLE. (compare sides).
+  json key = names_schema(Kind::setting, setting_keys, "a setting's key or synonym");
+  const std::string start = "^\\s*", pattern = key["pattern"];
+  key["pattern"] = start + "(?:[^.\\s]+\\.)?" + pattern.substr(start.size());
+  defs["setting_key"] = key;
+  return {{"$schema", "https://json-schema.org/draft/2020-12/schema"},
+          {"$id", kVocabularyFile},
+          {"title", "kb vocabulary: the names records may refer to"},
+          {"description",
+           "Generated from the records by `kb schema --format json-schema --out schemas`: "
+           "regenerate it when a record is added or renamed."},
+          {"$defs", std::move(defs)}};
+}
+
+namespace {
+struct VocabularyScope {
+  explicit VocabularyScope(bool on) { t_vocabulary = on; }
+  ~VocabularyScope() { t_vocabulary = false; }
+};
+}  // namespace
+
+json json_schema(Kind k, bool vocabulary) {
+  const VocabularyScope scope(vocabulary);
   json defs = json::object();
   json root = struct_schema(schema::record_struct(k), defs);
   const std::string ns(kind_namespace(k));

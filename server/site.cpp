@@ -224,10 +224,15 @@ void write_all(const Linted& linted, const pages::Renderer& renderer, Writer& w,
   for (const auto& name : renderer.asset_names()) {
     tasks.emplace_back([&w, &renderer, name] { w.write("static/" + name, *renderer.asset(name)); });
   }
-  // The JSON Schemas of record files, for editors: the same as the repository's schemas/.
+  // The JSON Schemas of record files, for editors: the same as the repository's schemas/,
+  // with the vocabulary of the records this site shows.
+  tasks.emplace_back([&w, &linted] {
+    w.write(std::string("schemas/") + json::kVocabularyFile,
+            json::vocabulary_schema(*linted.corpus).dump(2) + "\n");
+  });
   for (Kind k : kAllKinds) {
     tasks.emplace_back([&w, k] {
-      w.write("schemas/" + json::schema_file_name(k), json::json_schema(k).dump(2) + "\n");
+      w.write("schemas/" + json::schema_file_name(k), json::json_schema(k, true).dump(2) + "\n");
     });
   }
   for (const auto& r : linted.corpus->records()) {

@@ -4,6 +4,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <nlohmann/json.hpp>
+
 #include <unistd.h>
 #include <fstream>
 #include <set>
@@ -106,7 +108,8 @@ TEST_CASE("kb site writes every page, the JSON and YAML beside each, feed, index
                                           "schemas/models.schema.json",
                                           "schemas/oracles.schema.json",
                                           "schemas/results.schema.json",
-                                          "schemas/settings.schema.json"};
+                                          "schemas/settings.schema.json",
+                                          "schemas/vocabulary.schema.json"};
   CHECK(files == expected);
   CHECK(report.files == expected.size());
   CHECK(report.pages == 18);  // the results have pages too
@@ -118,6 +121,12 @@ TEST_CASE("kb site writes every page, the JSON and YAML beside each, feed, index
     INFO(file);
     CHECK(kb::test::read_text(out / file) == kb::test::read_text(fs::path(KB_SOURCE_DIR) / file));
   }
+  // The vocabulary they refer to names this site's records (the test tree's vllm engine).
+  const auto vocabulary =
+      nlohmann::json::parse(kb::test::read_text(out / "schemas/vocabulary.schema.json"));
+  CHECK(vocabulary["$defs"].contains("engine"));
+  CHECK(vocabulary["$defs"]["engine"]["pattern"].get<std::string>().find("[vV][lL][lL][mM]") !=
+        std::string::npos);
   fs::remove_all(out.parent_path());
 }
 
@@ -240,7 +249,8 @@ TEST_CASE("a rebuild removes the pages it no longer writes, and only those", "[p
                                           "schemas/models.schema.json",
                                           "schemas/oracles.schema.json",
                                           "schemas/results.schema.json",
-                                          "schemas/settings.schema.json"};
+                                          "schemas/settings.schema.json",
+                                          "schemas/vocabulary.schema.json"};
   CHECK(left == expected);
   std::size_t siblings = 0;
   for (const auto& e : fs::directory_iterator(out.parent_path())) {

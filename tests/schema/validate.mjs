@@ -24,9 +24,9 @@ const fail = (msg) => { failures++; console.error("FAIL " + msg); };
 const generated = path.join(work, "schemas");
 fs.rmSync(generated, { recursive: true, force: true });
 fs.mkdirSync(generated, { recursive: true });
-execFileSync(kb, ["schema", "--format", "json-schema", "--out", generated]);
-for (const ns of namespaces) {
-  const name = `${ns}.schema.json`;
+execFileSync(kb, ["schema", "--format", "json-schema", "--out", generated,
+                  "--records", path.join(source, "records")]);
+for (const name of [...namespaces.map((ns) => `${ns}.schema.json`), "vocabulary.schema.json"]) {
   const committed = path.join(source, "schemas", name);
   const fresh = fs.readFileSync(path.join(generated, name), "utf8");
   if (!fs.existsSync(committed) || fs.readFileSync(committed, "utf8") !== fresh) {
@@ -35,6 +35,9 @@ for (const ns of namespaces) {
 }
 
 const ajv = new Ajv2020({ allErrors: true, strict: false });
+// The record schemas refer to the names of the knowledge base, as an editor resolves
+// `vocabulary.schema.json` beside them.
+ajv.addSchema(JSON.parse(fs.readFileSync(path.join(generated, "vocabulary.schema.json"), "utf8")));
 const validators = {};
 for (const ns of namespaces) {
   validators[ns] = ajv.compile(JSON.parse(fs.readFileSync(path.join(generated, `${ns}.schema.json`), "utf8")));
@@ -153,7 +156,45 @@ for (const c of cases) {
   }
 }
 
+// 5. The vocabulary: a typo'd setting key or engine name in a shipped gotcha, which only a
+// schema that knows the records can see, is rejected by the schema as kb lint rejects it;
+// the same names in another case or with `-` for `_` are accepted by both.
+const vocabDir = path.join(work, "vocabulary");
+fs.rmSync(vocabDir, { recursive: true, force: true });
+fs.cpSync(path.join(source, "records"), vocabDir, { recursive: true });
+const gotcha = "apc-warm-hit-differs-from-cold";
+const original = fs.readFileSync(path.join(vocabDir, "gotchas", `${gotcha}.yaml`), "utf8");
+const vocabCases = [
+  ["typo'd setting key", (t) => t.replace("{config: {prefix_caching:", "{config: {prefix_cachng:"), false],
+  ["typo'd engine", (t) => t.replace("{engine: vllm", "{engine: vlm"), false],
+  ["another case and separator", (t) => t.replace("{config: {prefix_caching:", "{config: {Prefix-Caching:")
+      .replace("{engine: vllm", "{engine: VLLM"), true],
+];
+let vocabAgreed = 0;
+for (const [why, mutate, valid] of vocabCases) {
+  const text = mutate(original);
+  if (text === original) { fail(`vocabulary: ${why}: the mutation did not apply to ${gotcha}`); continue; }
+  fs.writeFileSync(path.join(vocabDir, "gotchas", `${gotcha}.yaml`), text);
+  let lintOut;
+  try {
+    lintOut = execFileSync(kb, ["lint", "--format", "json", "--records", vocabDir], { encoding: "utf8", maxBuffer: 1 << 28 });
+  } catch (e) {
+    lintOut = e.stdout;
+  }
+  const lintRejects = JSON.parse(lintOut).diagnostics.some(
+    (d) => d.severity === "error" && d.file.endsWith(`${gotcha}.yaml`));
+  const schemaRejects = !accepts("gotchas", text).ok;
+  if (lintRejects !== !valid || schemaRejects !== !valid) {
+    fail(`vocabulary: ${why}: kb lint ${lintRejects ? "rejects" : "accepts"} it, the schema ` +
+         `${schemaRejects ? "rejects" : "accepts"} it, expected both to ${valid ? "accept" : "reject"}`);
+  } else {
+    vocabAgreed++;
+  }
+}
+fs.writeFileSync(path.join(vocabDir, "gotchas", `${gotcha}.yaml`), original);
+
 console.log(`${valid} valid records validate, ${rejected} invalid fixtures are rejected, ` +
-            `${agreed}/${cases.length} mutations agree`);
+            `${agreed}/${cases.length} mutations agree, ${vocabAgreed}/${vocabCases.length} ` +
+            `vocabulary cases agree`);
 if (valid === 0 || rejected < 5 || cases.length < 10) fail("too few cases: the test would prove nothing");
 process.exit(failures ? 1 : 0);
