@@ -21,6 +21,7 @@
 #include "kb/lint.h"
 #include "kb/model.h"
 #include "kb/store.h"
+#include "kb/triage.h"
 
 namespace kb {
 class Snapshot;
@@ -82,6 +83,13 @@ struct SearchParams {
   std::string status;
 };
 
+/// A log pasted into the search page, and what reading it gave (POST /search).
+struct PastedLog {
+  std::string text;                      ///< as pasted, shown again
+  const TriageReport* report = nullptr;  ///< the gotchas it names; null when refused
+  std::string error;                     ///< why it was refused; empty when read
+};
+
 /// What the "Am I affected?" form holds, as the visitor sent it: shown again with the
 /// answer.
 struct CheckForm {
@@ -132,7 +140,7 @@ class Renderer {
   /// have none.
   std::optional<std::string> record(const View& v, const Record& r) const;
   /// Search results with snippets and filters; client-side in the static site.
-  std::string search(const View& v, const SearchParams& p) const;
+  std::string search(const View& v, const SearchParams& p, const PastedLog* log = nullptr) const;
   /// Every diagnostic of the tree, as `kb lint` reports them.
   std::string diagnostics(const View& v) const;
   /// A 404 page for `path` with the resolver's best candidates.
@@ -167,6 +175,9 @@ class Renderer {
 /// GET and POST /check: the "Am I affected?" form, and a posted deployment checked through
 /// the same code as POST /api/v1/check (its status too: 200, 400, 413, 422).
 void check_page(const http::Ctx& c);
+/// POST /search: a pasted log, read as POST /api/v1/triage reads one, the gotchas it
+/// names shown on the search page.
+void search_log_page(const http::Ctx& c);
 
 /// The route handler of every HTML page of `kb serve` (routes.cpp points its page rows
 /// here): renders from the request's snapshot with the server's Renderer, and sends the

@@ -13,6 +13,7 @@
 #include "kb/deploy.h"
 #include "kb/deployment.h"
 #include "kb/text.h"
+#include "kb/triage.h"
 #include "pages.h"
 #include "routes.h"
 
@@ -229,6 +230,41 @@ void handle(const http::Ctx& c) {
       http::send_page(c.res, http::Problem::not_found, std::move(page.body), page.content_type);
       break;
   }
+}
+
+void search_log_page(const http::Ctx& c) {
+  if (c.svc.renderer == nullptr) {
+    throw http::ApiError(http::Problem::not_found, "not-found", "this server serves no pages");
+  }
+  PastedLog log;
+  std::optional<TriageReport> report;
+  std::optional<http::Problem> problem;
+  try {
+    const std::string type = http::content_type(c.req);
+    if (!type.empty() && type != "application/x-www-form-urlencoded") {
+      throw http::ApiError(http::Problem::unsupported_media_type,
+                           http::problem_code(http::Problem::unsupported_media_type),
+                           "send the form as application/x-www-form-urlencoded, as this page does");
+    }
+    log.text = field(form_fields(c.req.body), "log");
+    if (text::trim(log.text).empty())
+      bad_field("the form was sent without a log: paste its lines into the box and read again");
+    // Read as POST /api/v1/triage reads a log: line by line, memory bounded by a line.
+    Triage t(c.snap.corpus());
+    t.feed(log.text);
+    report = t.finish();
+    log.report = &*report;
+  } catch (const http::ApiError& e) {
+    problem = e.problem();
+    log.error = e.what();
+  }
+  std::string body = c.svc.renderer->search(make_view(c.snap), search_params(c.req), &log);
+  secure(c.res);
+  const std::string type = Page{}.content_type;
+  if (problem)
+    http::send_page(c.res, *problem, std::move(body), type);
+  else
+    http::send_body(c.res, std::move(body), type);
 }
 
 }  // namespace kb::pages

@@ -82,11 +82,51 @@ Data result_item(const View& v, const Links& links, const Record& r, const std::
   return d;
 }
 
+// The gotchas a pasted log names, each with its matching lines numbered as in the paste.
+void log_section(const View& v, const Links& links, const PastedLog& log, Data& d) {
+  set(d, "log_text", log.text);
+  set(d, "log_read", log.report != nullptr);
+  put(d, "log_error", log.error);
+  if (log.report == nullptr) return;
+  const TriageReport& t = *log.report;
+  List matches;
+  for (const TriageMatch& m : t.matches) {
+    const Record* r = v.corpus.find(m.id);
+    Data item = r ? gotcha_item(v, links, *r) : Data();
+    set(item, "href", links.page(m.id));
+    set(item, "id", m.id);
+    set(item, "title", m.title);
+    set(item, "workaround", m.workaround);
+    set(item, "count", std::to_string(m.count));
+    set(item, "lines_word", m.count == 1 ? "line" : "lines");
+    List signatures;
+    for (const auto& sig : m.signatures) signatures.push_back(object_of("text", sig));
+    set(item, "signatures", std::move(signatures));
+    List lines;
+    for (const TriageLine& l : m.lines) {
+      Data line;
+      set(line, "line", std::to_string(l.line));
+      set(line, "text", l.text);
+      lines.push_back(std::move(line));
+    }
+    set(item, "lines", std::move(lines));
+    set(item, "more", m.count > m.lines.size());
+    matches.push_back(std::move(item));
+  }
+  set(d, "log_has_matches", !matches.empty());
+  set(d, "log_matches", std::move(matches));
+  set(d, "log_lines", std::to_string(t.lines));
+  set(d, "log_lines_word", t.lines == 1 ? "line" : "lines");
+  set(d, "log_signatures", std::to_string(t.signatures));
+}
+
 }  // namespace
 
-std::string Renderer::search(const View& v, const SearchParams& p) const {
+std::string Renderer::search(const View& v, const SearchParams& p, const PastedLog* log) const {
   const Links links(impl_->style, 0);
   Data d = page_data(links, p.q.empty() ? "Search" : "Search: " + p.q, p.q);
+  if (log) log_section(v, links, *log, d);
+  set(d, "log_asked", log != nullptr);
   Filter filter{p.engine.empty() ? "" : v.corpus.target(Kind::engine, p.engine).value_or(""), p};
   std::map<std::string, std::size_t> by_engine, by_severity, by_status;
   List results;

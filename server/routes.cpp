@@ -229,6 +229,17 @@ const std::vector<Route>& route_table() {
       {"GET", "/", "/", pages::handle, false, "the home page", page_params(), false, pages::peek},
       {"GET", "/(search|diagnostics|feed\\.xml)", "/{page}", pages::handle, false,
        "the search and diagnostics pages, the Atom feed", page_params(), false, pages::peek},
+      // A log pasted into the search page, read as POST /api/v1/triage reads one.
+      {"POST",
+       "/search",
+       "/search",
+       pages::search_log_page,
+       false,
+       "a log pasted into the search page: the gotchas its lines name",
+       {},
+       false,
+       nullptr,
+       kServerBodyLimit},
       // "Am I affected?": the form, and a deployment posted from it, checked as POST
       // /api/v1/check checks it. Lenient like every page; the form's fields are checked.
       {"GET",

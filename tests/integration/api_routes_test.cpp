@@ -219,7 +219,7 @@ TEST_CASE("diagnostics, changes, export, index, healthz and metrics", "[server]"
   CHECK(exported["records"][0]["content_hash"].is_string());
 
   auto index = get_json(s, "/api/v1");
-  CHECK(index["routes"].size() == 24);
+  CHECK(index["routes"].size() == 25);
 
   auto health = get_json(s, "/healthz");
   CHECK(health["status"] == "ok");

@@ -121,6 +121,8 @@ TEST_CASE("kb site writes every page, the JSON and YAML beside each, feed, index
     INFO(file);
     CHECK(kb::test::read_text(out / file) == kb::test::read_text(fs::path(KB_SOURCE_DIR) / file));
   }
+  // The static search page has no box for a log: nothing could read it without a server.
+  CHECK(kb::test::read_text(out / "search.html").find("log-form") == std::string::npos);
   // The vocabulary they refer to names this site's records (the test tree's vllm engine).
   const auto vocabulary =
       nlohmann::json::parse(kb::test::read_text(out / "schemas/vocabulary.schema.json"));
