@@ -73,14 +73,36 @@ bool checkbox(const std::map<std::string, std::string>& fields, const char* name
   bad_field(std::string(name) + " must be true or false");
 }
 
-// Fills `form` field by field, so what was read is shown again when a field is refused.
-void read_form(const httplib::Request& req, CheckForm& form) {
+// A page's form arrives urlencoded, as the page sends it.
+void require_form(const httplib::Request& req) {
   const std::string type = http::content_type(req);
   if (!type.empty() && type != "application/x-www-form-urlencoded") {
     throw http::ApiError(http::Problem::unsupported_media_type,
                          http::problem_code(http::Problem::unsupported_media_type),
                          "send the form as application/x-www-form-urlencoded, as this page does");
   }
+}
+
+void require_pages(const http::Ctx& c) {
+  if (c.svc.renderer == nullptr) {
+    throw http::ApiError(http::Problem::not_found, "not-found", "this server serves no pages");
+  }
+}
+
+// A page answering a posted form, with the status of the problem that stopped it, if any.
+void send_form_page(const http::Ctx& c, const std::optional<http::Problem>& problem,
+                    std::string body) {
+  secure(c.res);
+  const std::string type = Page{}.content_type;
+  if (problem)
+    http::send_page(c.res, *problem, std::move(body), type);
+  else
+    http::send_body(c.res, std::move(body), type);
+}
+
+// Fills `form` field by field, so what was read is shown again when a field is refused.
+void read_form(const httplib::Request& req, CheckForm& form) {
+  require_form(req);
   const auto fields = form_fields(req.body);
   form.deployment = field(fields, "deployment");
   form.ignore = field(fields, "ignore");
@@ -119,9 +141,7 @@ std::string page_message(const http::ApiError& e, std::size_t bytes) {
 }  // namespace
 
 void check_page(const http::Ctx& c) {
-  if (c.svc.renderer == nullptr) {
-    throw http::ApiError(http::Problem::not_found, "not-found", "this server serves no pages");
-  }
+  require_pages(c);
   CheckForm form;
   std::optional<CheckOutcome> outcome;
   std::optional<http::Problem> problem;
@@ -145,13 +165,8 @@ void check_page(const http::Ctx& c) {
     }
     if (answer.is_object()) outcome->answer = &answer;
   }
-  std::string body = c.svc.renderer->check(make_view(c.snap), form, outcome ? &*outcome : nullptr);
-  secure(c.res);
-  const std::string type = Page{}.content_type;
-  if (problem)
-    http::send_page(c.res, *problem, std::move(body), type);
-  else
-    http::send_body(c.res, std::move(body), type);
+  send_form_page(c, problem,
+                 c.svc.renderer->check(make_view(c.snap), form, outcome ? &*outcome : nullptr));
 }
 
 namespace {
@@ -233,19 +248,12 @@ void handle(const http::Ctx& c) {
 }
 
 void search_log_page(const http::Ctx& c) {
-  if (c.svc.renderer == nullptr) {
-    throw http::ApiError(http::Problem::not_found, "not-found", "this server serves no pages");
-  }
+  require_pages(c);
   PastedLog log;
   std::optional<TriageReport> report;
   std::optional<http::Problem> problem;
   try {
-    const std::string type = http::content_type(c.req);
-    if (!type.empty() && type != "application/x-www-form-urlencoded") {
-      throw http::ApiError(http::Problem::unsupported_media_type,
-                           http::problem_code(http::Problem::unsupported_media_type),
-                           "send the form as application/x-www-form-urlencoded, as this page does");
-    }
+    require_form(c.req);
     log.text = field(form_fields(c.req.body), "log");
     if (text::trim(log.text).empty())
       bad_field("the form was sent without a log: paste its lines into the box and read again");
@@ -258,13 +266,7 @@ void search_log_page(const http::Ctx& c) {
     problem = e.problem();
     log.error = e.what();
   }
-  std::string body = c.svc.renderer->search(make_view(c.snap), search_params(c.req), &log);
-  secure(c.res);
-  const std::string type = Page{}.content_type;
-  if (problem)
-    http::send_page(c.res, *problem, std::move(body), type);
-  else
-    http::send_body(c.res, std::move(body), type);
+  send_form_page(c, problem, c.svc.renderer->search(make_view(c.snap), search_params(c.req), &log));
 }
 
 }  // namespace kb::pages

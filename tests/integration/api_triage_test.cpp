@@ -4,24 +4,11 @@
 
 using namespace kbtest;
 
-namespace {
-
-kb::http::ServeConfig shipped() {
-  kb::http::ServeConfig cfg;
-  cfg.records = std::string(KB_SOURCE_DIR) + "/records";
-  return cfg;
-}
-
-const char* kLog =
-    "INFO 10-20 12:00:01 engine started\n"
-    "ERROR Remote NIXL agent engine ID mismatch. Expected abc, received def.\n";
-
-}  // namespace
-
 TEST_CASE("triage API: a log names its gotcha with the matching lines", "[server][triage]") {
-  TestServer s(shipped());
+  TestServer s(shipped_records());
   for (const auto& [body, type] : std::vector<std::pair<std::string, std::string>>{
-           {kLog, "text/plain"}, {json{{"log", kLog}}.dump(), "application/json"}}) {
+           {kNixlMismatchLog, "text/plain"},
+           {json{{"log", kNixlMismatchLog}}.dump(), "application/json"}}) {
     auto res = post(s, "/api/v1/triage", body, type);
     INFO(type << " -> " << res->status << " " << res->body);
     REQUIRE(res->status == 200);
@@ -40,7 +27,7 @@ TEST_CASE("triage API: a log names its gotcha with the matching lines", "[server
 }
 
 TEST_CASE("triage API: bodies it cannot read get a 4xx", "[server][triage]") {
-  TestServer s(shipped());
+  TestServer s(shipped_records());
   CHECK(post(s, "/api/v1/triage", "", "text/plain")->status == 400);
   CHECK(post(s, "/api/v1/triage", "  \n", "text/plain")->status == 400);
   CHECK(post(s, "/api/v1/triage", "{\"text\": 1}", "application/json")->status == 422);

@@ -13,16 +13,6 @@ using namespace kbtest;
 
 namespace {
 
-kb::http::ServeConfig shipped() {
-  kb::http::ServeConfig cfg;
-  cfg.records = std::string(KB_SOURCE_DIR) + "/records";
-  return cfg;
-}
-
-const char* kLog =
-    "INFO 10-20 12:00:01 engine started\n"
-    "ERROR Remote NIXL agent engine ID mismatch. Expected abc, received def.\n";
-
 httplib::Result post_log(const TestServer& s, const std::string& log) {
   auto c = s.client();
   auto res = c.Post("/search", httplib::Params{{"log", log}});
@@ -33,15 +23,15 @@ httplib::Result post_log(const TestServer& s, const std::string& log) {
 }  // namespace
 
 TEST_CASE("search page: a pasted log names its gotcha as the triage API does", "[pages][triage]") {
-  TestServer s(shipped());
-  auto res = post_log(s, kLog);
+  TestServer s(shipped_records());
+  auto res = post_log(s, kNixlMismatchLog);
   REQUIRE(res->status == 200);
   std::string error;
   auto doc = kb::test::parse_page(res->body, &error);
   INFO(error);
   REQUIRE(doc->first_child());
   // The API's answer for the same log.
-  const json api = json::parse(post(s, "/api/v1/triage", kLog, "text/plain")->body);
+  const json api = json::parse(post(s, "/api/v1/triage", kNixlMismatchLog, "text/plain")->body);
   REQUIRE(api["matches"].size() == 1);
   const std::string id = api["matches"][0]["id"];
   const std::string section = res->body.substr(res->body.find("id=\"log-result\""));
@@ -62,7 +52,7 @@ TEST_CASE("search page: a pasted log names its gotcha as the triage API does", "
 }
 
 TEST_CASE("search page: a log form it cannot read is a 4xx page", "[pages][triage]") {
-  TestServer s(shipped());
+  TestServer s(shipped_records());
   auto empty = post_log(s, "  \n");
   CHECK(empty->status == 400);
   CHECK(empty->body.find("without a log") != std::string::npos);

@@ -91,6 +91,18 @@ inline kb::LintOptions test_lint() {
   return o;
 }
 
+/// A server configuration serving the bundled records/ (what operators get).
+inline kb::http::ServeConfig shipped_records() {
+  kb::http::ServeConfig cfg;
+  cfg.records = std::string(KB_SOURCE_DIR) + "/records";
+  return cfg;
+}
+
+/// A log one shipped gotcha's signature names (line 2).
+inline constexpr const char* kNixlMismatchLog =
+    "INFO 10-20 12:00:01 engine started\n"
+    "ERROR Remote NIXL agent engine ID mismatch. Expected abc, received def.\n";
+
 /// A server on a free loopback port; errors it logs are kept for assertions.
 class TestServer {
  public:
