@@ -1,0 +1,6 @@
+#!/bin/sh
+# Near miss: same connector and version, full-attention Qwen3 model (no GDN state).
+pip install vllm==0.26.0 lmcache==0.5.2
+lmcache server --l1-size-gb 40 --eviction-policy LRU &
+vllm serve Qwen/Qwen3-32B --tensor-parallel-size 2 --port 8000 \
+  --kv-transfer-config '{"kv_connector":"LMCacheMPConnector","kv_role":"kv_both","kv_connector_extra_config":{"lmcache.mp.host":"tcp://127.0.0.1","lmcache.mp.port":6555}}'

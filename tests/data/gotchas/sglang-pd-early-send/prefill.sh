@@ -1,0 +1,9 @@
+#!/bin/sh
+# Prefill server of a GLM P/D deployment over Mooncake RDMA, overlap scheduling on (the
+# default) and 8192-token prefill chunks: long prompts are transferred chunk by chunk.
+docker run -d --gpus all --net host --ipc=host --privileged \
+  lmsysorg/sglang:v0.5.16 \
+  python3 -m sglang.launch_server --model-path zai-org/GLM-4.6-FP8 \
+  --disaggregation-mode prefill --disaggregation-transfer-backend mooncake \
+  --disaggregation-ib-device mlx5_0 --tp 8 --chunked-prefill-size 8192 \
+  --trust-remote-code --host 0.0.0.0 --port 30000
