@@ -1,6 +1,7 @@
 #include "schema_json.h"
 
 #include <cctype>
+#include <charconv>
 #include <map>
 #include <set>
 #include <string>
@@ -8,6 +9,7 @@
 
 #include "kb/resolver.h"
 #include "kb/schema.h"
+#include "kb/text.h"
 
 namespace kb::json {
 
@@ -169,8 +171,14 @@ json one_value(const Field& f, json& defs) {
       return {{"type", "object"},
               {"additionalProperties",
                {{"type", json::array({"string", "number", "boolean", "null"})}}}};
-    case ValueType::setting_map:
-      return {{"type", "object"}, {"additionalProperties", {{"type", scalar_types()}}}};
+    case ValueType::setting_map: {
+      json map = {{"type", "object"}, {"additionalProperties", {{"type", scalar_types()}}}};
+      if (t_vocabulary) {
+        map["propertyNames"] = vocab_ref("setting_key");
+        map["$ref"] = std::string(kVocabularyFile) + "#/$defs/setting_values";
+      }
+      return map;
+    }
     case ValueType::engine_versions: {
       Field v = f;
       v.type = ValueType::version;
@@ -210,6 +218,7 @@ json predicate_defs(json& defs) {
   json engine_name = {{"type", "string"}, {"pattern", "\\S"}};
   if (t_vocabulary) {
     tests["propertyNames"] = vocab_ref("setting_key");
+    tests["$ref"] = std::string(kVocabularyFile) + "#/$defs/setting_values";
     key = vocab_ref("setting_key");
     engine_name = vocab_ref("engine");
   }
@@ -307,6 +316,78 @@ json names_schema(Kind k, const std::set<std::string>& keys, const std::string& 
           {"description", what}};
 }
 
+// A regex matching the raw spellings of an enum value that normalize_value() accepts: any
+// case, `-` and `_` alike, surrounding space; a synonym's `*` matches any run.
+std::string enum_value_re(const std::string& spelling) {
+  std::string out;
+  for (char c : spelling) {
+    if (c == '-' || c == '_') {
+      out += "[-_]";
+    } else if (c == '*') {
+      out += ".*";
+    } else {
+      if (std::string_view(".+?^$()[]{}|\\/").find(c) != std::string_view::npos) out += '\\';
+      out += c;
+    }
+  }
+  return nocase(out);
+}
+
+// The values a setting takes, as kb lint reads a predicate's or a map's value: a scalar of
+// the setting's type (YAML 1.2 readers give `yes` as text, `1` as a number). Empty for a
+// text setting, which takes any scalar.
+json setting_value_schema(const SettingDef& def) {
+  json scalar;
+  if (def.type == setting_type::kBool) {
+    std::string alts;
+    for (const auto& [spelling, meaning] : bool_spellings())
+      alts += (alts.empty() ? "" : "|") + nocase(spelling);
+    scalar = {
+        {"anyOf", json::array({{{"type", "boolean"}},
+                               {{"enum", json::array({0, 1})}},
+                               {{"type", "string"}, {"pattern", "^\\s*(?:" + alts + ")\\s*$"}}})}};
+  } else if (def.type == setting_type::kInteger) {
+    scalar = {{"anyOf", json::array({{{"type", "integer"}},
+                                     {{"type", "string"}, {"pattern", "^\\s*[-+]?[0-9]+\\s*$"}}})}};
+  } else if (def.type == setting_type::kNumber) {
+    scalar = {
+        {"anyOf",
+         json::array({{{"type", "number"}},
+                      {{"type", "string"},
+                       {"pattern",
+                        "^\\s*[-+]?(?:[0-9]+\\.?[0-9]*|\\.[0-9]+)(?:[eE][-+]?[0-9]+)?\\s*$"}}})}};
+  } else if (def.type == setting_type::kVersion) {
+    scalar = {{"anyOf",
+               json::array({{{"type", "number"}, {"minimum", 0}},
+                            {{"type", "string"}, {"pattern", "^\\s*" + version_re() + "\\s*$"}}})}};
+  } else if (def.type == setting_type::kEnum) {
+    std::string alts;
+    json literal = json::array();  // spellings a YAML reader gives as numbers or booleans
+    std::string names;
+    for (const auto& v : def.values) {
+      names += (names.empty() ? "" : ", ") + v.value;
+      std::vector<std::string> spellings{v.value};
+      spellings.insert(spellings.end(), v.synonyms.begin(), v.synonyms.end());
+      for (const auto& s : spellings) {
+        const std::string t(text::trim(s));
+        if (t.empty()) continue;
+        alts += (alts.empty() ? "" : "|") + enum_value_re(t);
+        const std::string lower = text::lower(t);
+        if (lower == "true" || lower == "false") literal.push_back(lower == "true");
+        long long n = 0;
+        auto [p, ec] = std::from_chars(t.data(), t.data() + t.size(), n);
+        if (ec == std::errc() && p == t.data() + t.size()) literal.push_back(n);
+      }
+    }
+    json forms = json::array({{{"type", "string"}, {"pattern", "^\\s*(?:" + alts + ")\\s*$"}}});
+    if (!literal.empty()) forms.push_back({{"enum", literal}});
+    scalar = {{"anyOf", forms}, {"description", "one of: " + names}};
+  } else {
+    return json::object();  // text: any scalar
+  }
+  return scalar;
+}
+
 }  // namespace
 
 json vocabulary_schema(const Corpus& corpus) {
@@ -341,6 +422,32 @@ json vocabulary_schema(const Corpus& corpus) {
   const std::string start = "^\\s*", pattern = key["pattern"];
   key["pattern"] = start + "(?:[^.\\s]+\\.)?" + pattern.substr(start.size());
   defs["setting_key"] = key;
+  // Each setting's values, by the names that spell its key (with an optional ROLE. prefix):
+  // a typo'd or mistyped value in a predicate, an implication or a model's traits.
+  json by_key = json::object();
+  for (const auto& r : corpus.records()) {
+    if (r->kind != Kind::setting) continue;
+    json scalar = setting_value_schema(*r->setting);
+    if (scalar.empty()) continue;
+    std::set<std::string> spellings{normalize_name(r->setting->key)};
+    for (const auto& syn : r->setting->synonyms) spellings.insert(normalize_name(syn));
+    std::string p = names_schema(Kind::setting, spellings, "")["pattern"];
+    p = start + "(?:[^.\\s]+\\.)?" + p.substr(start.size());
+    // One definition per setting, which the operator forms (`{in: [...]}`) refer back to:
+    // the predicate schema already fixes their shape, and a validator compiles a
+    // self-referring definition once instead of copying its pattern into every operand.
+    const std::string def = "value_" + std::string(text::id_slug(r->id));
+    const json self = {{"$ref", "#/$defs/" + def}};
+    defs[def] = {{"description", "a value of " + r->id},
+                 {"anyOf", json::array({scalar,
+                                        {{"type", "array"}, {"items", self}},
+                                        {{"type", "object"}, {"additionalProperties", self}}})}};
+    by_key[p] = self;
+  }
+  defs["setting_values"] = {
+      {"type", "object"},
+      {"description", "a map from setting names to values: each value of its setting's type"},
+      {"patternProperties", std::move(by_key)}};
   return {{"$schema", "https://json-schema.org/draft/2020-12/schema"},
           {"$id", kVocabularyFile},
           {"title", "kb vocabulary: the names records may refer to"},

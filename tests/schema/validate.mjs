@@ -169,9 +169,26 @@ const vocabCases = [
   ["typo'd engine", (t) => t.replace("{engine: vllm", "{engine: vlm"), false],
   ["another case and separator", (t) => t.replace("{config: {prefix_caching:", "{config: {Prefix-Caching:")
       .replace("{engine: vllm", "{engine: VLLM"), true],
+  ["a bool setting's value that is no boolean", (t) => t.replace("{config: {prefix_caching: true}}",
+      "{config: {prefix_caching: maybe}}"), false],
+  ["a bool setting's value in another spelling", (t) => t.replace("{config: {prefix_caching: true}}",
+      "{config: {prefix_caching: Enabled}}"), true],
+];
+// An enum setting's values, in a gotcha that tests one.
+const enumGotcha = "dynamo-shared-frontend-kv-router-restart-misses-workers";
+const enumCases = [
+  ["an enum setting's value that it does not declare", (t) => t.replace("{config: {router_mode: kv}}",
+      "{config: {router_mode: kv_awre}}"), false],
+  ["an enum setting's synonym, another case and separator", (t) => t.replace(
+      "{config: {router_mode: kv}}", "{config: {router_mode: KV_Aware}}"), true],
+  ["an operator's operands", (t) => t.replace("{config: {router_mode: kv}}",
+      "{config: {router_mode: {in: [kv, randm]}}}"), false],
 ];
 let vocabAgreed = 0;
-for (const [why, mutate, valid] of vocabCases) {
+const enumOriginal = fs.readFileSync(path.join(vocabDir, "gotchas", `${enumGotcha}.yaml`), "utf8");
+const allVocabCases = [...vocabCases.map((c) => [gotcha, original, ...c]),
+                       ...enumCases.map((c) => [enumGotcha, enumOriginal, ...c])];
+for (const [gotcha, original, why, mutate, valid] of allVocabCases) {
   const text = mutate(original);
   if (text === original) { fail(`vocabulary: ${why}: the mutation did not apply to ${gotcha}`); continue; }
   fs.writeFileSync(path.join(vocabDir, "gotchas", `${gotcha}.yaml`), text);
@@ -190,11 +207,11 @@ for (const [why, mutate, valid] of vocabCases) {
   } else {
     vocabAgreed++;
   }
+  fs.writeFileSync(path.join(vocabDir, "gotchas", `${gotcha}.yaml`), original);
 }
-fs.writeFileSync(path.join(vocabDir, "gotchas", `${gotcha}.yaml`), original);
 
 console.log(`${valid} valid records validate, ${rejected} invalid fixtures are rejected, ` +
-            `${agreed}/${cases.length} mutations agree, ${vocabAgreed}/${vocabCases.length} ` +
+            `${agreed}/${cases.length} mutations agree, ${vocabAgreed}/${allVocabCases.length} ` +
             `vocabulary cases agree`);
 if (valid === 0 || rejected < 5 || cases.length < 10) fail("too few cases: the test would prove nothing");
 process.exit(failures ? 1 : 0);

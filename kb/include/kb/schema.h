@@ -10,9 +10,16 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "kb/model.h"
+
+namespace kb {
+/// How a bool setting's value may be written (lower-case), each spelling with what it
+/// means: `yes` -> `true`, `off` -> `false` (what `kb lint` and `kb check` accept).
+const std::vector<std::pair<std::string_view, std::string_view>>& bool_spellings();
+}  // namespace kb
 
 namespace kb::schema {
 
