@@ -18,6 +18,7 @@ class EvidenceIndex;
 class RecordBodies;
 struct FileResult;
 struct Linted;
+struct Record;
 struct LintOptions;
 
 /// Version of the SQLite layout; bumped on any incompatible change.
@@ -127,6 +128,17 @@ void write_index_file(const Corpus& corpus, const EvidenceIndex& evidence,
 /// what linting found (the corpus slim).
 Linted build_index_file(const std::filesystem::path& dir, const LintOptions& options,
                         const std::filesystem::path& path);
+
+/// The text full-text search indexes for one record, by column: what it ranks (title
+/// first, then the symptom, ...) and what the static site's client-side search ranks the
+/// same way. `whole` must carry its bodies (Corpus::whole).
+struct SearchColumns {
+  std::string title, symptom, root_cause, workaround, notes;
+  /// Names, description, method, aliases, engines it affects, tags, a setting's spellings
+  /// and values, log signatures.
+  std::string other;
+};
+SearchColumns search_columns(const Record& whole);
 
 /// Turns user text into an FTS5 query that cannot be a syntax error: each term quoted,
 /// terms AND-ed. Empty when the text holds no searchable term.

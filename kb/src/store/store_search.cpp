@@ -9,6 +9,7 @@
 #include <set>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -213,10 +214,15 @@ std::unordered_map<std::int64_t, SearchHit> read_hits(sqlite3* db, const std::st
 
 // Appends up to `limit` hits of FTS5 query `match`, best first: the kept ranking's first
 // rows, with the hits kept beside it, reading back only the rows not kept yet.
+// Rows in `seen` (an earlier part's hits) are skipped, and the rows added join it.
 void ranked_hits(RankedQueries& cache, std::uint64_t gen, sqlite3* db, const std::string& match,
-                 std::size_t limit, std::vector<SearchHit>& out) {
+                 std::size_t limit, std::vector<SearchHit>& out,
+                 std::unordered_set<std::int64_t>& seen) {
   auto ranked = ranking(cache, gen, db, match);
-  const auto& rows = ranked->rows;
+  std::vector<std::pair<std::int64_t, double>> rows;
+  for (const auto& row : ranked->rows) {
+    if (!seen.count(row.first)) rows.push_back(row);
+  }
   std::size_t next = 0, added = 0;
   while (added < limit && next < rows.size()) {
     const std::size_t end = std::min(rows.size(), next + (limit - added));
@@ -251,6 +257,7 @@ void ranked_hits(RankedQueries& cache, std::uint64_t gen, sqlite3* db, const std
       }
       hit->rank = rows[i].second;
       out.push_back(std::move(*hit));
+      seen.insert(rows[i].first);
       ++added;
     }
     next = end;
@@ -273,16 +280,16 @@ std::vector<SearchHit> Store::search(std::string_view query, std::size_t limit,
   // Read before any row: a ranking kept for this generation describes these rows or newer.
   const std::uint64_t gen = impl_->generation.load(std::memory_order_acquire);
   // Records holding every term as written come first; only when they are too few does
-  // the last term count as the start of a word, for the rows not already found.
+  // the last term count as the start of a word, for the rows not already found. Each part
+  // is one plain query (no NOT) whose rows an earlier part found are skipped: its bm25 then
+  // counts exactly the words it asks for, which the static site's search computes alike.
   const std::string exact = terms_query(terms, false);
   std::vector<SearchHit> hits;
-  ranked_hits(*impl_->ranked, gen, db, exact, limit, hits);
+  std::unordered_set<std::int64_t> seen;
+  ranked_hits(*impl_->ranked, gen, db, exact, limit, hits, seen);
   const bool prefix_ok = utf8_chars(terms.back()) >= kMinPrefixChars;
-  if (hits.size() < limit && prefix_ok) {
-    const std::string prefix =
-        std::string("(").append(terms_query(terms, true)) + ") NOT (" + exact + ")";
-    ranked_hits(*impl_->ranked, gen, db, prefix, limit - hits.size(), hits);
-  }
+  if (hits.size() < limit && prefix_ok)
+    ranked_hits(*impl_->ranked, gen, db, terms_query(terms, true), limit - hits.size(), hits, seen);
   // Then the records holding some of the words, those holding more of them (and in their
   // title) first: a sentence finds what matches most of it.
   if (hits.size() < limit && terms.size() > 1) {
@@ -291,9 +298,7 @@ std::vector<SearchHit> Store::search(std::string_view query, std::size_t limit,
       if (!any.empty()) any += " OR ";
       any += terms_query({t}, false);
     }
-    const std::string all = prefix_ok ? terms_query(terms, true) : exact;
-    ranked_hits(*impl_->ranked, gen, db, "(" + any + ") NOT (" + all + ")", limit - hits.size(),
-                hits);
+    ranked_hits(*impl_->ranked, gen, db, any, limit - hits.size(), hits, seen);
   }
   return hits;
 }

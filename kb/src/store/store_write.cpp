@@ -57,6 +57,41 @@ std::unordered_set<std::string> touched_ids(const Corpus& prev, const Corpus& ne
 
 }  // namespace
 
+SearchColumns search_columns(const Record& r) {
+  std::string other = r.engine->name + "\n" + r.description + "\n" + r.method + "\n" +
+                      r.pass_criterion + "\n" + r.engine->repo + "\n" + r.family + "\n" +
+                      r.category;
+  for (const auto& a : r.aliases) other += "\n" + a;
+  // Searching an engine's name finds the gotchas that affect it.
+  for (const auto& a : r.affects) other += "\n" + a.raw;
+  // Tags, and the words a log or a command line uses: a setting's key, synonyms and
+  // every flag, variable and key that spells it, its values' synonyms; a signature.
+  for (const auto& t : r.tags) other += "\n" + t;
+  if (r.kind == Kind::setting) {
+    other += "\n" + r.setting->key.str();
+    for (const auto& syn : r.setting->synonyms) other += "\n" + syn;
+    for (const auto& e : r.setting->engines) {
+      for (const auto* list : {&e.flags, &e.env, &e.json, &e.keys}) {
+        for (const auto& sp : *list) other += "\n" + sp.name.str() + " " + sp.field.str();
+      }
+    }
+    for (const auto& v : r.setting->values) {
+      other += "\n" + v.value.str();
+      for (const auto& syn : v.synonyms) other += " " + syn;
+    }
+  }
+  if (r.detection) {
+    for (const auto& sig : r.detection->signatures)
+      other += "\n" + (sig.literal.empty() ? sig.regex.str() : sig.literal.str());
+  }
+  return {std::string(display_name(r)),
+          r.symptom,
+          r.root_cause,
+          r.workaround,
+          r.notes,
+          std::move(other)};
+}
+
 struct StoreWriter {
   explicit StoreWriter(sqlite3* db)
       : db(db),
@@ -160,41 +195,16 @@ struct StoreWriter {
           .bind(8, subject_text(r))
           .run();
     }
-    std::string other = r.engine->name + "\n" + r.description + "\n" + r.method + "\n" +
-                        r.pass_criterion + "\n" + r.engine->repo + "\n" + r.family + "\n" +
-                        r.category;
-    for (const auto& a : r.aliases) other += "\n" + a;
-    // Searching an engine's name finds the gotchas that affect it.
-    for (const auto& a : r.affects) other += "\n" + a.raw;
-    // Tags, and the words a log or a command line uses: a setting's key, synonyms and
-    // every flag, variable and key that spells it, its values' synonyms; a signature.
-    for (const auto& t : r.tags) other += "\n" + t;
-    if (r.kind == Kind::setting) {
-      other += "\n" + r.setting->key.str();
-      for (const auto& syn : r.setting->synonyms) other += "\n" + syn;
-      for (const auto& e : r.setting->engines) {
-        for (const auto* list : {&e.flags, &e.env, &e.json, &e.keys}) {
-          for (const auto& sp : *list) other += "\n" + sp.name.str() + " " + sp.field.str();
-        }
-      }
-      for (const auto& v : r.setting->values) {
-        other += "\n" + v.value.str();
-        for (const auto& syn : v.synonyms) other += " " + syn;
-      }
-    }
-    if (r.detection) {
-      for (const auto& sig : r.detection->signatures)
-        other += "\n" + (sig.literal.empty() ? sig.regex.str() : sig.literal.str());
-    }
+    const SearchColumns cols = search_columns(r);
     ins_fts.bind(1, rowid)
         .bind(2, r.id)
         .bind(3, r.content_hash)
-        .bind(4, std::string(display_name(r)))
-        .bind(5, r.symptom)
-        .bind(6, r.root_cause)
-        .bind(7, r.workaround)
-        .bind(8, r.notes)
-        .bind(9, other)
+        .bind(4, cols.title)
+        .bind(5, cols.symptom)
+        .bind(6, cols.root_cause)
+        .bind(7, cols.workaround)
+        .bind(8, cols.notes)
+        .bind(9, cols.other)
         .run();
   }
 
