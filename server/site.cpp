@@ -21,6 +21,7 @@
 #include "json.h"
 #include "json_dump.h"
 #include "kb/error.h"
+#include "kb/store.h"
 #include "kb/text.h"
 #include "openapi.h"
 #include "pages_internal.h"
@@ -40,7 +41,8 @@ std::string random_suffix() {
   return s;
 }
 
-// Whitespace runs collapsed to one space, so the index stays small.
+// Whitespace runs collapsed to one space, so the index stays small (search splits words
+// at any of them alike).
 std::string squeeze(const std::string& text) {
   std::string out;
   bool space = false;
@@ -65,17 +67,20 @@ std::string search_index_js(const pages::View& v) {
   const pages::Links links(pages::LinkStyle::static_site, 0);
   std::string out = "window.KB_SEARCH_INDEX = {\"docs\":[";
   bool first = true;
+  // Every record the server's index holds, with the same columns (kb/store.h), so the
+  // client-side search ranks them as the server does.
   for (const auto& r : v.corpus.records()) {
-    if (r->kind == Kind::result) continue;
-    std::string text;
-    const auto w = v.corpus.whole(*r);
-    for (const Str* field : {&w->symptom, &w->root_cause, &w->workaround, &w->notes, &w->method,
-                             &w->pass_criterion, &w->description}) {
-      if (!field->empty()) text += *field + "\n";
-    }
-    for (const auto& alias : r->aliases) text += alias + "\n";
-    out += first ? "{\"e\":[" : ",{\"e\":[";
+    const SearchColumns cols = search_columns(*v.corpus.whole(*r));
+    out += first ? "{\"c\":[" : ",{\"c\":[";
     first = false;
+    bool first_col = true;
+    for (const std::string* col : {&cols.title, &cols.symptom, &cols.root_cause, &cols.workaround,
+                                   &cols.notes, &cols.other}) {
+      if (!first_col) out += ',';
+      first_col = false;
+      json::append_ascii_string(out, squeeze(*col));  // the same tokens, fewer bytes
+    }
+    out += "],\"e\":[";
     bool first_engine = true;
     for (const auto& ref : r->affects) {
       if (auto id = v.corpus.target(Kind::engine, ref.raw)) {
@@ -85,9 +90,10 @@ std::string search_index_js(const pages::View& v) {
       }
     }
     const std::pair<const char*, std::string_view> fields[] = {
-        {"],\"id\":", r->id.view()},         {",\"k\":", kind_name(r->kind)},
-        {",\"s\":", to_string(r->severity)}, {",\"st\":", to_string(r->status)},
-        {",\"t\":", display_name(*r)},
+        {"],\"id\":", r->id.view()},
+        {",\"k\":", kind_name(r->kind)},
+        {",\"s\":", to_string(r->severity)},
+        {",\"st\":", to_string(r->status)},
     };
     for (const auto& [key, value] : fields) {
       out += key;
@@ -95,8 +101,6 @@ std::string search_index_js(const pages::View& v) {
     }
     out += ",\"u\":";
     json::append_ascii_string(out, links.page(r->id));
-    out += ",\"x\":";
-    json::append_ascii_string(out, squeeze(text));
     out += '}';
   }
   out += "]};\n";

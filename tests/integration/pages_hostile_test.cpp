@@ -194,7 +194,7 @@ TEST_CASE("hostile records are inert in every page of the static site", "[pages]
   REQUIRE(js.size() > prefix.size() + 2);
   const auto index = nlohmann::json::parse(js.substr(prefix.size(), js.size() - prefix.size() - 2));
   std::set<std::string> titles;
-  for (const auto& d : index["docs"]) titles.insert(d["t"].get<std::string>());
+  for (const auto& d : index["docs"]) titles.insert(d["c"][0].get<std::string>());
   CHECK(titles.count("<script>alert('title')</script> \" onmouseover=\"alert('title-attr')") == 1);
   CHECK(js.find('\n') == js.size() - 1);
   fs::remove_all(out);
