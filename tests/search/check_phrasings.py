@@ -67,6 +67,14 @@ for i, f in enumerate(sorted(glob.glob(os.path.join(repo, "records", "*", "*.yam
     if t:
         generated.append(t.group(1).split(",")[0].strip())
     generated.append(os.path.basename(f)[:-5].replace("-", " "))
+# A pasted id or gotcha slug finds its record first.
+pasted = []
+for f in sorted(glob.glob(os.path.join(repo, "records", "*", "*.yaml")))[::11]:
+    ns, slug = f.split(os.sep)[-2], os.path.basename(f)[:-5]
+    pasted.append((ns + "/" + slug, ns + "/" + slug))
+    if ns == "gotchas":
+        pasted.append((ns + "/" + slug, slug))
+generated += [q for _, q in pasted]
 
 
 def free_port():
@@ -202,4 +210,12 @@ if served and static:
             print(f"  differ: {q!r}\n    server {a[:5]}\n    static {b[:5]}")
     if len(generated) < 50 or same / len(generated) < MIN_PARITY:
         failed = True
+    for name, lists in (("server", served_generated), ("static site", static_generated)):
+        wrong = [(q, want, got[:1]) for (want, q), got in
+                 zip(pasted, lists[len(generated) - len(pasted):]) if got[:1] != [want]]
+        print(f"{name}: {len(pasted) - len(wrong)}/{len(pasted)} pasted ids and slugs find "
+              f"their record first")
+        for q, want, got in wrong:
+            print(f"  {q!r}: got {got}, want {want}")
+        failed |= bool(wrong)
 sys.exit(1 if failed else 0)

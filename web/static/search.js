@@ -234,6 +234,16 @@
     });
   }
   if (terms.length) {
+    // A pasted id finds its record first: `engines/x`, or a gotcha's slug (a word like
+    // `vllm` is a search, not the engine's page).
+    if (terms.length === 1) {
+      var id = terms[0].toLowerCase(), named = -1;
+      ["", "gotchas/"].some(function (ns) {
+        index.docs.some(function (doc, r) { if (doc.id === ns + id) { named = r; return true; } return false; });
+        return named >= 0;
+      });
+      if (named >= 0) { seen[named] = true; hitRows.push(named); }
+    }
     var phrases = terms.map(tokens);
     take(ranked(phrases, false, true));
     var chars = Array.from(terms[terms.length - 1]).length;

@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "kb/model.h"
 #include "store/store_impl.h"
 
 namespace kb {
@@ -264,6 +265,23 @@ void ranked_hits(RankedQueries& cache, std::uint64_t gen, sqlite3* db, const std
   }
 }
 
+// The rowid of the record a one-term query names by id (`engines/x`), or of the gotcha it
+// names by slug (a word like `vllm` is a search, not the engine's page), if any: that
+// record comes first.
+std::optional<std::int64_t> named_record(sqlite3* db, const std::vector<std::string>& terms) {
+  if (terms.size() != 1) return std::nullopt;
+  std::string t;
+  for (char c : terms[0]) t += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const std::string ids[] = {t, std::string(kind_namespace(Kind::gotcha)) + "/" + t};
+  sql::Stmt st(db, "SELECT rowid FROM records WHERE id=?");
+  for (const std::string& id : ids) {
+    st.reset();
+    st.bind(1, id);
+    if (st.step()) return st.int64(0);
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::string fts_query(std::string_view user_text) {
@@ -286,7 +304,15 @@ std::vector<SearchHit> Store::search(std::string_view query, std::size_t limit,
   const std::string exact = terms_query(terms, false);
   std::vector<SearchHit> hits;
   std::unordered_set<std::int64_t> seen;
-  ranked_hits(*impl_->ranked, gen, db, exact, limit, hits, seen);
+  // A pasted id finds its record first (its id is in the indexed text, so it matches).
+  if (auto rowid = named_record(db, terms)) {
+    auto found = read_hits(db, exact, {*rowid});
+    if (auto it = found.find(*rowid); it != found.end()) {
+      hits.push_back(std::move(it->second));
+      seen.insert(*rowid);
+    }
+  }
+  ranked_hits(*impl_->ranked, gen, db, exact, limit - hits.size(), hits, seen);
   const bool prefix_ok = utf8_chars(terms.back()) >= kMinPrefixChars;
   if (hits.size() < limit && prefix_ok)
     ranked_hits(*impl_->ranked, gen, db, terms_query(terms, true), limit - hits.size(), hits, seen);

@@ -61,6 +61,8 @@ SearchColumns search_columns(const Record& r) {
   std::string other = r.engine->name + "\n" + r.description + "\n" + r.method + "\n" +
                       r.pass_criterion + "\n" + r.engine->repo + "\n" + r.family + "\n" +
                       r.category;
+  // Its id (a pasted `gotchas/x-y` or `x-y` finds it) and the names it answers to.
+  other += "\n" + r.id;
   for (const auto& a : r.aliases) other += "\n" + a;
   // Searching an engine's name finds the gotchas that affect it.
   for (const auto& a : r.affects) other += "\n" + a.raw;
