@@ -374,9 +374,16 @@ json setting_value_schema(const SettingDef& def) {
         alts += (alts.empty() ? "" : "|") + enum_value_re(t);
         const std::string lower = text::lower(t);
         if (lower == "true" || lower == "false") literal.push_back(lower == "true");
+        // `8.0` is a number to a YAML reader ("8.0" a synonym of an arch).
         long long n = 0;
-        auto [p, ec] = std::from_chars(t.data(), t.data() + t.size(), n);
-        if (ec == std::errc() && p == t.data() + t.size()) literal.push_back(n);
+        double d = 0;
+        if (auto [p, ec] = std::from_chars(t.data(), t.data() + t.size(), n);
+            ec == std::errc() && p == t.data() + t.size()) {
+          literal.push_back(n);
+        } else if (auto [q, ec2] = std::from_chars(t.data(), t.data() + t.size(), d);
+                   ec2 == std::errc() && q == t.data() + t.size()) {
+          literal.push_back(d);
+        }
       }
     }
     json forms = json::array({{{"type", "string"}, {"pattern", "^\\s*(?:" + alts + ")\\s*$"}}});

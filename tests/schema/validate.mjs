@@ -183,6 +183,9 @@ const enumCases = [
       "{config: {router_mode: kv}}", "{config: {router_mode: KV_Aware}}"), true],
   ["an operator's operands", (t) => t.replace("{config: {router_mode: kv}}",
       "{config: {router_mode: {in: [kv, randm]}}}"), false],
+  // A synonym a YAML reader gives as a number ("8.0" for an arch).
+  ["an enum synonym written as a number", (t) => t.replace("{config: {router_mode: kv}}",
+      "{hardware: {gpu_arch: 8.0}}"), true],
 ];
 let vocabAgreed = 0;
 const enumOriginal = fs.readFileSync(path.join(vocabDir, "gotchas", `${enumGotcha}.yaml`), "utf8");
