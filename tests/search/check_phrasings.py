@@ -8,13 +8,15 @@ two agree on the top 5; fails under the floors below.
 
 usage: check_phrasings.py KB_BINARY REPO [--verbose]
 """
+import glob
 import json
 import os
+import re
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.parse
 import urllib.request
@@ -77,14 +79,6 @@ for f in sorted(glob.glob(os.path.join(repo, "records", "*", "*.yaml")))[::11]:
 generated += [q for _, q in pasted]
 
 
-def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
-
-
 def score(ranked_lists):
     top1 = top5 = 0
     rr = 0.0
@@ -105,11 +99,17 @@ work = tempfile.mkdtemp(prefix="kb-phrasings-")
 server = None
 try:
     # The server's search.
-    port = free_port()
+    # Port 0: the kernel picks a free one, which kb serve names on its first line.
     server = subprocess.Popen([kb, "serve", "--records", os.path.join(repo, "records"),
-                               "--port", str(port)],
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    base = f"http://127.0.0.1:{port}"
+                               "--port", "0"],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    first = server.stderr.readline()
+    m = re.search(r"on (http://[0-9.:]+)/", first)
+    if not m:
+        sys.exit("kb serve did not say where it listens: " + first)
+    base = m.group(1)
+    # Whatever else it says is read, so a full pipe never stops it.
+    threading.Thread(target=server.stderr.read, daemon=True).start()
     for _ in range(300):
         try:
             urllib.request.urlopen(base + "/healthz", timeout=1).read()
