@@ -69,11 +69,11 @@ clean:
 PREFIX ?= /usr/local
 install: deps
 	cmake -S . -B build-release -DCMAKE_BUILD_TYPE=Release -DKB_BUILD_TESTS=OFF -DCMAKE_INSTALL_PREFIX=$(PREFIX)
-	cmake --build build-release -j$(JOBS) --target kb
+	cmake --build build-release -j$(JOBS) --target kb kb_index
 	cmake --install build-release --strip
 
 # A Debian package of that install (/usr/bin/kb, /usr/share/kb), in build-deb/.
 deb: deps
 	cmake -S . -B build-deb -DCMAKE_BUILD_TYPE=Release -DKB_BUILD_TESTS=OFF -DCMAKE_INSTALL_PREFIX=/usr
-	cmake --build build-deb -j$(JOBS) --target kb
+	cmake --build build-deb -j$(JOBS) --target kb kb_index
 	cd build-deb && cpack -G DEB

@@ -189,9 +189,10 @@ void apply_stated(const CheckConfig& cfg, const Corpus& corpus, Deployment& d,
 }
 
 std::shared_ptr<const Corpus> load_corpus(const CheckConfig& cfg) {
-  if (cfg.db.empty()) return Corpus::load(cfg.records);
-  Store store = Store::open_readonly(cfg.db);
-  return Corpus::from_store(store, cfg.db);
+  const std::string db = cfg.db.empty() ? installed_index(cfg.records) : cfg.db;
+  if (db.empty()) return Corpus::load(cfg.records);
+  Store store = Store::open_readonly(db);
+  return Corpus::from_store(store, db);
 }
 
 // `snapshot` is the knowledge base's content hash (empty before it is loaded).
@@ -209,7 +210,7 @@ void print(const CheckReport& shown, const CheckConfig& cfg, std::string_view sn
     std::cout << json::versioned(json::findings_json(report, cfg.base_url), snapshot).dump(2)
               << "\n";
   } else if (cfg.format == "sarif") {
-    nlohmann::json log = json::sarif_json(report, "0.1.0", cfg.base_url);
+    nlohmann::json log = json::sarif_json(report, KB_VERSION, cfg.base_url);
     if (!snapshot.empty()) log["runs"][0]["properties"]["snapshot"] = snapshot;
     std::cout << log.dump(2) << "\n";
   } else if (cfg.format == "markdown") {

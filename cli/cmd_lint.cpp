@@ -128,7 +128,7 @@ nlohmann::json lint_sarif(const LintConfig& cfg, const std::vector<Diagnostic>& 
   }
   nlohmann::json run = {
       {"tool",
-       {{"driver", {{"name", "kb lint"}, {"version", "0.1.0"}, {"rules", std::move(rules)}}}}},
+       {{"driver", {{"name", "kb lint"}, {"version", KB_VERSION}, {"rules", std::move(rules)}}}}},
       {"automationDetails", {{"id", "kb-lint/" + from_cwd(cfg, "") + "/"}}},
       {"results", std::move(results)}};
   if (!snapshot.empty()) run["properties"] = {{"snapshot", std::string(snapshot)}};

@@ -57,8 +57,11 @@ void limit_malloc_arenas() {
 int run_serve(const ServeCli& cli) {
   limit_malloc_arenas();
   http::ServeConfig cfg;
-  cfg.records = cli.db.empty() ? cli.records : std::string();
-  cfg.db = cli.db;
+  // The installed knowledge base is served from its built index (read-only: it does not
+  // change under the server).
+  const std::string db = cli.db.empty() ? installed_index(cli.records) : cli.db;
+  cfg.records = db.empty() ? cli.records : std::string();
+  cfg.db = db;
   cfg.host = cli.host;
   cfg.port = cli.port;
   cfg.threads = cli.threads;
@@ -90,7 +93,7 @@ int run_serve(const ServeCli& cli) {
   const int port = server.start();
   const auto snap = server.kb().current();
   std::cerr << "kb serve: " << snap->corpus().records().size() << " records from "
-            << (cli.db.empty() ? cli.records : cli.db) << (cli.db.empty() ? "" : " (read-only)")
+            << (db.empty() ? cli.records : db) << (db.empty() ? "" : " (read-only)")
             << " on http://" << cli.host << ":" << port << "/  (Ctrl-C stops)" << std::endl;
   int signal = 0;
   sigwait(&stop_signals, &signal);

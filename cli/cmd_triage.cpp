@@ -70,11 +70,12 @@ void print_text(std::ostream& out, const TriageReport& r, const std::string& inp
 
 int run_triage(const TriageConfig& cfg) {
   std::shared_ptr<const Corpus> corpus;
-  if (cfg.db.empty()) {
+  const std::string db = cfg.db.empty() ? installed_index(cfg.records) : cfg.db;
+  if (db.empty()) {
     corpus = Corpus::load(cfg.records);
   } else {
-    Store store = Store::open_readonly(cfg.db);
-    corpus = Corpus::from_store(store, cfg.db);
+    Store store = Store::open_readonly(db);
+    corpus = Corpus::from_store(store, db);
   }
   if (std::size_t errors = count_severity(corpus->diagnostics(), Severity::error)) {
     std::cerr << "kb triage: warning: the knowledge base has " << errors

@@ -26,6 +26,11 @@ inline constexpr int kExitUsage = 2;
 /// base an installed kb brings (PREFIX/share/kb/records), else "records".
 std::string default_records();
 
+/// The built index of the installed knowledge base (PREFIX/share/kb/kb.db) when `records`
+/// is that knowledge base's records and no record file is newer than the index; else "".
+/// Commands that read records use it in their place (faster start, same answers).
+std::string installed_index(const std::string& records);
+
 /// Adds `--records DIR` to `sub` (default: default_records(); the environment's
 /// KB_RECORDS over that).
 void add_records_option(CLI::App* sub, std::string& records);

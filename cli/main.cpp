@@ -12,7 +12,11 @@
 #include "kb/evidence.h"
 #include "kb/file_read.h"
 #include "kb/flag_config.h"
+#include "kb/store.h"
 
+#ifndef KB_VERSION
+#define KB_VERSION "0.0.0"
+#endif
 #ifndef KB_DATADIR
 #define KB_DATADIR ""
 #endif
@@ -35,6 +39,37 @@ std::string default_records() {
   return "records";
 }
 
+std::string installed_index(const std::string& records) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::path dir = fs::path(records).lexically_normal();
+  if (dir.filename() != "records" &&
+      !(dir.filename().empty() && dir.parent_path().filename() == "records"))
+    return {};
+  const fs::path base = (dir.filename().empty() ? dir.parent_path() : dir).parent_path();
+  const fs::path db = base / "kb.db";
+  // Only the knowledge base kb was installed with: PREFIX/share/kb beside the binary, or
+  // where it was configured to go.
+  bool installed = false;
+  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec && fs::equivalent(base, exe.parent_path().parent_path() / "share" / "kb", ec))
+    installed = true;
+  if (!installed && !std::string(KB_DATADIR).empty() &&
+      fs::equivalent(base, fs::path(KB_DATADIR), ec))
+    installed = true;
+  if (!installed || !fs::is_regular_file(db, ec)) return {};
+  // Never older than the records it was built from: an edited installed record wins.
+  const auto built = fs::last_write_time(db, ec);
+  if (ec) return {};
+  for (auto it = fs::recursive_directory_iterator(base / "records", ec);
+       !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+    if (!it->is_regular_file(ec)) continue;  // a directory's time is when it was made
+    const auto changed = it->last_write_time(ec);
+    if (ec || changed > built) return {};
+  }
+  return ec ? std::string() : db.string();
+}
+
 void add_records_option(CLI::App* sub, std::string& records) {
   if (records == "records") records = default_records();
   sub->add_option("--records", records,
@@ -48,9 +83,16 @@ namespace {
 
 // `kb version` and `kb --version`: kb's version and the knowledge base it would use.
 std::string version_text(const std::string& records) {
-  std::string out = "kb 0.1.0\n";
+  std::string out = "kb " KB_VERSION "\n";
   try {
-    auto corpus = Corpus::load(records);
+    const std::string db = installed_index(records);
+    std::shared_ptr<const Corpus> corpus;
+    if (db.empty()) {
+      corpus = Corpus::load(records);
+    } else {
+      Store store = Store::open_readonly(db);
+      corpus = Corpus::from_store(store, db);
+    }
     std::string newest;
     for (const auto& r : corpus->records()) {
       newest = std::max({newest, r->updated.str(), r->created.str()});
@@ -58,7 +100,7 @@ std::string version_text(const std::string& records) {
     out += "knowledge base " + corpus->content_hash().substr(0, 16) + ": " +
            std::to_string(corpus->records().size()) + " records" +
            (newest.empty() ? std::string() : ", newest change " + newest) + ", from " + records +
-           "\n";
+           (db.empty() ? std::string() : " (index " + db + ")") + "\n";
   } catch (const std::exception& e) {
     out += "knowledge base: none (" + std::string(e.what()) + ")\n";
   }
