@@ -246,14 +246,19 @@ json sarif_json(const CheckReport& report, const std::string& tool_version,
     run_id += (run_id.empty() ? "" : ", ") + repo_path(file.substr(at, comma - at));
     at = comma + 2;
   }
-  json run = {
-      {"tool",
-       {{"driver", {{"name", "kb"}, {"version", tool_version}, {"rules", std::move(rules)}}}}},
-      {"automationDetails", {{"id", "kb-check/" + run_id + "/"}}},
-      {"invocations",
-       json::array({{{"executionSuccessful", ok}, {"toolExecutionNotifications", notes}}})},
-      {"results", std::move(results)},
-      {"properties", {{"schema_version", kSchemaVersion}}}};
+  json driver = {{"name", "kb"},
+                 {"version", tool_version},
+                 {"semanticVersion", tool_version},
+                 {"rules", std::move(rules)}};
+  // The kb server the report links to (--base-url): its home page says what kb is and
+  // lists every gotcha. Without one there is no page to name.
+  if (!base_url.empty()) driver["informationUri"] = base_url;
+  json run = {{"tool", {{"driver", std::move(driver)}}},
+              {"automationDetails", {{"id", "kb-check/" + run_id + "/"}}},
+              {"invocations",
+               json::array({{{"executionSuccessful", ok}, {"toolExecutionNotifications", notes}}})},
+              {"results", std::move(results)},
+              {"properties", {{"schema_version", kSchemaVersion}}}};
   json artifacts = json::array();
   std::map<std::string, bool> seen;
   for (const auto& s : report.deployment.services) {

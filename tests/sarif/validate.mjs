@@ -262,6 +262,22 @@ for (const [id, files] of each) {
 }
 console.log(`--each: ${each.length} logs of ${each.map(([, f]) => f.length).join("/")} runs, checked twice`);
 
+// 2b. With --base-url, the tool names its home page and each gotcha rule its page.
+{
+  const withUrl = deployments.find((d) => d.files.length === 1);
+  const run = kb(checkArgs(withUrl.files, "--base-url", "https://kb.example.org/"), upstream);
+  const doc = sarif(run, 1);
+  const driver = doc.runs[0].tool.driver;
+  if (driver.informationUri !== "https://kb.example.org/")
+    die(run.label, `tool.driver.informationUri is ${JSON.stringify(driver.informationUri)}, expected the --base-url`);
+  if (driver.semanticVersion !== driver.version)
+    die(run.label, `tool.driver.semanticVersion ${JSON.stringify(driver.semanticVersion)} is not the version`);
+  const gotchaRules = (driver.rules || []).filter((r) => r.id.startsWith("gotchas/"));
+  if (!gotchaRules.length) die(run.label, `${withUrl.id} gave no gotcha rule to check helpUri on`);
+  const bad = gotchaRules.find((r) => !String(r.helpUri ?? "").startsWith("https://kb.example.org/"));
+  if (bad) die(run.label, `rule ${bad.id} has helpUri ${JSON.stringify(bad.helpUri)}, not a page under --base-url`);
+}
+
 // 3. One file, three spellings: the same fingerprints and URIs.
 const files = [...new Set(deployments.flatMap((d) => d.files))];
 for (const file of files) {
