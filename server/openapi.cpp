@@ -1126,6 +1126,7 @@ json build() {
            {"title", "kb: the gotcha knowledge base"},
            {"version", kb::json::kSchemaVersion},
            {"summary", "LLM-serving gotchas, and which of them hit a deployment"},
+           {"contact", {{"name", "kb maintainers"}}},
            {"description",
             "Every JSON answer carries schema_version (and the KB-Schema-Version header). List "
             "routes also answer with a .csv, .ndjson or .json suffix on the path (same as "
