@@ -297,6 +297,10 @@ inline constexpr CodeInfo kCodes[] = {
      "role kb check has mechanisms for (prefill, decode, both)",
      "keep records/settings/role.yaml with at least the values prefill, decode and both"},
     {"setting.no-values", error, tree, "an enum setting lists no values", "values: [a, b]"},
+    {"setting.symptom-shape", error, tree,
+     "a symptom setting is not an enum of single search words, or says how engines spell it",
+     "scope: symptom takes type: enum and values whose value and synonyms are one word each "
+     "(no engines, derive or file_of)"},
     {"setting.values-not-enum", error, tree, "a setting that is not an enum lists values",
      "type: enum, or drop values"},
     {"setting.wrong-scope", error, tree,

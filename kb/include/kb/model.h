@@ -89,7 +89,10 @@ inline constexpr std::string_view kHardware = "hardware";
 /// A property of the requests, not of the servers (prompt logprobs asked for): unstated,
 /// it is unknown, so a clause on it makes a finding possible, never false.
 inline constexpr std::string_view kTraffic = "traffic";
-inline constexpr std::string_view kAll[] = {kService, kModel, kHardware, kTraffic};
+/// Words for what an operator sees (`differs`: nondeterministic, inconsistent): never a
+/// deployment's, only search's. Each value's synonyms are searched as the value.
+inline constexpr std::string_view kSymptom = "symptom";
+inline constexpr std::string_view kAll[] = {kService, kModel, kHardware, kTraffic, kSymptom};
 }  // namespace setting_scope
 
 /// An engine relation's `type`: how the engine derives from the other.

@@ -187,7 +187,12 @@ class Linter {
     if (!rec) return;
     reachable(*rec, t.key, t.key.pos);
     const SettingDef& def = rec->setting;
-    if (!scope.empty() && def.scope != scope) {
+    if (def.scope == setting_scope::kSymptom) {
+      add(Severity::error, diag_code("setting.wrong-scope"), t.key.pos,
+          t.key.field + ": " + def.key +
+              " is a symptom setting: words search reads, which no deployment has",
+          "test a setting deployments carry");
+    } else if (!scope.empty() && def.scope != scope) {
       add(Severity::error, diag_code("setting.wrong-scope"), t.key.pos,
           t.key.field + ": " + def.key + " is a " + def.scope + " setting, not a " + scope + " one",
           def.scope == setting_scope::kService || def.scope == setting_scope::kTraffic
@@ -268,6 +273,7 @@ class Linter {
         break;
       }
     }
+    if (def.scope == setting_scope::kSymptom) symptom_shape(def);
     if (def.type == setting_type::kEnum && def.values.empty()) {
       add(Severity::error, diag_code("setting.no-values"), Pos{1, 1},
           "an enum setting lists its values", "values: [a, b]");
@@ -317,6 +323,33 @@ class Linter {
                 s.name + ": invert is for bool settings");
           }
         }
+      }
+    }
+  }
+
+  // A symptom setting only gives search its words: an enum whose every spelling is one
+  // search term, which no engine spells and nothing derives.
+  void symptom_shape(const SettingDef& def) {
+    auto bad = [&](Pos pos, const std::string& why) {
+      add(Severity::error, diag_code("setting.symptom-shape"), pos, why,
+          "scope: symptom lists what operators call a symptom: type: enum, values: [{value: "
+          "differs, synonyms: [nondeterministic]}]");
+    };
+    if (def.type != setting_type::kEnum)
+      bad(Pos{1, 1}, "a symptom setting is an enum of words, not " + def.type.str());
+    if (!def.engines.empty() || !def.derive.empty() || !def.file_of.raw.empty())
+      bad(Pos{1, 1},
+          "a symptom is what operators see, never a deployment's setting: drop "
+          "engines, derive and file_of");
+    for (const SettingValue& v : def.values) {
+      for (std::string_view s : all_names(v)) {
+        const bool one_word = !s.empty() && std::none_of(s.begin(), s.end(), [](char c) {
+          return std::isspace(static_cast<unsigned char>(c)) || c == '*';
+        });
+        if (!one_word)
+          bad(v.pos, "'" + std::string(s) +
+                         "' is not one search word (no spaces, no '*'): search matches a "
+                         "query's words one by one");
       }
     }
   }
