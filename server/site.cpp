@@ -103,6 +103,18 @@ std::string search_index_js(const pages::View& v) {
     json::append_ascii_string(out, links.page(r->id));
     out += '}';
   }
+  // The spellings search takes as one word (kb/store.h search_synonyms), as the server
+  // expands a query with them.
+  out += "],\"syn\":[";
+  const SearchSynonyms synonyms = search_synonyms(v.corpus.records());
+  for (std::size_t g = 0; g < synonyms.groups.size(); ++g) {
+    out += g ? ",[" : "[";
+    for (std::size_t w = 0; w < synonyms.groups[g].size(); ++w) {
+      if (w) out += ',';
+      json::append_ascii_string(out, synonyms.groups[g][w]);
+    }
+    out += ']';
+  }
   out += "]};\n";
   return out;
 }

@@ -75,8 +75,7 @@ TEST_CASE("search: gotchas come before other records that match as well", "[sear
       {"gotchas/zz-drift.yaml",
        "title: Quiet failure\nseverity: minor\nstatus: open\nsymptom: Slow drift.\n"},
   });
-  CHECK(ids(s.search("drift", 10)) ==
-        std::vector<std::string>{"gotchas/zz-drift", "engines/zeta"});
+  CHECK(ids(s.search("drift", 10)) == std::vector<std::string>{"gotchas/zz-drift", "engines/zeta"});
 }
 
 TEST_CASE("search: among prefix matches bm25 ranks, title first", "[search]") {
@@ -191,4 +190,66 @@ TEST_CASE("search: hits kept with a ranking are the same as read back, and follo
   CHECK(after[0].id == "gotchas/edited");
   CHECK(after[0].title == "Drift, renamed");
   CHECK(after[0].content_hash != cold[0].content_hash);
+}
+
+TEST_CASE("search: a symptom's, engine's or setting's other spelling finds its own word",
+          "[search]") {
+  std::vector<kb::FileResult> files;
+  const std::pair<std::string, std::string> records[] = {
+      {"settings/symptom.yaml",
+       "title: Symptom words\nkey: symptom\ntype: enum\nscope: symptom\nvalues:\n"
+       "  - {value: corrupted, synonyms: [garbage, gibberish]}\n"
+       "  - {value: hang, synonyms: [stuck]}\n"},
+      {"settings/prefix-caching.yaml",
+       "title: Prefix caching\nkey: prefix_caching\ntype: bool\nsynonyms: [apc]\n"},
+      {"engines/tensorrt-llm.yaml",
+       "title: TensorRT-LLM\nname: TensorRT-LLM\nrepo: NVIDIA/TensorRT-LLM\n"
+       "aliases: [trtllm]\n"},
+      {"gotchas/corrupt-output.yaml",
+       "title: Output is corrupted after a restore\nseverity: major\nstatus: open\n"
+       "symptom: The decode stream is corrupted text.\n"},
+      {"gotchas/stuck-worker.yaml",
+       "title: The worker is stuck on a lock\nseverity: major\nstatus: open\n"
+       "symptom: Requests hang forever.\n"},
+      {"gotchas/cache-tensorrt.yaml",
+       "title: Block reuse in tensorrt-llm loses prefix caching hits\nseverity: minor\n"
+       "status: open\nsymptom: The hit rate is zero.\n"},
+  };
+  for (const auto& [path, yaml] : records) files.push_back(kb::load_record_text(path, yaml));
+  auto corpus = kb::Corpus::from_files("synonyms", std::move(files));
+  REQUIRE(kb::count_severity(corpus->diagnostics(), kb::Severity::error) == 0);
+  const kb::SearchSynonyms syn = kb::search_synonyms(corpus->records());
+  // Toward the group's own word, never to its siblings; the own word itself stays alone.
+  CHECK(syn.alternatives("Garbage") == std::vector<std::string>{"Garbage", "corrupted"});
+  CHECK(syn.alternatives("corrupted") == std::vector<std::string>{"corrupted"});
+  CHECK(syn.alternatives("gibberish") == std::vector<std::string>{"gibberish", "corrupted"});
+  // A plural finds its word; `-` and `_` alike; unknown words are left alone.
+  CHECK(syn.alternatives("hangs") == std::vector<std::string>{"hangs"});
+  CHECK(syn.alternatives("stucks") == std::vector<std::string>{"stucks", "hang"});
+  CHECK(syn.alternatives("TRTLLM") == std::vector<std::string>{"TRTLLM", "tensorrt-llm"});
+  CHECK(syn.alternatives("apc") == std::vector<std::string>{"apc", "prefix_caching"});
+  CHECK(syn.alternatives("Prefix-Caching") == std::vector<std::string>{"Prefix-Caching"});
+  CHECK(syn.alternatives("lmcache") == std::vector<std::string>{"lmcache"});
+
+  kb::EvidenceIndex evidence = kb::EvidenceIndex::build(*corpus);
+  kb::Store store = kb::Store::open_writable(":memory:");
+  store.sync(nullptr, *corpus, evidence);
+  auto top = [&](const std::string& q, const kb::SearchSynonyms* s) {
+    auto hits = store.search(q, 10, std::chrono::milliseconds(2000), s);
+    return hits.empty() ? std::string() : hits.front().id;
+  };
+  auto gotchas = [&](const std::string& q) {
+    std::vector<std::string> out;
+    for (const auto& h : store.search(q, 10)) {
+      if (h.id.starts_with("gotchas/")) out.push_back(h.id);
+    }
+    return out;
+  };
+  // No gotcha says "gibberish": without synonyms only the symptom record that lists it.
+  CHECK(gotchas("gibberish").empty());
+  CHECK(top("gibberish", &syn) == "gotchas/corrupt-output");
+  CHECK(top("decode gibberish", &syn) == "gotchas/corrupt-output");
+  CHECK(top("worker stuck", &syn) == "gotchas/stuck-worker");
+  CHECK(top("apc trtllm", &syn) == "gotchas/cache-tensorrt");
+  CHECK(gotchas("apc trtllm").empty());
 }

@@ -196,13 +196,55 @@
     });
     return any ? out : null;
   }
+  // Spellings search takes as one word (index.syn, kb/store.h search_synonyms): `term`
+  // first, then the own word (the first) of every group it is in, at most 16, each once. A
+  // word is looked up in ASCII lower case with `-` and spaces as `_`, then without a
+  // plural `es` or `s`.
+  function fold(w) {
+    return w.replace(/[A-Z]/g, function (c) { return c.toLowerCase(); }).replace(/[-\t\n\v\f\r ]/g, "_");
+  }
+  var byWord = {};
+  (index.syn || []).forEach(function (group, g) {
+    group.forEach(function (w) {
+      var f = fold(w);
+      if (!Object.prototype.hasOwnProperty.call(byWord, f)) byWord[f] = [];
+      if (byWord[f].indexOf(g) < 0) byWord[f].push(g);
+    });
+  });
+  function alternatives(term) {
+    var out = [term], f = fold(term), bytes = unescape(encodeURIComponent(f)).length;
+    var has = function (k) { return Object.prototype.hasOwnProperty.call(byWord, k); };
+    var key = has(f) ? f
+      : bytes > 4 && /es$/.test(f) && has(f.slice(0, -2)) ? f.slice(0, -2)
+      : bytes > 3 && /s$/.test(f) && has(f.slice(0, -1)) ? f.slice(0, -1) : null;
+    if (key === null) return out;
+    var seen = {};
+    seen[f] = true;
+    seen[key] = true;  // `hangs` is searched as `hang` already (stems)
+    byWord[key].slice().sort(function (a, b) { return a - b; }).some(function (g) {
+      if (out.length === 16) return true;
+      var w = index.syn[g][0], k = fold(w);
+      if (!seen[k]) { seen[k] = true; out.push(w); }
+      return false;
+    });
+    return out;
+  }
+
   var KEPT = 256, LIMIT = 200;
-  // One FTS5 query's best rows: every phrase (`all`) or any of them, by bm25, the best 256
-  // kept and gotchas put before the other records among them.
-  function ranked(phrases, prefixLast, all) {
-    var found = phrases.map(function (ph, i) {
-      var prefix = prefixLast && i === phrases.length - 1;
-      return docs.map(function (d) { return counts(d, ph, prefix); });
+  // One FTS5 query's best rows, by bm25: each group a term's spellings, one phrase each;
+  // a row holds every term (`all`: some spelling of each) or any spelling. Every phrase of
+  // the query counts in bm25, as in FTS5. The best 256 kept and gotchas put before the
+  // other records among them.
+  function ranked(groups, prefixLast, all) {
+    var phrases = [], owner = [];
+    groups.forEach(function (g, gi) {
+      g.forEach(function (ph, k) {
+        phrases.push({ ph: ph, prefix: prefixLast && gi === groups.length - 1 && k === 0 });
+        owner.push(gi);
+      });
+    });
+    var found = phrases.map(function (p) {
+      return docs.map(function (d) { return counts(d, p.ph, p.prefix); });
     });
     var idf = found.map(function (rows) {
       var hit = rows.filter(Boolean).length;
@@ -211,16 +253,16 @@
     });
     var rows = [];
     docs.forEach(function (d, r) {
-      var have = 0, score = 0;
-      phrases.forEach(function (ph, i) {
+      var have = 0, score = 0, held = {};
+      phrases.forEach(function (p, i) {
         var c = found[i][r];
         if (!c) return;
-        have++;
+        if (!held[owner[i]]) { held[owner[i]] = true; have++; }
         var f = 0;
         c.forEach(function (n, col) { f += n * WEIGHTS[col]; });
         score += idf[i] * (f * 2.2) / (f + 1.2 * (0.25 + 0.75 * d.len / avgdl));
       });
-      if (all ? have === phrases.length : have > 0) rows.push({ r: r, score: score });
+      if (all ? have === groups.length : have > 0) rows.push({ r: r, score: score });
     });
     rows.sort(function (a, b) { return b.score - a.score || a.r - b.r; });
     rows = rows.slice(0, KEPT);
@@ -244,11 +286,12 @@
       });
       if (named >= 0) { seen[named] = true; hitRows.push(named); }
     }
-    var phrases = terms.map(tokens);
-    take(ranked(phrases, false, true));
+    // Each term with its other spellings: one phrase per spelling, grouped by term.
+    var groups = terms.map(function (t) { return alternatives(t).map(tokens); });
+    take(ranked(groups, false, true));
     var chars = Array.from(terms[terms.length - 1]).length;
-    if (hitRows.length < LIMIT && chars >= 3) take(ranked(phrases, true, true));
-    if (hitRows.length < LIMIT && terms.length > 1) take(ranked(phrases, false, false));
+    if (hitRows.length < LIMIT && chars >= 3) take(ranked(groups, true, true));
+    if (hitRows.length < LIMIT && terms.length > 1) take(ranked(groups, false, false));
   } else {
     index.docs.forEach(function (doc, r) { if (doc.k === "gotcha") hitRows.push(r); });
   }

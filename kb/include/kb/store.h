@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -42,6 +43,8 @@ struct StoredSource {
 
 /// The SQLite index of a corpus: records, resolved references, results, evidence,
 /// repair log and an FTS5 index over titles and Markdown fields. Hides sqlite3*.
+struct SearchSynonyms;
+
 class Store {
  public:
   /// Opens (creating if needed) a writable index at `path`; ":memory:" for RAM.
@@ -86,9 +89,10 @@ class Store {
 
   /// Full-text search; `query` is user text, never FTS syntax (every term is quoted).
   /// Stops with kb::Error(timeout) past `budget`.
-  std::vector<SearchHit> search(
-      std::string_view query, std::size_t limit,
-      std::chrono::milliseconds budget = std::chrono::milliseconds(2000)) const;
+  /// With `synonyms`, each query word is searched as any spelling of its groups.
+  std::vector<SearchHit> search(std::string_view query, std::size_t limit,
+                                std::chrono::milliseconds budget = std::chrono::milliseconds(2000),
+                                const SearchSynonyms* synonyms = nullptr) const;
 
   /// Every record matching `query` (same rules as search()) as (id, content_hash),
   /// unranked and without snippets: the cheap form for filtering a list by text.
@@ -139,6 +143,24 @@ struct SearchColumns {
   std::string other;
 };
 SearchColumns search_columns(const Record& whole);
+
+/// Spellings search takes as one word, from the records: each symptom setting's value
+/// with its synonyms (`differs`: nondeterministic, inconsistent), each engine's slug with
+/// its aliases (`tensorrt-llm`: trtllm), each setting's key with its synonyms
+/// (`prefix_caching`: apc). A query word that is another spelling of a group is searched
+/// as itself or the group's own word (`garbage` as garbage or corrupted).
+struct SearchSynonyms {
+  std::vector<std::vector<std::string>> groups;  ///< spellings as written, the own word first
+  /// The groups a word is in, by folded spelling (search_fold).
+  std::unordered_map<std::string, std::vector<std::uint32_t>> by_word;
+  /// `term` first, then the own word of each group it is in and is not (at most 16 in
+  /// all), each once; just `term` when it is in none. The word is looked up folded, then
+  /// without a plural `es` or `s` (`hangs` finds `hang`).
+  std::vector<std::string> alternatives(std::string_view term) const;
+};
+SearchSynonyms search_synonyms(const std::vector<std::shared_ptr<const Record>>& records);
+/// A spelling as synonyms compare it: ASCII lower case, `-` and spaces as `_`.
+std::string search_fold(std::string_view word);
 
 /// Turns user text into an FTS5 query that cannot be a syntax error: each term quoted,
 /// terms AND-ed. Empty when the text holds no searchable term.

@@ -141,10 +141,12 @@ std::vector<SearchHit> Snapshot::search(std::string_view q, std::size_t limit) c
   if (!store_ || limit == 0) return {};
   // Hits a reload changed after this snapshot are dropped; when any were, ask again for
   // more (the ranking is kept, so that costs only the rows read back and snippeted).
+  std::call_once(impl_->synonyms_once,
+                 [&] { impl_->synonyms = search_synonyms(corpus().records()); });
   std::size_t want = limit;
   std::vector<SearchHit> out;
   for (int round = 0; round < 4; ++round) {
-    auto hits = store_->search(q, want, options_.query_budget);
+    auto hits = store_->search(q, want, options_.query_budget, &impl_->synonyms);
     out.clear();
     for (auto& h : hits) {
       const Record* r = corpus().find(h.id);

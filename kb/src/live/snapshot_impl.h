@@ -18,6 +18,7 @@
 
 #include "kb/check.h"
 #include "kb/snapshot.h"
+#include "kb/store.h"
 #include "kb/str.h"
 
 namespace kb {
@@ -77,6 +78,8 @@ struct SnapshotData {
   std::shared_ptr<const std::vector<ChangeStamp>> tombstones;  ///< by time, then id
   std::int64_t loaded_ms = 0;
   std::string kb_date;  ///< knowledge_base_date() of the corpus, patched after small changes
+  std::once_flag synonyms_once;  ///< search's synonyms, made at the first search
+  SearchSynonyms synonyms;
 
   std::once_flag claims_once;                  ///< deferred claim checks, merged into `claims`
   std::shared_ptr<const RecordClaims> claims;  ///< every diagnostic, once they are checked

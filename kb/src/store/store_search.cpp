@@ -93,6 +93,38 @@ std::string terms_query(const std::vector<std::string>& terms, bool prefix_last)
   return q;
 }
 
+// Each term with its other spellings (SearchSynonyms) as an FTS5 expression: `"t"`, or
+// `("t" OR "syn" ...)`, AND-ed; the last term's own spelling a prefix when asked.
+std::string groups_query(const std::vector<std::vector<std::string>>& groups, bool prefix_last) {
+  // FTS5 ANDs two phrases written side by side, but not a parenthesised group and a phrase.
+  const bool grouped =
+      std::any_of(groups.begin(), groups.end(), [](const auto& g) { return g.size() > 1; });
+  std::string q;
+  for (std::size_t i = 0; i < groups.size(); ++i) {
+    const bool prefix = prefix_last && i + 1 == groups.size();
+    std::string alts;
+    for (std::size_t k = 0; k < groups[i].size(); ++k) {
+      if (k > 0) alts += " OR ";
+      alts += terms_query({groups[i][k]}, prefix && k == 0);
+    }
+    if (!q.empty()) q += grouped ? " AND " : " ";
+    q += groups[i].size() > 1 ? "(" + alts + ")" : alts;
+  }
+  return q;
+}
+
+// Any spelling of any term.
+std::string any_query(const std::vector<std::vector<std::string>>& groups) {
+  std::string q;
+  for (const auto& g : groups) {
+    for (const std::string& t : g) {
+      if (!q.empty()) q += " OR ";
+      q += terms_query({t}, false);
+    }
+  }
+  return q;
+}
+
 std::size_t utf8_chars(std::string_view s) {
   std::size_t n = 0;
   for (unsigned char c : s) n += (c & 0xC0) != 0x80;
@@ -289,9 +321,13 @@ std::string fts_query(std::string_view user_text) {
 }
 
 std::vector<SearchHit> Store::search(std::string_view query, std::size_t limit,
-                                     std::chrono::milliseconds budget) const {
+                                     std::chrono::milliseconds budget,
+                                     const SearchSynonyms* synonyms) const {
   const std::vector<std::string> terms = content_terms(search_terms(query));
   if (terms.empty() || limit == 0) return {};
+  std::vector<std::vector<std::string>> groups;
+  for (const std::string& t : terms)
+    groups.push_back(synonyms ? synonyms->alternatives(t) : std::vector<std::string>{t});
   Lease lease(impl_.get(), true);
   sqlite3* db = lease.get();
   QueryBudget limit_time(db, budget);
@@ -301,7 +337,7 @@ std::vector<SearchHit> Store::search(std::string_view query, std::size_t limit,
   // the last term count as the start of a word, for the rows not already found. Each part
   // is one plain query (no NOT) whose rows an earlier part found are skipped: its bm25 then
   // counts exactly the words it asks for, which the static site's search computes alike.
-  const std::string exact = terms_query(terms, false);
+  const std::string exact = groups_query(groups, false);
   std::vector<SearchHit> hits;
   std::unordered_set<std::int64_t> seen;
   // A pasted id finds its record first (its id is in the indexed text, so it matches).
@@ -315,17 +351,12 @@ std::vector<SearchHit> Store::search(std::string_view query, std::size_t limit,
   ranked_hits(*impl_->ranked, gen, db, exact, limit - hits.size(), hits, seen);
   const bool prefix_ok = utf8_chars(terms.back()) >= kMinPrefixChars;
   if (hits.size() < limit && prefix_ok)
-    ranked_hits(*impl_->ranked, gen, db, terms_query(terms, true), limit - hits.size(), hits, seen);
+    ranked_hits(*impl_->ranked, gen, db, groups_query(groups, true), limit - hits.size(), hits,
+                seen);
   // Then the records holding some of the words, those holding more of them (and in their
   // title) first: a sentence finds what matches most of it.
-  if (hits.size() < limit && terms.size() > 1) {
-    std::string any;
-    for (const std::string& t : terms) {
-      if (!any.empty()) any += " OR ";
-      any += terms_query({t}, false);
-    }
-    ranked_hits(*impl_->ranked, gen, db, any, limit - hits.size(), hits, seen);
-  }
+  if (hits.size() < limit && terms.size() > 1)
+    ranked_hits(*impl_->ranked, gen, db, any_query(groups), limit - hits.size(), hits, seen);
   return hits;
 }
 
