@@ -38,7 +38,7 @@ void search(const Ctx& c) {
   // searched instead when the query as typed finds nothing at all.
   auto results = c.snap.search(q, limit);
   const std::string suggestion = corrected_query(
-      c.snap.corpus(), [&](std::string_view w) { return !c.snap.search(w, 1).empty(); }, q);
+      c.snap.corpus(), [&](std::string_view w) { return c.snap.finds(w); }, q);
   const bool corrected = results.empty() && !suggestion.empty();
   if (corrected) results = c.snap.search(suggestion, limit);
   json hits = json::array();

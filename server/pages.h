@@ -51,6 +51,8 @@ struct View {
   std::function<std::vector<const Record*>(std::string_view id)> referencing;
   /// Full-text search with \x02/\x03-marked snippets; empty when there is none (static site).
   std::function<std::vector<SearchHit>(std::string_view q, std::size_t limit)> search;
+  /// Whether a word alone finds anything (Snapshot::finds), for typo suggestions.
+  std::function<bool(std::string_view word)> finds;
   /// What pages compute once over the whole corpus, shared by every page rendered from
   /// this view (make_view sets it; pages_internal.h defines it).
   std::shared_ptr<struct ViewCache> cache;

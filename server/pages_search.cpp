@@ -149,7 +149,8 @@ std::string Renderer::search(const View& v, const SearchParams& p, const PastedL
   } else if (!p.q.empty()) {
     auto hits = v.search(p.q, kMaxHits);
     const std::string suggestion = http::corrected_query(
-        v.corpus, [&](std::string_view w) { return !v.search(w, 1).empty(); }, p.q);
+        v.corpus,
+        [&](std::string_view w) { return v.finds ? v.finds(w) : !v.search(w, 1).empty(); }, p.q);
     if (!suggestion.empty()) {
       const bool corrected = hits.empty();
       if (corrected) hits = v.search(suggestion, kMaxHits);

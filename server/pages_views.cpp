@@ -55,6 +55,7 @@ View make_view(const Linted& linted, const ReferenceMap& refs, const DiagnosticL
               diags,
               [&refs](std::string_view id) { return refs.referencing(id); },
               {},
+              {},
               std::make_shared<ViewCache>()};
 }
 

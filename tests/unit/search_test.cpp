@@ -252,4 +252,13 @@ TEST_CASE("search: a symptom's, engine's or setting's other spelling finds its o
   CHECK(top("worker stuck", &syn) == "gotchas/stuck-worker");
   CHECK(top("apc trtllm", &syn) == "gotchas/cache-tensorrt");
   CHECK(gotchas("apc trtllm").empty());
+  // Whether a word alone finds anything, as search would: as written, as a prefix, by a
+  // synonym; without ranking.
+  CHECK(store.finds("corrupted"));
+  CHECK(store.finds("corrup"));
+  CHECK_FALSE(store.finds("co"));
+  CHECK_FALSE(store.finds("blorpt"));
+  CHECK(store.finds("Trtllm", &syn));
+  CHECK(store.finds("knob worker"));  // a sentence: any of its words
+  CHECK_FALSE(store.finds(""));
 }

@@ -116,6 +116,9 @@ class Snapshot {
   /// Full-text hits whose record is in this snapshot, unchanged since it was indexed;
   /// throws Error(timeout) past the query budget.
   std::vector<SearchHit> search(std::string_view q, std::size_t limit) const;
+  /// Whether searching `word` alone finds any record (as written, as a prefix, or by a
+  /// synonym): the first matching row ends it, nothing is ranked.
+  bool finds(std::string_view word) const;
   /// Records added, changed or deleted after `since_ms`, oldest first.
   std::vector<ChangeStamp> changes_since(std::int64_t since_ms) const;
   /// This snapshot's load time in unix ms, never older than any change stamp: the cursor

@@ -94,6 +94,12 @@ class Store {
                                 std::chrono::milliseconds budget = std::chrono::milliseconds(2000),
                                 const SearchSynonyms* synonyms = nullptr) const;
 
+  /// Whether a search of `word` alone would find a row (as written, as a prefix of 3+
+  /// characters, or by a synonym), without ranking: the cheap test behind a typo
+  /// suggestion.
+  bool finds(std::string_view word, const SearchSynonyms* synonyms = nullptr,
+             std::chrono::milliseconds budget = std::chrono::milliseconds(2000)) const;
+
   /// Every record matching `query` (same rules as search()) as (id, content_hash),
   /// unranked and without snippets: the cheap form for filtering a list by text.
   /// Stops with kb::Error(timeout) past `budget`.

@@ -137,6 +137,13 @@ const std::string& Snapshot::knowledge_base_date() const {
   return impl_->kb_date;
 }
 
+bool Snapshot::finds(std::string_view word) const {
+  if (!store_) return false;
+  std::call_once(impl_->synonyms_once,
+                 [&] { impl_->synonyms = search_synonyms(corpus().records()); });
+  return store_->finds(word, &impl_->synonyms, options_.query_budget);
+}
+
 std::vector<SearchHit> Snapshot::search(std::string_view q, std::size_t limit) const {
   if (!store_ || limit == 0) return {};
   // Hits a reload changed after this snapshot are dropped; when any were, ask again for

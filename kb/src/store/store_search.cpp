@@ -360,6 +360,20 @@ std::vector<SearchHit> Store::search(std::string_view query, std::size_t limit,
   return hits;
 }
 
+bool Store::finds(std::string_view word, const SearchSynonyms* synonyms,
+                  std::chrono::milliseconds budget) const {
+  const std::vector<std::string> terms = search_terms(word);
+  if (terms.size() != 1) return !terms.empty() && !search(word, 1, budget, synonyms).empty();
+  const std::vector<std::vector<std::string>> groups{synonyms ? synonyms->alternatives(terms[0])
+                                                              : std::vector<std::string>{terms[0]}};
+  Lease lease(impl_.get(), true);
+  sqlite3* db = lease.get();
+  QueryBudget limit_time(db, budget);
+  sql::Stmt st(db, "SELECT 1 FROM fts WHERE fts MATCH ? LIMIT 1");
+  st.bind(1, groups_query(groups, utf8_chars(terms[0]) >= kMinPrefixChars));
+  return st.step();
+}
+
 std::vector<std::pair<std::string, std::string>> Store::match(
     std::string_view query, std::chrono::milliseconds budget) const {
   std::string q = fts_query(query);
