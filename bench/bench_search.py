@@ -123,10 +123,7 @@ def main():
     path = "/api/v1/search?q=" + word
     rows, rows_get, saved = [], [], {"word": word, "rows_with_word": df, "rows": total}
     for kb in binaries:
-        b.KB = kb
-        t0 = time.perf_counter()
-        srv = b.kb_serve(db=index)
-        start = time.perf_counter() - t0
+        srv, start = b.kb_serve_timed(kb, index)
         try:
             t0 = time.perf_counter()
             status, body = b.get(srv.port, path)

@@ -417,10 +417,7 @@ def main():
              "seconds": SECONDS, "runs": b.RUNS, "peer_probes": PEER_PROBES, "load": {}}
     table, cold_ids, peer_ids = [], {}, []
     for kb in binaries:
-        b.KB = kb
-        t0 = time.perf_counter()
-        srv = b.kb_serve(db=index)
-        start = time.perf_counter() - t0
+        srv, start = b.kb_serve_timed(kb, index)
         try:
             la = b.loadavg()
             kb_ids = []

@@ -165,6 +165,16 @@ def kb_serve(records=None, db=None, port=None, extra=()):
     return Server(args + list(extra), port, env=env)
 
 
+def kb_serve_timed(kb, db):
+    """`kb serve --db DB` with binary `kb` (made the module's KB), and the seconds it took
+    to answer."""
+    global KB
+    KB = kb
+    t0 = time.perf_counter()
+    srv = kb_serve(db=db)
+    return srv, time.perf_counter() - t0
+
+
 def wrk(url, conns, seconds=10, script=None, threads=2):
     """wrk's requests/s, p99 (ms) and non-2xx count for one run."""
     cmd = ["wrk", "-t%d" % threads, "-c%d" % conns, "-d%ds" % seconds, "--latency", url]
