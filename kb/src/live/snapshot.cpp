@@ -137,23 +137,30 @@ const std::string& Snapshot::knowledge_base_date() const {
   return impl_->kb_date;
 }
 
+namespace {
+
+// Search's synonyms for this snapshot's records, made at its first search.
+const SearchSynonyms& synonyms(SnapshotData& data, const Corpus& corpus) {
+  std::call_once(data.synonyms_once, [&] { data.synonyms = search_synonyms(corpus.records()); });
+  return data.synonyms;
+}
+
+}  // namespace
+
 bool Snapshot::finds(std::string_view word) const {
   if (!store_) return false;
-  std::call_once(impl_->synonyms_once,
-                 [&] { impl_->synonyms = search_synonyms(corpus().records()); });
-  return store_->finds(word, &impl_->synonyms, options_.query_budget);
+  return store_->finds(word, &synonyms(*impl_, corpus()), options_.query_budget);
 }
 
 std::vector<SearchHit> Snapshot::search(std::string_view q, std::size_t limit) const {
   if (!store_ || limit == 0) return {};
+  const SearchSynonyms& syn = synonyms(*impl_, corpus());
   // Hits a reload changed after this snapshot are dropped; when any were, ask again for
   // more (the ranking is kept, so that costs only the rows read back and snippeted).
-  std::call_once(impl_->synonyms_once,
-                 [&] { impl_->synonyms = search_synonyms(corpus().records()); });
   std::size_t want = limit;
   std::vector<SearchHit> out;
   for (int round = 0; round < 4; ++round) {
-    auto hits = store_->search(q, want, options_.query_budget, &impl_->synonyms);
+    auto hits = store_->search(q, want, options_.query_budget, &syn);
     out.clear();
     for (auto& h : hits) {
       const Record* r = corpus().find(h.id);
