@@ -42,7 +42,11 @@ json finding(const Finding& f, bool ignored, const std::string& base_url) {
     locations.push_back(std::move(x));
   }
   j["locations"] = std::move(locations);
-  if (!f.service.empty()) j["service"] = f.service;
+  // The first service it hits, as `services` names it (the report leaves it empty for a
+  // deployment of one service; JSON readers key on it).
+  const std::string& first =
+      !f.service.empty() ? f.service : (f.services.empty() ? f.service : f.services.front().name);
+  if (!first.empty()) j["service"] = first;
   json services = json::array();
   for (const auto& s : f.services) {
     // A flat deployment's one service has no name: null.

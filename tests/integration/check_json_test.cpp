@@ -38,29 +38,29 @@ TEST_CASE("findings_json: the contract's shape", "[check][json]") {
                            "request");
   json j = kb::json::findings_json(report);
   REQUIRE(j["findings"].size() == 1);
-  CHECK(j["findings"][0] == json{{"id", "gotchas/g"},
-                                 {"title", "Prefix caching differs"},
-                                 {"severity", "major"},
-                                 {"status", "open"},
-                                 {"evidence", "no-evidence"},
-                                 {"why", {"engine vllm 0.30 in >=0.26"}},
-                                 {"possible", false},
-                                 {"services", json::array({json{{"name", nullptr}, {"role", "both"}}})},
-                                 {"line", 1},
-                                 {"locations", {{{"file", "request"}, {"line", 1}, {"column", 25}}}},
-                                 {"workaround", ""},
-                                 {"fixes", json::array()},
-                                 {"tags", json::array()}});
+  CHECK(j["findings"][0] ==
+        json{{"id", "gotchas/g"},
+             {"title", "Prefix caching differs"},
+             {"severity", "major"},
+             {"status", "open"},
+             {"evidence", "no-evidence"},
+             {"why", {"engine vllm 0.30 in >=0.26"}},
+             {"possible", false},
+             {"services", json::array({json{{"name", nullptr}, {"role", "both"}}})},
+             {"line", 1},
+             {"locations", {{{"file", "request"}, {"line", 1}, {"column", 25}}}},
+             {"workaround", ""},
+             {"fixes", json::array()},
+             {"tags", json::array()}});
   CHECK(j["ignored"] == json::array());
   REQUIRE(j["diagnostics"].size() == 1);
   CHECK(j["diagnostics"][0]["code"] == "check.normalized");
   CHECK(j["diagnostics"][0]["message"] == "tp: 2 is read as tensor_parallel_size: 2");
-  CHECK(j["deployment"]["engines"] ==
-        json{{{"engine", "vLLM"},
-              {"version", "0.30"},
-              {"id", "engines/vllm"},
-              {"line", 1},
-              {"column", 25}}});
+  CHECK(j["deployment"]["engines"] == json{{{"engine", "vLLM"},
+                                            {"version", "0.30"},
+                                            {"id", "engines/vllm"},
+                                            {"line", 1},
+                                            {"column", 25}}});
   CHECK(j["deployment"]["config"] == json{{"tensor_parallel_size", "2"}});
   REQUIRE(j["deployment"]["services"].size() == 1);
   CHECK(j["deployment"]["services"][0]["role"] == "both");
@@ -130,4 +130,28 @@ TEST_CASE("deployments from request bodies", "[check][json]") {
   CHECK(diags[0].severity == kb::Severity::warning);
   CHECK(diags[0].file == "batch[3]");
   CHECK(numeric.engines[0].version == "0.3");
+}
+
+TEST_CASE("findings_json: service names the first service hit, one service or several",
+          "[check][json]") {
+  // One named service: the report leaves `service` empty, JSON names it as `services` does.
+  auto one = kb::json::findings_json(report_for(
+      R"({"services": [{"name": "api", "engines": [{"engine": "vllm", "version": "0.30"}]}]})",
+      "request"));
+  REQUIRE(one["findings"].size() == 1);
+  CHECK(one["findings"][0]["service"] == "api");
+  CHECK(one["findings"][0]["services"][0]["name"] == "api");
+  // Two: the first of those it hits.
+  auto two = kb::json::findings_json(report_for(
+      R"({"services": [{"name": "a", "engines": [{"engine": "vllm", "version": "0.20"}]},
+                       {"name": "b", "engines": [{"engine": "vllm", "version": "0.30"}]}]})",
+      "request"));
+  REQUIRE(two["findings"].size() == 1);
+  CHECK(two["findings"][0]["service"] == "b");
+  // A flat deployment's one service has no name: no `service`, a null name.
+  auto flat = kb::json::findings_json(
+      report_for(R"({"engines": [{"engine": "vllm", "version": "0.30"}]})", "request"));
+  REQUIRE(flat["findings"].size() == 1);
+  CHECK_FALSE(flat["findings"][0].contains("service"));
+  CHECK(flat["findings"][0]["services"][0]["name"] == nullptr);
 }
