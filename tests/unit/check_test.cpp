@@ -5,8 +5,8 @@
 #include <utility>
 #include <vector>
 
-#include "check_fixture.h"
 #include "check/check_predicate.h"
+#include "check_fixture.h"
 #include "kb/check.h"
 #include "kb/corpus.h"
 #include "kb/evidence.h"
@@ -74,7 +74,8 @@ affects: [vllm]
 type: enum
 values: [pd, none]
 )"},
-    {"settings/kv-offload.yaml", "title: KV offload tier\ntype: enum\nvalues: [none, local, shared]\n"},
+    {"settings/kv-offload.yaml",
+     "title: KV offload tier\ntype: enum\nvalues: [none, local, shared]\n"},
     {"settings/prefix-caching.yaml", R"(title: Prefix caching
 type: bool
 synonyms: [enable_prefix_caching]
@@ -88,6 +89,13 @@ type: enum
 values:
   - {value: lmcache, synonyms: [LMCacheConnectorV1], engines: [lmcache]}
   - {value: nixl, synonyms: [NixlConnector], engines: [nixl]}
+)"},
+    {"settings/symptom.yaml", R"(title: Symptom words
+key: symptom
+type: enum
+scope: symptom
+values:
+  - {value: differs, synonyms: [nondeterministic]}
 )"},
     {"oracles/mono.yaml", "title: Monolithic equivalence\nmethod: compare\npass_criterion: same\n"},
     {"results/run-a.yaml", R"(title: Run A
@@ -188,12 +196,14 @@ TEST_CASE("config atoms compare normalised values", "[check]") {
   const std::string id = "gotchas/batch-invariant";
   for (const char* on : {"1", "\"1\"", "true", "True", "yes", "on"}) {
     INFO(on);
-    auto r = fixture().clean(std::string("config: {VLLM_BATCH_INVARIANT: ") + on + ", kv_transfer: pd}\n");
+    auto r = fixture().clean(std::string("config: {VLLM_BATCH_INVARIANT: ") + on +
+                             ", kv_transfer: pd}\n");
     CHECK(ids(r.findings) == std::vector<std::string>{id});
   }
   for (const char* off : {"0", "false", "no", "off"}) {
     INFO(off);
-    auto r = fixture().clean(std::string("config: {batch_invariant: ") + off + ", kv_transfer: pd}\n");
+    auto r =
+        fixture().clean(std::string("config: {batch_invariant: ") + off + ", kv_transfer: pd}\n");
     CHECK(r.findings.empty());
   }
   // A synonym and the case of an enum value normalise too, and the normalisation is shown.
@@ -202,7 +212,8 @@ TEST_CASE("config atoms compare normalised values", "[check]") {
   REQUIRE(upper.diagnostics.size() == 2);
   CHECK(upper.diagnostics[0].code == "check.normalized");
   CHECK(upper.diagnostics[0].severity == kb::Severity::note);
-  CHECK(upper.diagnostics[0].message == "VLLM_BATCH_INVARIANT: yes is read as batch_invariant: true");
+  CHECK(upper.diagnostics[0].message ==
+        "VLLM_BATCH_INVARIANT: yes is read as batch_invariant: true");
   CHECK(upper.diagnostics[1].message == "kv_transfer: PD is read as kv_transfer: pd");
   CHECK(upper.deployment.services.at(0).find("batch_invariant")->value == "true");
 }
@@ -365,17 +376,31 @@ TEST_CASE("the gate fails closed on unknown engines, settings and values", "[che
       {true});
   CHECK(kb::count_severity(allowed.diagnostics, kb::Severity::error) == 0);
   CHECK(kb::count_severity(allowed.diagnostics, kb::Severity::warning) == 2);
-  CHECK(ids(allowed.findings) == std::vector<std::string>{"gotchas/pd-cache-hit", "gotchas/no-nixl"});
+  CHECK(ids(allowed.findings) ==
+        std::vector<std::string>{"gotchas/pd-cache-hit", "gotchas/no-nixl"});
 
-  auto twice = fixture().check("config: {prefix_caching: true, enable_prefix_caching: false}\n", {true});
+  auto twice =
+      fixture().check("config: {prefix_caching: true, enable_prefix_caching: false}\n", {true});
   REQUIRE(twice.diagnostics.size() == 2);
   CHECK(twice.diagnostics[1].code == "check.conflicting-setting");
   CHECK(twice.diagnostics[1].severity == kb::Severity::error);
 }
 
+TEST_CASE("a symptom word is never a deployment's setting", "[check]") {
+  auto r = fixture().check("engines: [vllm]\nconfig: {symptom: differs}\n");
+  REQUIRE(r.diagnostics.size() == 1);
+  CHECK(r.diagnostics[0].code == "check.unknown-setting");
+  CHECK(r.diagnostics[0].severity == kb::Severity::error);
+  CHECK(r.diagnostics[0].message ==
+        "'symptom' names the words search takes for a symptom (settings/symptom), not a "
+        "setting a deployment has");
+  CHECK(r.deployment.config.empty());
+}
+
 TEST_CASE("a connector's value brings its engine", "[check]") {
   auto r = fixture().clean(
-      "engines: [{engine: vllm, version: 0.26.0}]\nconfig: {kv_transfer: pd, connector: LMCacheConnectorV1}\n");
+      "engines: [{engine: vllm, version: 0.26.0}]\nconfig: {kv_transfer: pd, connector: "
+      "LMCacheConnectorV1}\n");
   REQUIRE(ids(r.findings) == std::vector<std::string>{"gotchas/pd-cache-hit", "gotchas/no-nixl"});
   const auto& why = r.findings[0].why;
   CHECK(std::find(why.begin(), why.end(), "engine lmcache (connector = lmcache)") != why.end());

@@ -62,6 +62,13 @@ class Resolver {
         continue;
       }
       const SettingDef& def = rec->setting;
+      if (def.scope == setting_scope::kSymptom) {
+        report(diag_code("check.unknown-setting"), s.file, s.pos,
+               "'" + s.key + "' names the words search takes for a symptom (" + rec->id +
+                   "), not a setting a deployment has",
+               "remove it; a deployment states its engines, flags and configuration");
+        continue;
+      }
       if (s.runtime) {
         // Set when the service starts: known to be set, with a value nobody can read here.
         s.key = def.key;
