@@ -409,6 +409,7 @@ const std::vector<std::pair<std::string_view, Put>>& encoders() {
            if (!ch.env.empty()) x["env"] = ch.env;
            if (!ch.keys_of.raw.empty()) x["keys_of"] = reference(c, ch.keys_of, Kind::engine);
            put_text(x, "role", ch.role);
+           put_text(x, "inherit", ch.inherit);
            a.push_back(std::move(x));
          }
          j["charts"] = a;

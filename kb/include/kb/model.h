@@ -401,6 +401,9 @@ struct ChartValues {
   Vec<std::string> env;    ///< item fields holding a Kubernetes `env` list
   RefValue keys_of;        ///< the item's fields are keys this engine spells
   Str role;                ///< the role of every such service, when the chart says
+  /// A mapping whose fields every item has unless it sets them ("." the top level), the
+  /// engine's chart lists aside: TensorRT-LLM's disagg_config top-level options.
+  Str inherit;
   Pos pos;
 };
 

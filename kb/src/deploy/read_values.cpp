@@ -4,6 +4,8 @@
 // the chart's keys. Which lists are services, where the image and model are, and what a
 // field means are data; this file only reads them.
 
+#include <set>
+
 #include "core/text_util.h"
 #include "deploy/catalog.h"
 #include "deploy/command.h"
@@ -62,11 +64,11 @@ class ValuesReader final : public Reader {
         if (at->is_seq()) {
           for (std::size_t i = 0; i < at->items.size(); ++i) {
             if (at->items[i].is_map())
-              item(at->items[i], *engine, *chart, chart->values + "#" + std::to_string(i + 1), in,
-                   ctx, interp);
+              item(doc, at->items[i], *engine, *chart, chart->values + "#" + std::to_string(i + 1),
+                   in, ctx, interp);
           }
         } else if (at->is_map()) {
-          item(*at, *engine, *chart, chart->values, in, ctx, interp);
+          item(doc, *at, *engine, *chart, chart->values, in, ctx, interp);
         }
       }
     }
@@ -74,17 +76,55 @@ class ValuesReader final : public Reader {
   }
 
  private:
-  static void item(const Node& n, const Record& engine, const ChartValues& chart,
+  // The fields an item has without setting them (`inherit`): the mapping's, except those
+  // holding a list of the engine's charts (`context_servers` beside `model`).
+  static std::vector<const std::pair<Node, Node>*> inherited(const Node& doc, const Record& engine,
+                                                             const ChartValues& chart) {
+    std::vector<const std::pair<Node, Node>*> out;
+    if (chart.inherit.empty()) return out;
+    const std::string base = chart.inherit == "." ? std::string() : chart.inherit.str();
+    const Node* at = base.empty() ? &doc : at_path(doc, base);
+    if (!at || !at->is_map()) return out;
+    std::set<std::string> lists;
+    for (const ChartValues& c : engine.engine->charts) {
+      const std::string_view v = c.values.view();
+      if (base.empty()) {
+        lists.insert(first_part(v));
+      } else if (v.starts_with(base + ".")) {
+        lists.insert(first_part(v.substr(base.size() + 1)));
+      }
+    }
+    for (const auto& entry : at->entries) {
+      if (entry.first.is_scalar() && !lists.count(entry.first.value)) out.push_back(&entry);
+    }
+    return out;
+  }
+
+  // The node at `path` in the item, else among the fields it inherits.
+  static const Node* field(const Node& n, const std::vector<const std::pair<Node, Node>*>& shared,
+                           const std::string& path) {
+    if (const Node* own = at_path(n, path)) return own;
+    const std::string head = first_part(path);
+    for (const auto* e : shared) {
+      if (e->first.value != head) continue;
+      return head.size() == path.size() ? &e->second
+                                        : at_path(e->second, path.substr(head.size() + 1));
+    }
+    return nullptr;
+  }
+
+  static void item(const Node& doc, const Node& n, const Record& engine, const ChartValues& chart,
                    const std::string& fallback_name, const DeployInput& in, const Context& ctx,
                    Interpreter& interp) {
+    const auto shared = inherited(doc, engine, chart);
     Process p;
     p.file = in.file;
     p.pos = n.pos;
     p.name = chart.name.empty() ? std::string() : scalar_of(at_path(n, chart.name));
     if (p.name.empty()) p.name = fallback_name;
     if (!chart.image.empty()) {
-      const Node* repo = at_path(n, chart.image[0]);
-      const Node* tag = chart.image.size() > 1 ? at_path(n, chart.image[1]) : nullptr;
+      const Node* repo = field(n, shared, chart.image[0]);
+      const Node* tag = chart.image.size() > 1 ? field(n, shared, chart.image[1]) : nullptr;
       if (repo && repo->is_scalar() && !repo->value.empty()) {
         p.image = Word{repo->value, repo->pos, scalar_end(*repo, in.text)};
         if (tag && tag->is_scalar() && !tag->value.empty()) p.image.text += ":" + tag->value;
@@ -102,7 +142,7 @@ class ValuesReader final : public Reader {
       p.implied.push_back(std::move(e));
     }
     for (const std::string& path : chart.model) {
-      if (const Node* m = at_path(n, path); m && m->is_scalar() && !m->value.empty()) {
+      if (const Node* m = field(n, shared, path); m && m->is_scalar() && !m->value.empty()) {
         p.model = Word{m->value, m->pos, scalar_end(*m, in.text)};
         break;
       }
@@ -135,6 +175,11 @@ class ValuesReader final : public Reader {
     }
     if (auto keys_of = ctx.corpus.target(Kind::engine, chart.keys_of.raw)) {
       leaves(n, "", in, p.keys);
+      // Then each field it inherits and does not set itself (a field it sets is its own
+      // whole: TensorRT-LLM does not merge a server's kv_cache_config with the top's).
+      for (const auto* e : shared) {
+        if (!at_path(n, e->first.value)) leaves(e->second, e->first.value, in, p.keys);
+      }
       p.keys_of = *keys_of;
     }
     interp.add(p);

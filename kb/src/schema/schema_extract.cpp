@@ -461,8 +461,8 @@ const Setters<ChartValues>& chart_setters() {
 , {"keys_of", SET(ChartValues){x.keys_of = ref(v, sub(p, f.name));
 }
 }
-, {
-  "role", TEXT(ChartValues, role)
+, {"role", TEXT(ChartValues, role)}, {
+  "inherit", TEXT(ChartValues, inherit)
 }
 }
 }

@@ -279,7 +279,11 @@ const Struct kChartValues = {
          "the item's fields (dotted, `vllmConfig.enablePrefixCaching`) are keys this engine "
          "spells in settings records",
          "vllm-production-stack"),
-     text("role", "the role of every such service (a value of settings/role)", "router")},
+     text("role", "the role of every such service (a value of settings/role)", "router"),
+     text("inherit",
+          "a mapping whose fields every item has unless it sets them (dotted path; `.` the "
+          "file's top level), the lists of the engine's charts aside",
+          ".")},
     {}};
 
 const Struct kProbe = {
