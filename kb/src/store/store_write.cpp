@@ -2,9 +2,7 @@
 // (put, from the loading threads) or from a whole corpus (sync), then finish_update
 // removes what is gone and rewrites the tables that depend on every record.
 
-#include <cctype>
 #include <ctime>
-#include <set>
 #include <unordered_set>
 
 #include "kb/corpus.h"
@@ -94,69 +92,6 @@ SearchColumns search_columns(const Record& r) {
           r.workaround,
           r.notes,
           std::move(other)};
-}
-
-std::string search_fold(std::string_view word) {
-  std::string out;
-  for (char c : word) {
-    const auto u = static_cast<unsigned char>(c);
-    out += c == '-' || std::isspace(u) ? '_' : static_cast<char>(std::tolower(u));
-  }
-  return out;
-}
-
-SearchSynonyms search_synonyms(const std::vector<std::shared_ptr<const Record>>& records) {
-  SearchSynonyms out;
-  auto add = [&](std::vector<std::string> group) {
-    std::vector<std::string> kept;
-    std::set<std::string> folded;
-    for (auto& w : group) {
-      if (!w.empty() && folded.insert(search_fold(w)).second) kept.push_back(std::move(w));
-    }
-    if (kept.size() < 2) return;
-    const auto at = static_cast<std::uint32_t>(out.groups.size());
-    for (const auto& f : folded) out.by_word[f].push_back(at);
-    out.groups.push_back(std::move(kept));
-  };
-  for (const auto& rp : records) {
-    const Record& r = *rp;
-    if (r.kind == Kind::engine) {
-      const std::string_view id = r.id.view();
-      std::vector<std::string> g{std::string(id.substr(id.find('/') + 1))};
-      for (const auto& a : r.aliases) g.push_back(a);
-      add(std::move(g));
-    } else if (r.kind == Kind::setting && r.setting->scope == setting_scope::kSymptom) {
-      for (const auto& v : r.setting->values) {
-        std::vector<std::string> g{v.value.str()};
-        for (const auto& syn : v.synonyms) g.push_back(syn);
-        add(std::move(g));
-      }
-    } else if (r.kind == Kind::setting) {
-      std::vector<std::string> g{r.setting->key.str()};
-      for (const auto& syn : r.setting->synonyms) g.push_back(syn);
-      add(std::move(g));
-    }
-  }
-  return out;
-}
-
-std::vector<std::string> SearchSynonyms::alternatives(std::string_view term) const {
-  std::vector<std::string> out{std::string(term)};
-  const std::string f = search_fold(term);
-  auto it = by_word.find(f);
-  if (it == by_word.end() && f.size() > 4 && f.ends_with("es"))
-    it = by_word.find(f.substr(0, f.size() - 2));
-  if (it == by_word.end() && f.size() > 3 && f.ends_with('s'))
-    it = by_word.find(f.substr(0, f.size() - 1));
-  if (it == by_word.end()) return out;
-  // Toward the group's own word only: its other spellings would dilute a word the
-  // records use as written (bm25 weighs every phrase of a query alike).
-  std::set<std::string> seen{f, it->first};  // `hangs` is searched as `hang` already (stems)
-  for (std::uint32_t g : it->second) {
-    if (out.size() == 16) break;
-    if (seen.insert(search_fold(groups[g].front())).second) out.push_back(groups[g].front());
-  }
-  return out;
 }
 
 struct StoreWriter {
