@@ -283,7 +283,15 @@ void Interpreter::add_one(const Process& p) {
       if (beside) e.needs_enabling = true;
     }
   }
-  for (const DeployedEngine& pkg : p.packages) add_engine(engines, pkg);
+  for (const DeployedEngine& pkg : p.packages) {
+    // Installed beside the command (`pip install vllm` earlier in the script) is like
+    // shipped by the image: a service whose role runs only what its command names (a
+    // `mooncake_master`, a benchmark client) does not run it.
+    const bool named = std::any_of(engines.begin(), engines.end(),
+                                   [&](const DeployedEngine& x) { return x.id == pkg.id; });
+    if (!named) shipped.push_back(pkg.id);
+    add_engine(engines, pkg);
+  }
   // A platform's pod whose image and command name no engine runs what the platform starts
   // (KServe's LLMInferenceService: vLLM).
   if (engines.empty() && !p.implied.empty()) {
@@ -345,9 +353,10 @@ void Interpreter::add_one(const Process& p) {
     svc.model = p.model.text;
     svc.model_pos = p.model.pos;
   }
-  // A service whose role does not run the engines its image merely ships (the role
-  // record says which: a router or cache server; Dynamo's frontend in a vllm-runtime image
-  // is not a vLLM server) runs only those its command or packages name.
+  // A service whose role does not run the engines its image merely ships or its script
+  // installs (the role record says which: a router, a cache server, a client; Dynamo's
+  // frontend in a vllm-runtime image is not a vLLM server) runs only those its command
+  // names.
   if (const Setting* role = svc.find(service_role::kKey); role && !shipped.empty()) {
     const Record* def = ctx_.vocab.setting(service_role::kKey);
     auto value = def ? normalize_value(def->setting, role->value).value : std::nullopt;
@@ -360,7 +369,7 @@ void Interpreter::add_one(const Process& p) {
     if (declared && !declared->runs_shipped_engines) {
       auto only_shipped = [&](const DeployedEngine& e) {
         return std::find(shipped.begin(), shipped.end(), e.id) != shipped.end() &&
-               e.via.find("command ") != 0 && e.via.find("pip") == std::string::npos;
+               e.via.find("command ") != 0;
       };
       svc.engines.erase(std::remove_if(svc.engines.begin(), svc.engines.end(), only_shipped),
                         svc.engines.end());

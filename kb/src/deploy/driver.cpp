@@ -7,11 +7,13 @@
 #include <set>
 #include <tuple>
 
+#include "corpus/vocab.h"
 #include "deploy/catalog.h"
 #include "deploy/config_files.h"
 #include "deploy/reader.h"
 #include "kb/corpus.h"
 #include "kb/diagnostic_codes.h"
+#include "schema/setting_values.h"
 
 namespace kb {
 namespace deploy {
@@ -59,9 +61,25 @@ std::string file_label(const std::string& file) {
   return file == "-" ? "stdin" : file;
 }
 
+// Whether a service's role runs the engines its image ships or its environment installs
+// beyond what its command names: not a router, a cache server or a client (the role
+// record's `runs_shipped_engines: false`), so that `pip install vllm` in a script does not
+// make its `mooncake_master` or its load generator a vLLM server.
+bool runs_installed(const Service& svc, const Vocabulary& vocab) {
+  const Setting* role = svc.find(service_role::kKey);
+  const Record* def = vocab.setting(service_role::kKey);
+  if (!role || !def) return true;
+  auto value = normalize_value(def->setting, role->value).value;
+  if (!value) return true;
+  for (const SettingValue& v : def->setting->values) {
+    if (v.value == *value) return v.runs_shipped_engines;
+  }
+  return true;
+}
+
 // A shared engine in every service: it completes the version of an engine the service
-// runs without one, or is added.
-void apply_shared(Service& svc, const DeployedEngine& shared) {
+// runs without one, or is added where the service's role runs what is installed.
+void apply_shared(Service& svc, const DeployedEngine& shared, const Vocabulary& vocab) {
   for (DeployedEngine& e : svc.engines) {
     if (e.id != shared.id) continue;
     if (e.version.empty() && !shared.version.empty()) {
@@ -74,7 +92,7 @@ void apply_shared(Service& svc, const DeployedEngine& shared) {
     }
     return;
   }
-  svc.engines.push_back(shared);
+  if (runs_installed(svc, vocab)) svc.engines.push_back(shared);
 }
 
 }  // namespace
@@ -275,7 +293,7 @@ Deployment deploy::read_inputs(const Corpus& corpus, const Vocabulary& vocab,
     d.engines = std::move(shared);
   } else {
     for (Service& s : d.services) {
-      for (const DeployedEngine& e : shared) apply_shared(s, e);
+      for (const DeployedEngine& e : shared) apply_shared(s, e, vocab);
       // What a hand-written file states fills what the service does not say itself.
       for (const Setting& st : stated) {
         if (const Setting* own = s.find(st.key)) {
