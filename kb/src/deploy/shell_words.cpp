@@ -243,7 +243,11 @@ bool ShellLexer::word(const Vars& vars, Word& w) {
   }
   if (i_ == start) return false;
   Pos end;
-  w.pos = locate(start, out, &end);
+  // A word a variable made (`$MODEL`) is where it is written: its value's text may be
+  // found further on (another container's environment), which is not where it came from.
+  const std::string_view raw = text_.substr(start, i_ - start);
+  const bool expanded = raw.find('$') != std::string_view::npos;
+  w.pos = locate(start, expanded ? std::string(raw) : out, &end);
   w.end = where_.exact && where_.index ? where_.index->at(where_.base + i_) : end;
   w.text = std::move(out);
   return true;
