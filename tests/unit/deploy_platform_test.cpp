@@ -156,7 +156,7 @@ TEST_CASE("config files: a file a service names joins it, weaker than what it sa
   // Keys no record spells are said, at their line in the config file.
   CHECK(std::any_of(r.deployment.not_understood.begin(), r.deployment.not_understood.end(),
                     [](const Unread& u) {
-                      return u.file == "ex/configs/prefiller.yaml" && u.pos.line == 1 &&
+                      return u.file == "ex/configs/prefiller.yaml" && u.pos.line == 3 &&
                              u.why == "no settings record spells this key";
                     }));
 }
@@ -196,6 +196,144 @@ TEST_CASE("config files: a file of an engine the service does not run is not joi
   Read r = read_texts({{"launch.sh", launcher}, {"configs/prefiller.yaml", kConfig}});
   CHECK(r.unread("env LMCACHE_CONFIG_FILE $(dirname \"$0\")/configs/prefiller.yaml", 3));
   CHECK(setting(r.deployment.services.front(), "role")->value == "kv_consumer");
+}
+
+namespace {
+
+// LMCache's k8s P/D example: each side's config file comes from a mounted ConfigMap, so
+// the path is only known when the container runs.
+const char* kRuntimeLauncher = R"SH(#!/bin/bash
+configfile=$(ls /etc/lmcache-config/*.yaml)
+LMCACHE_CONFIG_FILE=${configfile} vllm serve Qwen/Qwen3-8B \
+  --kv-transfer-config '{"kv_connector":"LMCacheConnectorV1","kv_role":"kv_producer"}' &
+LMCACHE_CONFIG_FILE=${configfile} vllm serve Qwen/Qwen3-8B \
+  --kv-transfer-config '{"kv_connector":"LMCacheConnectorV1","kv_role":"kv_consumer"}' &
+)SH";
+
+const char* kSenderConfig = "local_cpu: False\nnixl_role: \"sender\"\n";
+const char* kReceiverConfig = "local_cpu: True\nnixl_role: \"receiver\"\n";
+
+}  // namespace
+
+TEST_CASE("config files: a path set at run time takes the one given file its keys fit",
+          "[deploy][config-file]") {
+  Read r = read_texts({{"launch.sh", kRuntimeLauncher},
+                       {"k8s/lmcache-decoder-config.yaml", kReceiverConfig},
+                       {"k8s/lmcache-prefiller-config.yaml", kSenderConfig}});
+  for (const auto& d : r.diags) INFO(format_diagnostic(d));
+  CHECK(count_severity(r.diags, Severity::error) == 0);
+  REQUIRE(r.deployment.services.size() == 2);
+  // Each file goes to the side its role key names, said by a note on the file.
+  const Service& prefill = r.deployment.services[0];
+  const Service& decode = r.deployment.services[1];
+  REQUIRE(setting(prefill, "lmcache_local_cpu"));
+  CHECK(setting(prefill, "lmcache_local_cpu")->file == "k8s/lmcache-prefiller-config.yaml");
+  REQUIRE(setting(decode, "lmcache_local_cpu"));
+  CHECK(setting(decode, "lmcache_local_cpu")->file == "k8s/lmcache-decoder-config.yaml");
+  std::size_t notes = 0;
+  for (const auto& d : r.diags) {
+    if (d.code != "deploy.config-file-by-content") continue;
+    ++notes;
+    CHECK(d.severity == Severity::note);
+    CHECK(d.message.find("set at run time") != std::string::npos);
+  }
+  CHECK(notes == 2);
+}
+
+TEST_CASE("config files: two given files that fit one service join neither",
+          "[deploy][config-file]") {
+  // Both files say `sender`: kb does not choose which one the prefill side reads, so
+  // neither is joined and each is then no deployment kb reads: the check fails closed.
+  Read r = read_texts(
+      {{"launch.sh", kRuntimeLauncher}, {"a.yaml", kSenderConfig}, {"b.yaml", kSenderConfig}});
+  CHECK(count_severity(r.diags, Severity::error) > 0);
+  const auto codes = r.codes();
+  CHECK(std::count(codes.begin(), codes.end(), "deploy.config-file-by-content") == 0);
+  CHECK(r.unread("env LMCACHE_CONFIG_FILE $(ls /etc/lmcache-config/*.yaml)", 3));
+  // A file of keys no engine spells is not taken for a config file either.
+  Read other = read_texts({{"launch.sh", kRuntimeLauncher}, {"x.yaml", "colour: blue\n"}});
+  CHECK(count_severity(other.diags, Severity::error) > 0);
+}
+
+TEST_CASE("config files: a file given under another name than the path is joined with a warning",
+          "[deploy][config-file]") {
+  // The launcher names $DIR/configs/prefiller.yaml, for a decode side (kv_consumer); the
+  // given file says no role. (kConfig's `pd_role: sender` would not fit that side.)
+  std::string launcher(kLauncher);
+  Read r = read_texts(
+      {{"launch.sh", launcher}, {"prod/lmcache.yaml", "local_cpu: False\nchunk_size: 256\n"}});
+  for (const auto& d : r.diags) INFO(format_diagnostic(d));
+  CHECK(count_severity(r.diags, Severity::error) == 0);
+  auto it = std::find_if(r.diags.begin(), r.diags.end(), [](const Diagnostic& d) {
+    return d.code == "deploy.config-file-by-content";
+  });
+  REQUIRE(it != r.diags.end());
+  CHECK(it->severity == Severity::warning);
+  CHECK(it->file == "prod/lmcache.yaml");
+  CHECK(it->message.find("not among the inputs") != std::string::npos);
+  CHECK(setting(r.deployment.services.front(), "lmcache_local_cpu"));
+  // A file whose role key names the other side is not that service's: not joined.
+  Read wrong = read_texts({{"launch.sh", launcher}, {"prod/lmcache.yaml", kConfig}});
+  CHECK(count_severity(wrong.diags, Severity::error) > 0);
+  CHECK_FALSE(setting(wrong.deployment.services.front(), "lmcache_local_cpu"));
+}
+
+TEST_CASE("installed packages run only where the role runs what it is given",
+          "[deploy][packages]") {
+  // `pip install vllm` early in a script reaches every command after it, but a cache
+  // server (a role with runs_shipped_engines: false) runs only what its command names.
+  Read r = read_texts({{"bench.sh",
+                        "#!/bin/bash\npip install vllm==0.10.0\n"
+                        "mooncake_master --port 50001 &\n"
+                        "vllm serve Qwen/Qwen3-8B &\n"}});
+  for (const auto& d : r.diags) INFO(format_diagnostic(d));
+  REQUIRE(r.deployment.services.size() == 2);
+  const Service& master = r.deployment.services[0];
+  const Service& server = r.deployment.services[1];
+  CHECK(engine(master, "engines/mooncake"));
+  CHECK_FALSE(engine(master, "engines/vllm"));
+  REQUIRE(engine(server, "engines/vllm"));
+  CHECK(engine(server, "engines/vllm")->version == "0.10.0");
+}
+
+TEST_CASE("a word a variable made is placed where the variable is used", "[deploy][shell]") {
+  // Two containers with the same MODEL value: each service's model points into its own
+  // script, not at the first place the value's text appears further on.
+  const char* two = R"(apiVersion: apps/v1
+kind: Deployment
+metadata: {name: a}
+spec:
+  template:
+    spec:
+      containers:
+      - name: c
+        image: vllm/vllm-openai:v0.10.0
+        env: [{name: MODEL, value: "Qwen/Qwen3-8B"}]
+        command: ["/bin/bash", "-c"]
+        args:
+        - |
+          vllm serve $MODEL --port 1
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: b}
+spec:
+  template:
+    spec:
+      containers:
+      - name: c
+        image: vllm/vllm-openai:v0.10.0
+        env: [{name: MODEL, value: "Qwen/Qwen3-8B"}]
+        command: ["/bin/bash", "-c"]
+        args:
+        - |
+          vllm serve $MODEL --port 2
+)";
+  Read r = read_texts({{"two.yaml", two}});
+  REQUIRE(r.deployment.services.size() == 2);
+  CHECK(r.service("a").model == "Qwen/Qwen3-8B");
+  CHECK(r.service("a").model_pos.line == 14);
+  CHECK(r.service("b").model_pos.line == 29);
 }
 
 TEST_CASE("config files: a named file that is not a mapping of keys fails the check",

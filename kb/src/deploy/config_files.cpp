@@ -8,6 +8,8 @@
 
 #include "deploy/command.h"
 
+#include <algorithm>
+
 #include "corpus/vocab.h"
 #include "deploy/settings_reader.h"
 #include "deploy/yaml_docs.h"
@@ -92,6 +94,143 @@ bool runs_engine(const Service& svc, const std::string& engine, const Context& c
   return false;
 }
 
+struct Use {
+  std::size_t facts;  // index of the input whose service named the file
+  ConfigRef ref;
+};
+
+// A named config file no input's path matches: its path is set at run time
+// (`LMCACHE_CONFIG_FILE=$(ls /etc/lmcache-config/*.yaml)`) or names a file not given.
+struct Pending {
+  std::size_t facts;
+  ConfigRef ref;
+  bool literal;  // the path names a file (`mooncake.json`), not only variables
+  bool joined = false;
+  bool ambiguous = false;
+};
+
+// The role a service states (normalised: `kv_producer` is prefill); "" when none.
+std::string stated_role(const Service& svc, const Context& ctx) {
+  const Setting* s = svc.find(service_role::kKey);
+  const Record* def = ctx.vocab.setting(service_role::kKey);
+  if (!s || !def || s->runtime) return "";
+  return normalize_value(def->setting, s->value).value.value_or("");
+}
+
+// What an input that no path names says of itself, read as a config file: the engine
+// whose config keys it holds (most of its keys, and more than any other engine's), and
+// the role its keys give (`nixl_role: receiver`).
+struct ConfigGuess {
+  std::string engine;
+  std::string role;
+  std::size_t keys = 0;  // how many of its keys that engine spells
+};
+
+std::optional<ConfigGuess> guess_config(const DeployInput& in,
+                                        const std::vector<std::string>& engines,
+                                        const Context& ctx) {
+  std::vector<yaml::Node> docs;
+  std::vector<Diagnostic> ignored;
+  if (!parse_documents(in.text, in.file, docs, ignored) || docs.size() != 1 ||
+      !docs.front().is_map()) {
+    return std::nullopt;
+  }
+  std::vector<KeyFact> keys;
+  std::vector<Unread> unread;
+  leaves(docs.front(), "", in.file, in.text, "config file", keys, unread);
+  std::vector<ConfigGuess> by_engine;
+  for (const std::string& engine : engines) by_engine.push_back({engine, "", 0});
+  const Record* role_def = ctx.vocab.setting(service_role::kKey);
+  for (const KeyFact& k : keys) {
+    for (ConfigGuess& g : by_engine) {
+      const SpellingRef* hit = nullptr;
+      for (const auto* refs : {ctx.vocab.key(k.key), ctx.vocab.flag("--" + k.key)}) {
+        if (!refs || hit) continue;
+        for (const SpellingRef& r : *refs) {
+          if (ctx.corpus.target(Kind::engine, r.engine->engine.raw) == g.engine) hit = &r;
+        }
+      }
+      if (!hit) continue;
+      ++g.keys;
+      if (role_def && hit->setting == role_def) {
+        g.role = normalize_value(role_def->setting, k.value).value.value_or("");
+      }
+    }
+  }
+  std::sort(by_engine.begin(), by_engine.end(),
+            [](const ConfigGuess& a, const ConfigGuess& b) { return a.keys > b.keys; });
+  if (by_engine.empty() || by_engine.front().keys == 0) return std::nullopt;
+  if (by_engine.size() > 1 && by_engine[1].keys == by_engine.front().keys) return std::nullopt;
+  return by_engine.front();
+}
+
+// Joins inputs no path names to the pending names they can only be: an input whose keys
+// are one engine's config keys goes to the services whose config file of that engine is
+// set at run time or names a file not given, when it is the only such input that fits
+// the service (same engine; the same role when both say one). Two inputs that fit one
+// service join neither: kb does not choose between them.
+void by_content(const std::vector<DeployInput>& inputs, const std::vector<std::size_t>& candidates,
+                std::vector<Pending>& pending, std::vector<std::optional<Facts>>& read,
+                const Context& ctx, std::vector<std::vector<Use>>& uses,
+                std::vector<Diagnostic>& diags) {
+  if (pending.empty()) return;
+  std::vector<std::string> engines;
+  for (const Pending& p : pending) {
+    if (std::find(engines.begin(), engines.end(), p.ref.engine) == engines.end())
+      engines.push_back(p.ref.engine);
+  }
+  std::vector<std::pair<std::size_t, ConfigGuess>> guesses;
+  for (std::size_t c : candidates) {
+    if (!uses[c].empty()) continue;
+    ctx.budget->reading(inputs[c].file);
+    if (auto g = guess_config(inputs[c], engines, ctx)) guesses.emplace_back(c, std::move(*g));
+  }
+  std::vector<std::vector<std::size_t>> joined_to(inputs.size());
+  for (std::size_t i = 0; i < pending.size(); ++i) {
+    Pending& p = pending[i];
+    const Service* svc = p.ref.service < read[p.facts]->services.size()
+                             ? &read[p.facts]->services[p.ref.service]
+                             : nullptr;
+    if (!svc) continue;
+    const std::string role = stated_role(*svc, ctx);
+    std::vector<std::size_t> fits;
+    for (const auto& [c, g] : guesses) {
+      if (g.engine != p.ref.engine) continue;
+      if (!g.role.empty() && !role.empty() && role != service_role::kBoth && role != g.role)
+        continue;
+      fits.push_back(c);
+    }
+    if (fits.size() > 1) p.ambiguous = true;
+    if (fits.size() != 1) continue;
+    p.joined = true;
+    uses[fits.front()].push_back({p.facts, p.ref});
+    joined_to[fits.front()].push_back(i);
+  }
+  for (std::size_t c = 0; c < inputs.size(); ++c) {
+    if (joined_to[c].empty()) continue;
+    const Pending& first = pending[joined_to[c].front()];
+    std::string services;
+    for (std::size_t i : joined_to[c]) {
+      const Pending& p = pending[i];
+      const std::string& name = read[p.facts]->services[p.ref.service].name;
+      if (services.find("'" + name + "'") != std::string::npos) continue;
+      services += (services.empty() ? "'" : ", '") + name + "'";
+    }
+    const std::string engine(text::id_slug(first.ref.engine));
+    const std::string why = first.literal
+                                ? "names " + first.ref.path + ", which is not among the inputs"
+                                : "is set at run time (" + first.ref.path + ")";
+    diags.push_back(diag(first.literal ? Severity::warning : Severity::note,
+                         diag_code("deploy.config-file-by-content"), inputs[c].file, {},
+                         "read as the " + engine + " config file of " + services + ": " +
+                             first.ref.via + " there " + why + ", and this file's keys are " +
+                             engine + "'s",
+                         first.literal ? "give the file under the name the service uses, or "
+                                         "leave it out if it is not that service's"
+                                       : ""));
+  }
+}
+
 }  // namespace
 
 std::vector<bool> join_config_files(const std::vector<DeployInput>& inputs,
@@ -99,11 +238,8 @@ std::vector<bool> join_config_files(const std::vector<DeployInput>& inputs,
                                     std::vector<std::optional<Facts>>& read, const Context& ctx,
                                     std::vector<Diagnostic>& diags) {
   std::vector<bool> taken(inputs.size(), false);
-  struct Use {
-    std::size_t facts;  // index of the input whose service named the file
-    ConfigRef ref;
-  };
   std::vector<std::vector<Use>> uses(inputs.size());
+  std::vector<Pending> pending;
   for (std::size_t f = 0; f < read.size(); ++f) {
     if (!read[f]) continue;
     for (const ConfigRef& ref : read[f]->config_refs) {
@@ -121,15 +257,27 @@ std::vector<bool> join_config_files(const std::vector<DeployInput>& inputs,
           tie = true;
         }
       }
-      if (best_len == 0 || tie) {
-        read[f]->unread.push_back(
-            {ref.file, ref.pos, ref.via + " " + ref.path,
-             tie ? "several inputs have this file name; give only the one it names"
-                 : "the config file is not among the inputs, so its settings are not known"});
+      if (tie) {
+        read[f]->unread.push_back({ref.file, ref.pos, ref.via + " " + ref.path,
+                                   "several inputs have this file name; give only the one it "
+                                   "names"});
+        continue;
+      }
+      if (best_len == 0) {
+        pending.push_back({f, ref, !tail.empty()});
         continue;
       }
       uses[best].push_back({f, ref});
     }
+  }
+  by_content(inputs, candidates, pending, read, ctx, uses, diags);
+  for (const Pending& p : pending) {
+    if (p.joined) continue;
+    read[p.facts]->unread.push_back(
+        {p.ref.file, p.ref.pos, p.ref.via + " " + p.ref.path,
+         p.ambiguous ? "several inputs hold this engine's config keys and the path does not say "
+                       "which one; give only the one it names"
+                     : "the config file is not among the inputs, so its settings are not known"});
   }
   for (std::size_t c : candidates) {
     if (uses[c].empty()) continue;
