@@ -54,6 +54,7 @@ bool parse_documents(std::string_view text, const std::string& file, std::vector
   limits.max_bytes = kMaxDeploymentBytes;
   limits.max_depth = 32;
   limits.max_nodes = 200000;
+  limits.later_duplicate_wins = true;  // manifests are read as kubectl and Helm read them
   // One allowance for the whole text: many documents cannot each spend a document's.
   yaml::Allowance left = yaml::allowance(limits, text.size());
   bool ok = true;

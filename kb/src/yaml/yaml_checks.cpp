@@ -58,33 +58,48 @@ bool block_depth_ok(std::string_view text, int max_depth, Pos& where) {
   return true;
 }
 
-// Reports a mapping's repeated keys and keeps only the first of each, so that every reader
-// sees one value per key: the one the diagnostic points back to.
-void check_duplicates(Node& n, const std::string& file, std::vector<Diagnostic>& diags) {
+// Reports a mapping's repeated keys and keeps only one of each, so that every reader sees
+// one value per key: the first, the one the error points back to; or, where the file is
+// another tool's, the later one, which that tool reads.
+void check_duplicates(Node& n, const std::string& file, std::vector<Diagnostic>& diags,
+                      bool later_wins) {
   if (n.type == Node::Type::map) {
-    std::map<std::string, Pos> seen;
+    std::map<std::string, std::size_t> seen;  // key -> index among the kept entries
     std::size_t kept = 0;
     for (std::size_t i = 0; i < n.entries.size(); ++i) {
       auto& [k, v] = n.entries[i];
       if (k.type == Node::Type::scalar) {
-        auto [it, fresh] = seen.emplace(k.value, k.pos);
+        auto [it, fresh] = seen.emplace(k.value, kept);
         if (!fresh) {
-          diags.push_back({Severity::error, diag_code("yaml.duplicate-key"), file, k.pos.line,
-                           k.pos.column,
-                           "duplicate key '" + k.value + "' (first at line " +
-                               std::to_string(it->second.line) + ")",
-                           "YAML keeps only one of them; merge the two values into one key", ""});
+          const int first = n.entries[it->second].first.pos.line;
+          if (later_wins) {
+            diags.push_back(
+                {Severity::warning, diag_code("yaml.duplicate-key"), file, k.pos.line, k.pos.column,
+                 "duplicate key '" + k.value + "' (first at line " + std::to_string(first) +
+                     "): this later value is read, as kubectl's and Helm's "
+                     "YAML-to-JSON conversion keeps it, and the first is ignored",
+                 "merge the two values into one key; other YAML readers may keep "
+                 "either",
+                 ""});
+            check_duplicates(v, file, diags, later_wins);
+            n.entries[it->second] = std::move(n.entries[i]);
+          } else {
+            diags.push_back(
+                {Severity::error, diag_code("yaml.duplicate-key"), file, k.pos.line, k.pos.column,
+                 "duplicate key '" + k.value + "' (first at line " + std::to_string(first) + ")",
+                 "YAML keeps only one of them; merge the two values into one key", ""});
+          }
           continue;
         }
       }
-      check_duplicates(k, file, diags);
-      check_duplicates(v, file, diags);
+      check_duplicates(k, file, diags, later_wins);
+      check_duplicates(v, file, diags, later_wins);
       if (kept != i) n.entries[kept] = std::move(n.entries[i]);
       ++kept;
     }
     n.entries.resize(kept);
   } else if (n.type == Node::Type::seq) {
-    for (auto& item : n.items) check_duplicates(item, file, diags);
+    for (auto& item : n.items) check_duplicates(item, file, diags, later_wins);
   }
 }
 

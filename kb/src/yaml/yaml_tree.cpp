@@ -413,7 +413,7 @@ bool parse(std::string_view text, const std::string& file, const Limits& limits,
           std::string("add the closing ") + text[bad->offset] + " where the text ends");
     return false;
   }
-  check_duplicates(out, file, diags);
+  check_duplicates(out, file, diags, limits.later_duplicate_wins);
   return true;
 }
 

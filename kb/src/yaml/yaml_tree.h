@@ -55,6 +55,10 @@ struct Limits {
   std::size_t expansion_factor = 16;
   /// ... or this many, whichever is larger.
   std::size_t min_expansion_bytes = 1u << 20;
+  /// A repeated key of a mapping: an error keeping the first (kb's own files), or, for
+  /// files other tools read (Kubernetes manifests, compose files, charts' values), a
+  /// warning keeping the later value, which those tools' YAML-to-JSON conversion keeps.
+  bool later_duplicate_wins = false;
 };
 
 /// The scalar bytes a document of `text_bytes` may expand to under `limits`.
