@@ -299,6 +299,25 @@ void Interpreter::add_one(const Process& p) {
     if (entry_engine.empty()) entry_engine = p.implied.front().id;
   }
 
+  if (engines.empty() && p.image.text.empty() && p.image_entrypoint) {
+    // A container with arguments and no image or command (a kustomize patch: the base
+    // gives both): the flags it passes are the only evidence, taken when they are one
+    // engine's own (`--kv-transfer-config` is vLLM's). Its version stays unknown.
+    const Word* telling = nullptr;
+    const std::string id = engine_of_flags(ctx_.vocab, ctx_.corpus, args, &telling);
+    if (!id.empty() && telling) {
+      DeployedEngine e;
+      e.name = slug(id);
+      e.id = id;
+      e.file = p.file;
+      e.pos = telling->pos;
+      e.end = telling->end;
+      e.via = "flag " + telling->text.substr(0, telling->text.find('=')) + ", which only " +
+              std::string(slug(id)) + " takes (no image or command given)";
+      engines.push_back(std::move(e));
+      entry_engine = id;
+    }
+  }
   if (engines.empty()) {
     std::string why = p.gpu;
     if (why.empty() && passes_engine_flags(ctx_.vocab, args.empty() ? p.argv : args)) {
@@ -306,8 +325,10 @@ void Interpreter::add_one(const Process& p) {
     }
     std::string what;
     if (!p.image.text.empty()) what = "image " + p.image.text;
-    if (!p.argv.empty())
-      what += std::string(what.empty() ? "" : ", ") + "command " + p.argv[0].text;
+    if (!p.argv.empty()) {
+      what += std::string(what.empty() ? "" : ", ") +
+              (p.image_entrypoint ? "arguments " : "command ") + p.argv[0].text;
+    }
     if (!why.empty()) {
       const Pos at = !p.image.text.empty() ? p.image.pos : !p.argv.empty() ? p.argv[0].pos : p.pos;
       out_.diagnostics.push_back(

@@ -1,5 +1,7 @@
 #include "deploy/settings_reader.h"
 
+#include <set>
+
 #include <algorithm>
 #include <cctype>
 
@@ -577,6 +579,29 @@ bool passes_engine_flags(const Vocabulary& vocab, const std::vector<Word>& args)
     }
   }
   return false;
+}
+
+std::string engine_of_flags(const Vocabulary& vocab, const Corpus& corpus,
+                            const std::vector<Word>& args, const Word** which) {
+  std::string found;
+  const Word* first = nullptr;
+  for (const Word& w : args) {
+    if (!looks_like_flag(w.text)) continue;
+    const std::string name = w.text.substr(0, w.text.find('='));
+    std::set<std::string> engines;
+    for (const auto* refs : {vocab.flag(name), vocab.json(name)}) {
+      if (!refs) continue;
+      for (const SpellingRef& r : *refs) {
+        if (auto id = corpus.target(Kind::engine, r.engine->engine.raw)) engines.insert(*id);
+      }
+    }
+    if (engines.size() != 1) continue;
+    if (!found.empty() && found != *engines.begin()) return "";
+    if (found.empty()) first = &w;
+    found = *engines.begin();
+  }
+  if (which) *which = first;
+  return found;
 }
 
 }  // namespace kb::deploy

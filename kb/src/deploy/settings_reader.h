@@ -93,4 +93,10 @@ class SettingsReader {
 /// the process is an engine even when kb cannot tell which.
 bool passes_engine_flags(const Vocabulary& vocab, const std::vector<Word>& args);
 
+/// The one engine whose own flags `args` pass: some flag is spelled by that engine alone
+/// and none by another engine alone (`--kv-transfer-config` is vLLM's). Empty when no
+/// flag or more than one engine says so. `which` is set to the first telling flag.
+std::string engine_of_flags(const Vocabulary& vocab, const Corpus& corpus,
+                            const std::vector<Word>& args, const Word** which);
+
 }  // namespace kb::deploy
