@@ -466,3 +466,81 @@ spec:
   REQUIRE(engine(s, "engines/llm-d"));
   CHECK(setting(s, "kv_connector")->value == "NixlConnector");
 }
+
+namespace {
+
+// llm-d's tiered-prefix-cache guide patches its aggregated `decode` Deployment with
+// kustomize: no image and no command (the base gives both), and `env:` twice.
+const char* kPatch = R"(apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: decode
+spec:
+  template:
+    spec:
+      containers:
+        - name: modelserver
+          args:
+            - "Qwen/Qwen3-8B"
+            - "--kv-transfer-config"
+            - '{"kv_connector":"LMCacheConnectorV1","kv_role":"kv_both"}'
+          env:
+            - {name: HF_TOKEN, value: x}
+          env:
+            - {name: VLLM_BATCH_INVARIANT, value: "1"}
+)";
+
+}  // namespace
+
+TEST_CASE("a manifest's repeated key is a warning, and the later value is read", "[deploy][yaml]") {
+  Read r = read_texts({{"patch.yaml", kPatch}});
+  for (const auto& d : r.diags) INFO(format_diagnostic(d));
+  auto dup = std::find_if(r.diags.begin(), r.diags.end(),
+                          [](const Diagnostic& d) { return d.code == "yaml.duplicate-key"; });
+  REQUIRE(dup != r.diags.end());
+  CHECK(dup->severity == Severity::warning);
+  CHECK(dup->line == 16);
+  CHECK(count_severity(r.diags, Severity::error) == 0);
+  REQUIRE(r.deployment.services.size() == 1);
+  // kubectl's YAML-to-JSON conversion keeps the later `env:`: so does kb.
+  const Setting* bi = setting(r.deployment.services.front(), "batch_invariant");
+  REQUIRE(bi);
+  CHECK(bi->pos.line == 17);
+}
+
+TEST_CASE("a container with only arguments is the engine whose own flags it passes",
+          "[deploy][kubernetes]") {
+  Read r = read_texts({{"patch.yaml", kPatch}});
+  REQUIRE(r.deployment.services.size() == 1);
+  const Service& s = r.deployment.services.front();
+  const DeployedEngine* vllm = engine(s, "engines/vllm");
+  REQUIRE(vllm);
+  CHECK(vllm->version.empty());
+  CHECK(vllm->via.find("--kv-transfer-config") != std::string::npos);
+  CHECK(s.model == "Qwen/Qwen3-8B");  // the image's entry point takes the model first
+  // With an image kb does not know, flags decide nothing: the image may run anything.
+  std::string with_image(kPatch);
+  with_image.replace(with_image.find("          args:"), 0,
+                     "          image: example.com/custom:1\n");
+  Read unknown = read_texts({{"patch.yaml", with_image}});
+  const auto codes = unknown.codes();
+  CHECK(std::count(codes.begin(), codes.end(), "deploy.unidentified-engine") == 1);
+}
+
+TEST_CASE("a side only a name gives stands only beside the other side", "[deploy][roles]") {
+  // Alone, llm-d's `decode` Deployment (kv_both) is a monolithic server.
+  Read alone = read_texts({{"patch.yaml", kPatch}});
+  REQUIRE(alone.deployment.services.size() == 1);
+  CHECK(setting(alone.deployment.services.front(), "role") == nullptr);
+  CHECK(std::any_of(alone.deployment.not_understood.begin(), alone.deployment.not_understood.end(),
+                    [](const Unread& u) {
+                      return u.why.find("no prefill service is given") != std::string::npos;
+                    }));
+  // Beside a `prefill` Deployment, the names are the sides (vLLM's NIXL P/D).
+  std::string prefill(kPatch);
+  prefill.replace(prefill.find("name: decode"), 12, "name: prefill");
+  Read pair = read_texts({{"decode.yaml", kPatch}, {"prefill.yaml", prefill}});
+  REQUIRE(pair.deployment.services.size() == 2);
+  CHECK(setting(pair.service("decode"), "role")->value == "decode");
+  CHECK(setting(pair.service("prefill"), "role")->value == "prefill");
+}

@@ -77,6 +77,42 @@ bool runs_installed(const Service& svc, const Vocabulary& vocab) {
   return true;
 }
 
+// A prefill or decode side only a workload's name gives stands when the deployment has
+// the other side too: llm-d names its aggregated Deployment `decode`, and a lone "decode"
+// with nothing to prefill for it is a monolithic server (`both`). Said as not read.
+void lone_name_roles(Deployment& d, const Vocabulary& vocab) {
+  const Record* def = vocab.setting(service_role::kKey);
+  if (!def) return;
+  auto role_of = [&](const Service& s) -> std::string {
+    const Setting* r = s.find(service_role::kKey);
+    if (!r || r->runtime) return "";
+    return normalize_value(def->setting, r->value).value.value_or("");
+  };
+  bool has[2] = {false, false};  // prefill, decode
+  for (const Service& s : d.services) {
+    const std::string r = role_of(s);
+    if (r == service_role::kPrefill) has[0] = true;
+    if (r == service_role::kDecode) has[1] = true;
+  }
+  for (Service& s : d.services) {
+    const std::string r = role_of(s);
+    const bool lone =
+        (r == service_role::kPrefill && !has[1]) || (r == service_role::kDecode && !has[0]);
+    if (!lone) continue;
+    auto it = std::find_if(s.config.begin(), s.config.end(), [](const Setting& x) {
+      return x.key == service_role::kKey && x.raw_key == "name";
+    });
+    if (it == s.config.end()) continue;
+    d.not_understood.push_back(
+        {it->file, it->pos, it->via,
+         "names a " + r + " side, but no " +
+             std::string(r == service_role::kPrefill ? service_role::kDecode
+                                                     : service_role::kPrefill) +
+             " service is given; read as " + std::string(service_role::kBoth)});
+    s.config.erase(it);
+  }
+}
+
 // A shared engine in every service: it completes the version of an engine the service
 // runs without one, or is added where the service's role runs what is installed.
 void apply_shared(Service& svc, const DeployedEngine& shared, const Vocabulary& vocab) {
@@ -312,6 +348,7 @@ Deployment deploy::read_inputs(const Corpus& corpus, const Vocabulary& vocab,
       }
     }
   }
+  lone_name_roles(d, vocab);
   const bool errors = count_severity(diags, Severity::error) > 0;
   if (!errors && d.services.empty() && d.engines.empty() && !read.empty()) {
     diags.push_back(diag(options.allow_unknown ? Severity::warning : Severity::error,
