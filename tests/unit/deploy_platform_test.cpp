@@ -284,7 +284,7 @@ TEST_CASE("installed packages run only where the role runs what it is given",
   // server (a role with runs_shipped_engines: false) runs only what its command names.
   Read r = read_texts({{"bench.sh",
                         "#!/bin/bash\npip install vllm==0.10.0\n"
-                        "mooncake_master --port 50001 &\n"
+                        "mooncake_master 0.0.0.0 --port 50001 &\n"
                         "vllm serve Qwen/Qwen3-8B &\n"}});
   for (const auto& d : r.diags) INFO(format_diagnostic(d));
   REQUIRE(r.deployment.services.size() == 2);
@@ -292,6 +292,7 @@ TEST_CASE("installed packages run only where the role runs what it is given",
   const Service& server = r.deployment.services[1];
   CHECK(engine(master, "engines/mooncake"));
   CHECK_FALSE(engine(master, "engines/vllm"));
+  CHECK(master.model.empty());  // a cache server loads no model: 0.0.0.0 is none
   REQUIRE(engine(server, "engines/vllm"));
   CHECK(engine(server, "engines/vllm")->version == "0.10.0");
 }

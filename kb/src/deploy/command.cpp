@@ -197,6 +197,21 @@ void Interpreter::add(const Process& p) {
   }
 }
 
+// Whether a service of `role` (as an entry point spells it; "" for none) serves a model:
+// not one whose role record says it runs only what its command names (a router, a cache
+// server, a client).
+bool Interpreter::serving_role(const std::string& role) const {
+  if (role.empty()) return true;
+  const Record* def = ctx_.vocab.setting(service_role::kKey);
+  if (!def) return true;
+  auto value = normalize_value(def->setting, role).value;
+  if (!value) return true;
+  for (const SettingValue& v : def->setting->values) {
+    if (v.value == *value) return v.runs_shipped_engines;
+  }
+  return true;
+}
+
 void Interpreter::add_one(const Process& p) {
   std::vector<DeployedEngine> engines;
   std::vector<std::string> shipped;  // engines only the image ships
@@ -237,7 +252,10 @@ void Interpreter::add_one(const Process& p) {
     launched_engines(*entry->entrypoint, p.file, first.pos, last.end, "command " + entry->text,
                      engines);
     args.assign(p.argv.begin() + static_cast<std::ptrdiff_t>(entry->words), p.argv.end());
-    positional_model = !entry->entrypoint->command.empty();
+    // A router, cache server or client loads no model: its first word is no model
+    // (`lmcache server localhost 65432`).
+    positional_model =
+        !entry->entrypoint->command.empty() && serving_role(entry->entrypoint->role.str());
   } else if (p.image_entrypoint) {
     args = p.argv;
     // The image's own entry point (`vllm serve`): a first word that is no flag is the model.
