@@ -16,6 +16,8 @@ void Manifest::dynamo(const Node& spec, const std::vector<KeyFact>& keys) {
     for (const auto& [k, svc] : services->entries) {
       if (!k.is_scalar() || !svc.is_map()) continue;
       Process p = dynamo_process(svc, k.value, keys, shared);
+      // The service's name (`VllmDecodeWorker`) is the weakest fact of its role.
+      p.workload = word(k);
       if (const Node* main = at_path(svc, "extraPodSpec.mainContainer"); main && main->is_map()) {
         if (const Node* image = main->find("image"); image && image->is_scalar())
           p.image = word(*image);
@@ -31,6 +33,7 @@ void Manifest::dynamo(const Node& spec, const std::vector<KeyFact>& keys) {
       if (!comp.is_map()) continue;
       const std::string name = scalar(comp.find("name"));
       Process base = dynamo_process(comp, name, keys, shared);
+      if (const Node* n = comp.find("name"); n && n->is_scalar()) base.workload = word(*n);
       const Node* tmpl = comp.find("podTemplate");
       if (tmpl) labels(tmpl->find("metadata"), base.keys);
       const Node* containers = tmpl ? at_path(*tmpl, "spec.containers") : nullptr;

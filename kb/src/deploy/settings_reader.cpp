@@ -214,16 +214,29 @@ void SettingsReader::platform_role(const Word& role, const std::string& file,
 void SettingsReader::name_role(const Word& name, const std::string& file) {
   const Record* rec = ctx_.vocab.setting(service_role::kKey);
   if (!rec) return;
-  // The words of the name: `ms-pd-llm-d-modelservice-decode` → ms, pd, ..., decode.
+  // The words of the name: `ms-pd-llm-d-modelservice-decode` → ms, pd, ..., decode; a
+  // CamelCase name by its capitals: `VllmDecodeWorker` → vllm, decode, worker,
+  // `TRTLLMPrefillWorker` → trtllm, prefill, worker.
   std::vector<std::string> words;
   std::string cur;
-  for (char ch : name.text) {
+  const std::string& t = name.text;
+  auto upper = [](char c) { return std::isupper(static_cast<unsigned char>(c)) != 0; };
+  auto lower = [](char c) { return std::islower(static_cast<unsigned char>(c)) != 0; };
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    const char ch = t[i];
     if (ch == '-' || ch == '_' || ch == '.' || ch == '/') {
       if (!cur.empty()) words.push_back(std::move(cur));
       cur.clear();
-    } else {
-      cur += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+      continue;
     }
+    const bool starts =
+        upper(ch) && i > 0 &&
+        (lower(t[i - 1]) || (upper(t[i - 1]) && i + 1 < t.size() && lower(t[i + 1])));
+    if (starts && !cur.empty()) {
+      words.push_back(std::move(cur));
+      cur.clear();
+    }
+    cur += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
   }
   if (!cur.empty()) words.push_back(std::move(cur));
   const SettingValue* said = nullptr;
@@ -268,8 +281,21 @@ void SettingsReader::json_flag(const std::vector<SpellingRef>& refs, const Word&
   const bool parsed = yaml::parse(value.text, file, limits, root, ignored, left);
   if (!ctx_.budget->spend(allowed - left.bytes, value.pos, "the JSON inside " + flag.text)) return;
   if ((!parsed || !root.is_map()) && set_at_run_time(value.text)) {
-    // `'$KV_CONFIG'`, `$(cat kv.json)`: the JSON is made when the script runs.
+    // `'$KV_CONFIG'`, `$(cat kv.json)`: the JSON is made when the script runs. Each
+    // field it may hold is then set but unknown, not left at its default: a clause on it
+    // is possible (the role aside: a side no fact gives stays `both`).
     unread(file, value.pos, flag.text + " " + value.text, "set at run time");
+    std::set<std::string> done;
+    for (const SpellingRef& r : refs) {
+      const std::string& field = r.spelling->field;
+      const SettingDef& def = r.setting->setting;
+      if (field.empty() || field.find_first_of(".[") != std::string::npos) continue;
+      if (def.key == service_role::kKey || def.key == "model") continue;
+      if (!engine_in_service(r) || !done.insert(def.key).second) continue;
+      auto engine = ctx_.corpus.target(Kind::engine, r.engine->engine.raw);
+      const int rank = engine && *engine == entry_engine_ ? kEntryFlag : kFlag;
+      set(r, value.text, flag.text + " " + field, file, value.pos, value.end, rank, true);
+    }
     return;
   }
   if (!parsed || !root.is_map()) {
