@@ -161,7 +161,33 @@ void Interpreter::add(const Process& p) {
   if (text.pos.line > 0) where.base = lines_.start_of(text.pos.line);
   Process base = p;
   base.argv.clear();
-  Script script_read = read_script(text.text, where, base, ctx_, out_);
+  // `sh -c SCRIPT NAME ARG...` (a manifest's `command: [sh, -c, 'exec vllm serve "$@"', --]`
+  // with its `args:`): the script's "$@" is the ARGs, NAME being its $0.
+  std::string body = text.text;
+  if (script + 2 < p.argv.size()) {
+    std::string args;
+    for (std::size_t i = script + 2; i < p.argv.size(); ++i) {
+      std::string q = "'";
+      for (char c : p.argv[i].text) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+      args += (args.empty() ? "" : " ") + q + "'";
+    }
+    bool replaced = false;
+    for (const char* all : {"\"$@\"", "$@", "\"$*\"", "$*"}) {
+      const std::string needle(all);
+      for (auto at = body.find(needle); at != std::string::npos;
+           at = body.find(needle, at + args.size())) {
+        body.replace(at, needle.size(), args);
+        replaced = true;
+      }
+    }
+    // Words are then searched for only within the script's own text: the ARGs stand after
+    // it, and finding them there would carry the search past the script's later words.
+    if (replaced && text.end.line > 0) {
+      const std::size_t end = lines_.start_of(text.end.line) + std::size_t(text.end.column - 1);
+      if (end <= source_.size() && end > where.base) where.source = source_.substr(0, end);
+    }
+  }
+  Script script_read = read_script(body, where, base, ctx_, out_);
   std::vector<Process>& procs = script_read.processes;
   const std::size_t before = out_.services.size();
   const std::size_t joins_before = joins_;

@@ -5,6 +5,7 @@
 // read_kubernetes.cpp, Dynamo's graph deployments in read_dynamo.cpp.
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,8 @@ class Manifest {
 
   void collect_config_maps(const Node& d);
   Word word(const Node& n) const;
+  /// A container's image: `image: REF`, or `image: {repository, tag}` as operators write it.
+  std::optional<Word> image_of(const Node& c) const;
   /// Labels as keys a record may spell (`llm-d.ai/role: decode`).
   void labels(const Node* metadata, std::vector<KeyFact>& keys, const char* what = "label") const;
   void document(const Node& d, std::size_t index);

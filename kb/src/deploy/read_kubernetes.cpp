@@ -153,6 +153,19 @@ void Manifest::pod(const Node& spec, const std::string& name, std::vector<KeyFac
   }
 }
 
+std::optional<Word> Manifest::image_of(const Node& c) const {
+  const Node* image = c.find("image");
+  if (!image) return std::nullopt;
+  if (image->is_scalar()) return word(*image);
+  // An operator's resource may split it as a chart does: `image: {repository, tag}`.
+  const Node* repo = image->is_map() ? image->find("repository") : nullptr;
+  if (!repo || !repo->is_scalar() || repo->value.empty()) return std::nullopt;
+  Word w = word(*repo);
+  if (const Node* tag = image->find("tag"); tag && tag->is_scalar() && !tag->value.empty())
+    w.text += ":" + tag->value;
+  return w;
+}
+
 void Manifest::container(const Node& c, const std::string& pod_name, bool suffix,
                          const std::vector<KeyFact>& keys, bool init) {
   if (!c.is_map()) return;
@@ -162,7 +175,7 @@ void Manifest::container(const Node& c, const std::string& pod_name, bool suffix
   p.init = init;
   const std::string cname = scalar(c.find("name"));
   p.name = suffix && !cname.empty() ? pod_name + "/" + cname : pod_name;
-  if (const Node* image = c.find("image"); image && image->is_scalar()) p.image = word(*image);
+  if (auto image = image_of(c)) p.image = *image;
   p.keys = keys;
   p.workload = workload_;
   env(c, p.env);

@@ -86,7 +86,7 @@ void Manifest::platform_walk(const Node& n, std::vector<std::string>& path, cons
     }
     // A rule's path that holds one container rather than a pod spec (`spec.cache:
     // {image: ..., resources: ...}`).
-    if (const Node* image = n.find("image"); image && image->is_scalar() && !path.empty()) {
+    if (!path.empty() && image_of(n)) {
       std::string at;
       for (const std::string& c : path) at += (at.empty() ? "" : ".") + c;
       const auto& rules = platform_.res->pods;
