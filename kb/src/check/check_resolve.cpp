@@ -246,8 +246,9 @@ bool has_role(const std::vector<Service*>& group, std::string_view role) {
 // Which serving graph each service belongs to. Services of one input file are one graph;
 // graphs that are half of a P/D pair (prefill without decode, or decode without prefill)
 // are joined with the other halves given beside them that serve the same model (or whose
-// model is unknown). Two whole P/D deployments checked together stay apart. Only graphs
-// still waiting for their other half are compared, and no graph's services are rescanned.
+// model is unknown), and a file of helpers only (cache servers, routers) joins the one
+// graph that serves, if there is one. Two whole P/D deployments checked together stay apart. Only
+// graphs still waiting for their other half are compared, and no graph's services are rescanned.
 void group_services(std::vector<Service>& services, const std::string& default_file) {
   struct Graph {
     std::vector<Service*> members;
@@ -290,6 +291,26 @@ void group_services(std::vector<Service>& services, const std::string& default_f
     if (placed) continue;
     joined.push_back(std::move(g));
     if (joined.back().half()) open_halves.push_back(joined.size() - 1);
+  }
+  // A file of helpers only (an LMCache server, a router, no prefill, decode or monolithic
+  // server) serves the servers given beside it: joined to them when they are one graph.
+  auto serves = [](const Graph& g) {
+    return std::any_of(g.members.begin(), g.members.end(), [](const Service* s) {
+      return s->role == service_role::kPrefill || s->role == service_role::kDecode ||
+             s->role == service_role::kBoth;
+    });
+  };
+  const auto serving = std::count_if(joined.begin(), joined.end(), serves);
+  if (serving == 1 && joined.size() > 1) {
+    auto main = std::find_if(joined.begin(), joined.end(), serves);
+    std::vector<Graph> kept;
+    Graph whole = std::move(*main);
+    for (auto it = joined.begin(); it != joined.end(); ++it) {
+      if (it == main) continue;
+      for (Service* s : it->members) whole.add(s);
+    }
+    kept.push_back(std::move(whole));
+    joined = std::move(kept);
   }
   if (joined.size() < 2) return;  // one graph: nothing to tell apart
   for (std::size_t j = 0; j < joined.size(); ++j) {
