@@ -396,3 +396,19 @@ TEST_CASE("shell functions: a helper from a sourced file sets the variable its r
   Read u = read_texts({{"run.sh", other}});
   CHECK(count_severity(u.diags, Severity::error) == 1);
 }
+
+TEST_CASE("graphs: a file of helpers only joins the one graph that serves", "[deploy][graph]") {
+  // A cache server given in its own file (an operator's resource, a master's script)
+  // serves the servers beside it: one graph, so a clause on "some service of the
+  // deployment" sees it.
+  const CheckReport one = check_read(read_texts(
+      {{"pd.sh", pd_pair("Qwen/Qwen3-8B")}, {"master.sh", "mooncake_master --port 50001\n"}}));
+  REQUIRE(one.deployment.services.size() == 3);
+  for (const Service& s : one.deployment.services) CHECK(s.group.empty());
+  // Beside two serving graphs it is neither's: it stays apart.
+  const CheckReport two = check_read(read_texts({{"a.sh", pd_pair("Qwen/Qwen3-8B")},
+                                                 {"b.sh", pd_pair("Qwen/Qwen3-8B")},
+                                                 {"master.sh", "mooncake_master\n"}}));
+  REQUIRE(two.deployment.services.size() == 5);
+  CHECK(resolved(two, "master.sh:1").group == "3");
+}

@@ -545,3 +545,72 @@ TEST_CASE("a side only a name gives stands only beside the other side", "[deploy
   CHECK(setting(pair.service("decode"), "role")->value == "decode");
   CHECK(setting(pair.service("prefill"), "role")->value == "prefill");
 }
+
+TEST_CASE("a JSON-valued flag set at run time leaves its fields unknown, not at their default",
+          "[deploy][json]") {
+  Read r =
+      read_texts({{"run.sh",
+                   "#!/bin/bash\n"
+                   "vllm serve Qwen/Qwen3-8B --kv-transfer-config \"$(cat /etc/kv.json)\"\n"}});
+  REQUIRE(r.deployment.services.size() == 1);
+  const Setting* kv = setting(r.deployment.services.front(), "kv_connector");
+  REQUIRE(kv);
+  CHECK(kv->runtime);
+  CHECK(kv->via == "--kv-transfer-config kv_connector");
+  // The side is not guessed from it: no role is set.
+  CHECK(setting(r.deployment.services.front(), "role") == nullptr);
+}
+
+TEST_CASE("sh -c SCRIPT NAME ARG...: the script's \"$@\" is the arguments", "[deploy][shell]") {
+  const char* pod = R"(apiVersion: v1
+kind: Pod
+metadata: {name: worker}
+spec:
+  containers:
+    - name: main
+      image:
+        repository: vllm/vllm-openai
+        tag: v0.10.0
+      command:
+        - /bin/sh
+        - -c
+        - exec vllm serve "$@" --enable-prefix-caching
+        - --
+      args:
+        - Qwen/Qwen3-8B
+        - --kv-transfer-config
+        - '{"kv_connector":"NixlConnector","kv_role":"kv_producer"}'
+)";
+  Read r = read_texts({{"pod.yaml", pod}});
+  for (const auto& d : r.diags) INFO(format_diagnostic(d));
+  REQUIRE(r.deployment.services.size() == 1);
+  const Service& s = r.deployment.services.front();
+  CHECK(s.model == "Qwen/Qwen3-8B");
+  REQUIRE(setting(s, "role"));
+  CHECK(setting(s, "role")->value == "kv_producer");
+  // The script's own words stay where the script is.
+  REQUIRE(setting(s, "prefix_caching"));
+  CHECK(setting(s, "prefix_caching")->pos.line == 13);
+  // An image written as {repository, tag} is read as REPOSITORY:TAG.
+  const DeployedEngine* vllm = engine(s, "engines/vllm");
+  REQUIRE(vllm);
+  CHECK(vllm->version == "0.10.0");
+}
+
+TEST_CASE("a CamelCase workload name gives its side by its words", "[deploy][roles]") {
+  const char* compose = R"(services:
+  VllmPrefillWorker:
+    image: vllm/vllm-openai:v0.10.0
+    command: ["Qwen/Qwen3-8B", "--kv-transfer-config", '{"kv_connector":"NixlConnector","kv_role":"kv_both"}']
+  VllmDecodeWorker:
+    image: vllm/vllm-openai:v0.10.0
+    command: ["Qwen/Qwen3-8B", "--kv-transfer-config", '{"kv_connector":"NixlConnector","kv_role":"kv_both"}']
+)";
+  Read r = read_texts({{"compose.yaml", compose}});
+  for (const auto& d : r.diags) INFO(format_diagnostic(d));
+  REQUIRE(r.deployment.services.size() == 2);
+  REQUIRE(setting(r.service("VllmPrefillWorker"), "role"));
+  CHECK(setting(r.service("VllmPrefillWorker"), "role")->value == "prefill");
+  REQUIRE(setting(r.service("VllmDecodeWorker"), "role"));
+  CHECK(setting(r.service("VllmDecodeWorker"), "role")->value == "decode");
+}

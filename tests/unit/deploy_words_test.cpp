@@ -148,6 +148,10 @@ TEST_CASE("image tags give versions", "[deploy][image]") {
   CHECK(version_from_tag("pr-429").empty());
   CHECK(version_from_tag("12").empty());
   CHECK(version_from_tag("v0.10.2-20251022") == "0.10.2");
+  // A flavour named first: the release is the part that starts with v and a digit.
+  CHECK(version_from_tag("aibrix-kvcache-v0.8.5-20250520") == "0.8.5");
+  CHECK(version_from_tag("cuda-12.4").empty());
+  CHECK(version_from_tag("nightly-v1").empty());
   // A local build names the release it was built from.
   CHECK(version_from_tag("v0.7.3.self.post1") == "0.7.3");
   CHECK(version_from_tag("1.2.x").empty());  // a branch, not release 1.2.0
