@@ -540,10 +540,11 @@ void SettingsReader::config_file(const std::vector<KeyFact>& keys, const std::st
     // (`kv-transfer-config: {kv_role: ...}`).
     const SpellingRef* ref = choose(ctx_.vocab.key(k.key));
     if (!ref) ref = choose(ctx_.vocab.flag("--" + k.key));
+    // Here, not in the block below that fills it: `ref` may point into it.
+    std::vector<SpellingRef> same;
     if (!ref) {
       if (const auto dot = k.key.find('.'); dot != std::string::npos) {
         if (const auto* json = ctx_.vocab.json("--" + k.key.substr(0, dot))) {
-          std::vector<SpellingRef> same;
           for (const SpellingRef& r : *json) {
             if (r.spelling->field == k.key.substr(dot + 1)) same.push_back(r);
           }
