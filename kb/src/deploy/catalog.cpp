@@ -129,8 +129,8 @@ std::string version_from_tag(std::string_view tag) {
   // A build's tag may name its flavour first (`aibrix-kvcache-v0.8.5-20250520`): the
   // release is the first `-`-separated part that starts with `v` and a digit. A bare
   // number after a word (`cuda-12.4`) is no release.
-  if (!t.empty() && !is_digit(t[0]) && !(t.size() > 1 && (t[0] == 'v' || t[0] == 'V') &&
-                                         is_digit(t[1]))) {
+  if (!t.empty() && !is_digit(t[0]) &&
+      !(t.size() > 1 && (t[0] == 'v' || t[0] == 'V') && is_digit(t[1]))) {
     for (std::size_t dash = t.find('-'); dash != std::string_view::npos;
          dash = t.find('-', dash + 1)) {
       if (dash + 2 < t.size() && (t[dash + 1] == 'v' || t[dash + 1] == 'V') &&
