@@ -407,6 +407,8 @@ const std::vector<std::pair<std::string_view, Put>>& encoders() {
            if (!ch.model.empty()) x["model"] = ch.model;
            if (!ch.args.empty()) x["args"] = ch.args;
            if (!ch.env.empty()) x["env"] = ch.env;
+           if (!ch.env_vars.empty()) x["env_vars"] = ch.env_vars;
+           if (!ch.engine_args.empty()) x["engine_args"] = ch.engine_args;
            if (!ch.keys_of.raw.empty()) x["keys_of"] = reference(c, ch.keys_of, Kind::engine);
            put_text(x, "role", ch.role);
            put_text(x, "inherit", ch.inherit);

@@ -233,6 +233,8 @@ void record_schemas(json& s, const json& version, const json& severity, const js
                                    {"model", array_of(str())},
                                    {"args", array_of(str())},
                                    {"env", array_of(str())},
+                                   {"env_vars", array_of(str())},
+                                   {"engine_args", array_of(str())},
                                    {"keys_of", ref},
                                    {"role", str()},
                                    {"inherit", str()}},

@@ -614,3 +614,41 @@ TEST_CASE("a CamelCase workload name gives its side by its words", "[deploy][rol
   REQUIRE(setting(r.service("VllmDecodeWorker"), "role"));
   CHECK(setting(r.service("VllmDecodeWorker"), "role")->value == "decode");
 }
+
+TEST_CASE("charts: LIST[] in a values path, engine arguments and environment as mappings",
+          "[deploy][values]") {
+  const char* serve = R"(zzApps:
+  - name: llm
+    args:
+      prefill:
+        model_id: Qwen/Qwen3-8B
+        engine_kwargs:
+          tensor_parallel_size: 2
+          kv_transfer_config:
+            kv_connector: NixlConnector
+            kv_role: kv_producer
+        runtime_env:
+          env_vars:
+            VLLM_BATCH_INVARIANT: "1"
+      decode:
+        model_id: Qwen/Qwen3-8B
+        engine_kwargs:
+          tensor_parallel_size: 4
+)";
+  Read r = read_texts({{"serve.yaml", serve}});
+  for (const auto& d : r.diags) INFO(format_diagnostic(d));
+  CHECK(count_severity(r.diags, Severity::error) == 0);
+  REQUIRE(r.names() == std::vector<std::string>{"llm/prefill", "llm/decode"});
+  const Service& p = r.service("llm/prefill");
+  CHECK(p.model == "Qwen/Qwen3-8B");
+  REQUIRE(setting(p, "tensor_parallel_size"));
+  CHECK(setting(p, "tensor_parallel_size")->value == "2");
+  CHECK(setting(p, "tensor_parallel_size")->pos.line == 7);
+  // A field of a JSON-valued flag, written as a nested mapping.
+  REQUIRE(setting(p, "kv_connector"));
+  CHECK(setting(p, "kv_connector")->value == "NixlConnector");
+  REQUIRE(setting(p, "batch_invariant"));
+  CHECK(setting(p, "batch_invariant")->pos.line == 13);
+  CHECK(setting(p, "role")->value == "prefill");
+  CHECK(setting(r.service("llm/decode"), "tensor_parallel_size")->value == "4");
+}

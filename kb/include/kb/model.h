@@ -399,8 +399,14 @@ struct ChartValues {
   Vec<std::string> model;  ///< item fields of the served model, first present wins
   Vec<std::string> args;   ///< item fields holding more engine arguments (a list)
   Vec<std::string> env;    ///< item fields holding a Kubernetes `env` list
-  RefValue keys_of;        ///< the item's fields are keys this engine spells
-  Str role;                ///< the role of every such service, when the chart says
+  /// Item fields holding a mapping of environment variables (`NAME: value`).
+  Vec<std::string> env_vars;
+  /// Item fields holding a mapping of the engine's own arguments by their long names
+  /// (Ray Serve LLM's `engine_kwargs: {tensor_parallel_size: 2}`), read as a `--config`
+  /// file of the service's engine is.
+  Vec<std::string> engine_args;
+  RefValue keys_of;  ///< the item's fields are keys this engine spells
+  Str role;          ///< the role of every such service, when the chart says
   /// A mapping whose fields every item has unless it sets them ("." the top level), the
   /// engine's chart lists aside: TensorRT-LLM's disagg_config top-level options.
   Str inherit;

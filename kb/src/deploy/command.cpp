@@ -90,8 +90,10 @@ std::size_t fact_cost(const Process& p) {
   // Its command line is the input's own text (what a variable added is charged as it
   // expands); what it shares with other processes is a copy.
   std::size_t n = fact_cost(p.env);
-  for (const KeyFact& k : p.keys) {
-    n += Budget::kFactOverhead + k.key.size() + k.value.size() + k.file.size() + k.via.size();
+  for (const auto* keys : {&p.keys, &p.engine_keys}) {
+    for (const KeyFact& k : *keys) {
+      n += Budget::kFactOverhead + k.key.size() + k.value.size() + k.file.size() + k.via.size();
+    }
   }
   return n + Budget::kFactOverhead * 4 * (p.packages.size() + p.implied.size());
 }
@@ -414,6 +416,13 @@ void Interpreter::add_one(const Process& p) {
   settings.args(args, p.file, positional_model);
   if (!p.workload.text.empty()) settings.name_role(p.workload, p.file);
   settings.finish();
+  if (!p.engine_keys.empty() && !entry_engine.empty()) {
+    // A chart's mapping of the engine's arguments (Ray Serve LLM's engine_kwargs): as the
+    // engine's --config file, under what the service says otherwise.
+    SettingsReader from_args(ctx_, out_, svc, entry_engine);
+    from_args.config_file(p.engine_keys, entry_engine);
+    from_args.finish();
+  }
   if (svc.model.empty() && !p.model.text.empty()) {
     svc.model = p.model.text;
     svc.model_pos = p.model.pos;

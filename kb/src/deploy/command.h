@@ -66,6 +66,9 @@ struct Process {
   /// `keys` are spellings of this engine, which the service need not run (a chart's
   /// values: `vllmConfig.enablePrefixCaching` is production-stack's spelling); "" none.
   std::string keys_of;
+  /// The engine's own arguments by their long names (a chart's `engine_args`), read as a
+  /// `--config` file of the engine the service runs is.
+  std::vector<KeyFact> engine_keys;
   /// The launchers the command was found behind ("srun, trtllm-llmapi-launch"); "" none.
   std::string launched_by;
 };

@@ -4,6 +4,7 @@
 // the chart's keys. Which lists are services, where the image and model are, and what a
 // field means are data; this file only reads them.
 
+#include <functional>
 #include <set>
 
 #include "core/text_util.h"
@@ -19,7 +20,50 @@ namespace {
 using yaml::Node;
 
 std::string first_part(std::string_view dotted) {
-  return std::string(dotted.substr(0, dotted.find('.')));
+  std::string_view head = dotted.substr(0, dotted.find('.'));
+  if (head.ends_with("[]")) head.remove_suffix(2);
+  return std::string(head);
+}
+
+// The nodes at a chart's `values` path, where `LIST[]` stands for each item of a list
+// (`applications[].args.llm_configs`), each with the name it gives its services: the
+// path itself, or, past a list, the items' `name` (else their number) and the last part.
+void each_at(const Node& doc, std::string_view path,
+             const std::function<void(const Node&, const std::string&)>& fn) {
+  if (path.find("[]") == std::string_view::npos) {
+    if (const Node* at = at_path(doc, path)) fn(*at, std::string(path));
+    return;
+  }
+  std::function<void(const Node&, std::string_view, const std::string&)> walk =
+      [&](const Node& n, std::string_view rest, const std::string& name) {
+        if (rest.empty()) {
+          fn(n, name);
+          return;
+        }
+        const auto dot = rest.find('.');
+        std::string_view part = rest.substr(0, dot);
+        const std::string_view after =
+            dot == std::string_view::npos ? std::string_view() : rest.substr(dot + 1);
+        const bool each = part.ends_with("[]");
+        if (each) part.remove_suffix(2);
+        const Node* next = n.is_map() ? n.find(part) : nullptr;
+        if (!next) return;
+        const std::string last = after.empty() && !each ? std::string(part) : std::string();
+        if (!each) {
+          walk(*next, after, name.empty() || last.empty() ? name : name + "/" + last);
+          return;
+        }
+        if (!next->is_seq()) return;
+        for (std::size_t i = 0; i < next->items.size(); ++i) {
+          const Node& item = next->items[i];
+          const Node* own = item.is_map() ? item.find("name") : nullptr;
+          const std::string label = own && own->is_scalar() && !own->value.empty()
+                                        ? own->value
+                                        : std::string(part) + "#" + std::to_string(i + 1);
+          walk(item, after, name.empty() ? label : name + "/" + label);
+        }
+      };
+  walk(doc, path, "");
 }
 
 std::string scalar_of(const Node* n) {
@@ -59,17 +103,19 @@ class ValuesReader final : public Reader {
     for (const Node& doc : docs) {
       if (!doc.is_map()) continue;
       for (const auto& [engine, chart] : ctx.catalog.charts()) {
-        const Node* at = at_path(doc, chart->values);
-        if (!at) continue;
-        if (at->is_seq()) {
-          for (std::size_t i = 0; i < at->items.size(); ++i) {
-            if (at->items[i].is_map())
-              item(doc, at->items[i], *engine, *chart, chart->values + "#" + std::to_string(i + 1),
-                   in, ctx, interp);
+        const Record& eng = *engine;
+        const ChartValues& ch = *chart;
+        each_at(doc, ch.values.view(), [&](const Node& at, const std::string& name) {
+          if (at.is_seq()) {
+            for (std::size_t i = 0; i < at.items.size(); ++i) {
+              if (at.items[i].is_map())
+                item(doc, at.items[i], eng, ch, name + "#" + std::to_string(i + 1), in, ctx,
+                     interp);
+            }
+          } else if (at.is_map()) {
+            item(doc, at, eng, ch, name, in, ctx, interp);
           }
-        } else if (at->is_map()) {
-          item(doc, *at, *engine, *chart, chart->values, in, ctx, interp);
-        }
+        });
       }
     }
     return out;
@@ -168,6 +214,23 @@ class ValuesReader final : public Reader {
                  "values env"};
         p.env.push_back(std::move(v));
       }
+    }
+    for (const std::string& path : chart.env_vars) {
+      const Node* map = at_path(n, path);
+      if (!map || !map->is_map()) continue;
+      for (const auto& [k, v] : map->entries) {
+        if (!k.is_scalar()) continue;
+        p.env.push_back(EnvVar{k.value, scalar_of(&v), !v.is_scalar(), in.file, k.pos,
+                               v.is_scalar() ? scalar_end(v, in.text) : Pos{}, "values " + path});
+      }
+    }
+    for (const std::string& path : chart.engine_args) {
+      const Node* map = at_path(n, path);
+      if (!map || !map->is_map()) continue;
+      std::vector<KeyFact> keys;
+      leaves(*map, "", in, keys);
+      for (KeyFact& k : keys) k.via = "values " + path + "." + k.key;
+      p.engine_keys.insert(p.engine_keys.end(), keys.begin(), keys.end());
     }
     if (!chart.role.empty()) {
       p.role = Word{chart.role, n.pos, Pos{}};

@@ -458,6 +458,12 @@ const Setters<ChartValues>& chart_setters() {
 , {"env", SET(ChartValues){x.env = strings(v);
 }
 }
+, {"env_vars", SET(ChartValues){x.env_vars = strings(v);
+}
+}
+, {"engine_args", SET(ChartValues){x.engine_args = strings(v);
+}
+}
 , {"keys_of", SET(ChartValues){x.keys_of = ref(v, sub(p, f.name));
 }
 }

@@ -275,6 +275,12 @@ const Struct kChartValues = {
      list(text("args", "item fields holding a list of more engine arguments",
                "vllmConfig.extraArgs")),
      list(text("env", "item fields holding a Kubernetes env list", "env")),
+     list(text("env_vars", "item fields holding a mapping of environment variables (NAME: value)",
+               "runtime_env.env_vars")),
+     list(text("engine_args",
+               "item fields holding a mapping of the engine's own arguments by their long "
+               "names, read as its --config file is",
+               "engine_kwargs")),
      ref("keys_of", Kind::engine,
          "the item's fields (dotted, `vllmConfig.enablePrefixCaching`) are keys this engine "
          "spells in settings records",
