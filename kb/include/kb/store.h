@@ -94,6 +94,10 @@ class Store {
                                 std::chrono::milliseconds budget = std::chrono::milliseconds(2000),
                                 const SearchSynonyms* synonyms = nullptr) const;
 
+  /// Starts making the ranking search keeps in memory for the index as it is now (on a
+  /// thread of its own for a large index; FTS5 ranks until it is ready). Search makes it
+  /// when it first needs it; a server calls this on opening and after each reload.
+  void prepare_search() const;
   /// Whether a search of `word` alone would find a row (as written, as a prefix of 3+
   /// characters, or by a synonym), without ranking: the cheap test behind a typo
   /// suggestion.

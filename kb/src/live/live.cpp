@@ -233,6 +233,7 @@ struct LiveKb::Impl {
     swap_in(next);
     ++reloads;
     warm(*next);
+    store->prepare_search();
     return true;
   }
 };
@@ -250,6 +251,7 @@ LiveKb::LiveKb(LiveOptions options) : impl_(std::make_unique<Impl>()) {
     impl_->current = std::make_shared<const Snapshot>(std::move(linted), impl_->store, 1, nullptr,
                                                       impl_->snapshot_options());
     impl_->warm(*impl_->current);
+    impl_->store->prepare_search();
     release_free_memory();
     return;
   }
@@ -271,6 +273,7 @@ LiveKb::LiveKb(LiveOptions options) : impl_(std::make_unique<Impl>()) {
     impl_->current = std::make_shared<const Snapshot>(std::move(linted), impl_->store, 1, nullptr,
                                                       impl_->snapshot_options());
     impl_->warm(*impl_->current);
+    impl_->store->prepare_search();
     release_free_memory();
   } catch (...) {
     impl_->store.reset();

@@ -84,6 +84,12 @@ class Stmt {
   }
   std::int64_t int64(int col) const { return sqlite3_column_int64(stmt_, col); }
   double real(int col) const { return sqlite3_column_double(stmt_, col); }
+  /// The text of `col` without a copy, valid until the next step.
+  std::string_view view(int col) const {
+    auto* p = reinterpret_cast<const char*>(sqlite3_column_text(stmt_, col));
+    return p ? std::string_view(p, static_cast<std::size_t>(sqlite3_column_bytes(stmt_, col)))
+             : std::string_view();
+  }
 
  private:
   sqlite3* db_;

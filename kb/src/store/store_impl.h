@@ -23,6 +23,9 @@ struct StoreWriter;
 /// The kept rankings of full-text queries already asked (store_search.cpp).
 struct RankedQueries;
 std::shared_ptr<RankedQueries> make_ranked_queries();
+/// The ranking held in memory for the newest generation, and its builder (store_search.cpp).
+struct MemRanking;
+std::shared_ptr<MemRanking> make_mem_ranking();
 
 /// Process-wide SQLite settings, applied once before the first connection opens.
 void configure_sqlite();
@@ -38,6 +41,7 @@ struct Store::Impl {
   /// Bumped after every commit: rankings cached from an older index are dropped.
   std::atomic<std::uint64_t> generation{0};
   std::shared_ptr<RankedQueries> ranked = make_ranked_queries();
+  std::shared_ptr<MemRanking> mem = make_mem_ranking();
 
   ~Impl() {
     update.reset();  // its statements must be finalised before the connection closes

@@ -8,6 +8,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <thread>
 #include <unordered_map>
 #include <unordered_set>
 #include <utility>
@@ -15,6 +16,7 @@
 
 #include "kb/model.h"
 #include "store/store_impl.h"
+#include "store/store_ranker.h"
 
 namespace kb {
 
@@ -166,7 +168,84 @@ std::shared_ptr<RankedQueries> make_ranked_queries() {
   return std::make_shared<RankedQueries>();
 }
 
+/// The ranking held in memory: one per generation, built here for a small index, on a
+/// thread of its own for a large one (FTS5 ranks meanwhile).
+struct MemRanking {
+  std::mutex mu;
+  std::shared_ptr<const MemRanker> ranker;
+  std::uint64_t generation = 0;
+  bool building = false;
+  std::shared_ptr<std::atomic<bool>> stop = std::make_shared<std::atomic<bool>>(false);
+  std::thread worker;
+  ~MemRanking() {
+    stop->store(true);
+    if (worker.joinable()) worker.join();
+  }
+};
+
+std::shared_ptr<MemRanking> make_mem_ranking() {
+  return std::make_shared<MemRanking>();
+}
+
 namespace {
+
+// Rows an index may have for its ranking to be built on the first search that needs it;
+// a larger one is built on a thread (about 5 s at 100k records).
+constexpr std::int64_t kBuildInline = 20000;
+
+// The ranking in memory for generation `gen`, or nullptr while it is being built.
+std::shared_ptr<const MemRanker> mem_ranker(const std::shared_ptr<MemRanking>& ranking,
+                                            const std::filesystem::path& path, std::uint64_t gen,
+                                            sqlite3* db) {
+  MemRanking& m = *ranking;
+  std::unique_lock<std::mutex> lock(m.mu);
+  if (m.ranker && m.generation == gen) return m.ranker;
+  if (m.building) return nullptr;
+  std::int64_t rows = 0;
+  {
+    sql::Stmt count(db, "SELECT count(*) FROM fts_docsize");
+    if (count.step()) rows = count.int64(0);
+  }
+  if (rows <= kBuildInline || path == ":memory:") {
+    lock.unlock();
+    auto built = MemRanker::build(db, nullptr);
+    lock.lock();
+    if (built && gen >= m.generation) {
+      m.ranker = built;
+      m.generation = gen;
+    }
+    return built;
+  }
+  if (m.worker.joinable()) m.worker.join();  // the last build, done
+  m.building = true;
+  std::weak_ptr<MemRanking> self = ranking;
+  m.worker = std::thread([file = path.string(), gen, stop = m.stop, self] {
+    std::shared_ptr<const MemRanker> built;
+    sqlite3* conn = nullptr;
+    if (sqlite3_open_v2(file.c_str(), &conn, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, nullptr) ==
+        SQLITE_OK) {
+      sqlite3_busy_timeout(conn, 2000);
+      built = MemRanker::build(conn, stop.get());
+    }
+    sqlite3_close(conn);
+    if (auto m = self.lock()) {
+      std::lock_guard<std::mutex> lock(m->mu);
+      m->building = false;
+      if (built && gen >= m->generation) {
+        m->ranker = std::move(built);
+        m->generation = gen;
+      }
+    }
+  });
+  return nullptr;
+}
+
+// A part of a search as the ranking in memory takes it.
+struct Query {
+  const std::vector<std::vector<std::string>>* groups;
+  bool prefix;
+  MemRanker::Combine combine;
+};
 
 // Gotchas before the other records among the best rows, each part in bm25 order: an
 // operator searching a symptom wants the gotcha, then the engine or setting it names. Only
@@ -190,7 +269,8 @@ void gotchas_first(sqlite3* db, std::vector<std::pair<std::int64_t, double>>& ro
 // The kept ranking of `match` for index generation `gen`, ranking it first when no caller
 // has. A caller holding an older generation than the cache ranks without keeping.
 std::shared_ptr<Ranked> ranking(RankedQueries& cache, std::uint64_t gen, sqlite3* db,
-                                const std::string& match) {
+                                const std::string& match, const MemRanker* mem,
+                                const Query& query) {
   std::shared_ptr<Ranked> entry;
   {
     std::lock_guard<std::mutex> lock(cache.mu);
@@ -209,11 +289,19 @@ std::shared_ptr<Ranked> ranking(RankedQueries& cache, std::uint64_t gen, sqlite3
   if (!entry) entry = std::make_shared<Ranked>();
   std::lock_guard<std::mutex> lock(entry->mu);
   if (!entry->ready) {
-    sql::Stmt st(db, kRankedQuery);
-    st.bind(1, match).bind(2, kRankedRows);
     // Into a local first: a ranking cut short (the query budget) must leave nothing behind.
     std::vector<std::pair<std::int64_t, double>> rows;
-    while (st.step()) rows.emplace_back(st.int64(0), st.real(1));
+    std::optional<std::vector<std::pair<std::int64_t, double>>> held;
+    if (mem)
+      held = mem->rank(db, *query.groups, query.prefix, query.combine,
+                       static_cast<std::size_t>(kRankedRows));
+    if (held) {
+      rows = std::move(*held);
+    } else {
+      sql::Stmt st(db, kRankedQuery);
+      st.bind(1, match).bind(2, kRankedRows);
+      while (st.step()) rows.emplace_back(st.int64(0), st.real(1));
+    }
     gotchas_first(db, rows);
     entry->rows = std::move(rows);
     entry->ready = true;
@@ -249,9 +337,9 @@ std::unordered_map<std::int64_t, SearchHit> read_hits(sqlite3* db, const std::st
 // rows, with the hits kept beside it, reading back only the rows not kept yet.
 // Rows in `seen` (an earlier part's hits) are skipped, and the rows added join it.
 void ranked_hits(RankedQueries& cache, std::uint64_t gen, sqlite3* db, const std::string& match,
-                 std::size_t limit, std::vector<SearchHit>& out,
-                 std::unordered_set<std::int64_t>& seen) {
-  auto ranked = ranking(cache, gen, db, match);
+                 const MemRanker* mem, const Query& query, std::size_t limit,
+                 std::vector<SearchHit>& out, std::unordered_set<std::int64_t>& seen) {
+  auto ranked = ranking(cache, gen, db, match, mem, query);
   std::vector<std::pair<std::int64_t, double>> rows;
   for (const auto& row : ranked->rows) {
     if (!seen.count(row.first)) rows.push_back(row);
@@ -348,16 +436,28 @@ std::vector<SearchHit> Store::search(std::string_view query, std::size_t limit,
       seen.insert(*rowid);
     }
   }
-  ranked_hits(*impl_->ranked, gen, db, exact, limit - hits.size(), hits, seen);
+  // The ranking in memory answers as FTS5 would, without ranking every row holding a
+  // common word; FTS5 answers while it is being built, and for phrases (`kv-cache`).
+  const auto mem = mem_ranker(impl_->mem, impl_->path, gen, db);
+  using C = MemRanker::Combine;
+  ranked_hits(*impl_->ranked, gen, db, exact, mem.get(), Query{&groups, false, C::all},
+              limit - hits.size(), hits, seen);
   const bool prefix_ok = utf8_chars(terms.back()) >= kMinPrefixChars;
   if (hits.size() < limit && prefix_ok)
-    ranked_hits(*impl_->ranked, gen, db, groups_query(groups, true), limit - hits.size(), hits,
-                seen);
+    ranked_hits(*impl_->ranked, gen, db, groups_query(groups, true), mem.get(),
+                Query{&groups, true, C::all}, limit - hits.size(), hits, seen);
   // Then the records holding some of the words, those holding more of them (and in their
   // title) first: a sentence finds what matches most of it.
   if (hits.size() < limit && terms.size() > 1)
-    ranked_hits(*impl_->ranked, gen, db, any_query(groups), limit - hits.size(), hits, seen);
+    ranked_hits(*impl_->ranked, gen, db, any_query(groups), mem.get(),
+                Query{&groups, false, C::any}, limit - hits.size(), hits, seen);
   return hits;
+}
+
+void Store::prepare_search() const {
+  Lease lease(impl_.get(), true);
+  const std::uint64_t gen = impl_->generation.load(std::memory_order_acquire);
+  mem_ranker(impl_->mem, impl_->path, gen, lease.get());
 }
 
 bool Store::finds(std::string_view word, const SearchSynonyms* synonyms,
@@ -369,6 +469,12 @@ bool Store::finds(std::string_view word, const SearchSynonyms* synonyms,
   Lease lease(impl_.get(), true);
   sqlite3* db = lease.get();
   QueryBudget limit_time(db, budget);
+  // The terms in memory answer without reading the index.
+  const std::uint64_t gen = impl_->generation.load(std::memory_order_acquire);
+  if (auto mem = mem_ranker(impl_->mem, impl_->path, gen, db)) {
+    if (auto found = mem->finds(db, groups.front(), utf8_chars(terms[0]) >= kMinPrefixChars))
+      return *found;
+  }
   sql::Stmt st(db, "SELECT 1 FROM fts WHERE fts MATCH ? LIMIT 1");
   st.bind(1, groups_query(groups, utf8_chars(terms[0]) >= kMinPrefixChars));
   return st.step();

@@ -1,0 +1,145 @@
+// The ranking search holds in memory (kb/src/store/store_ranker.h) against FTS5's own: for
+// queries made of the bundled records' terms -- single words, AND-ed pairs, OR-ed
+// sentences, prefixes -- the same rows come back in the same order with the same bm25
+// scores as `ORDER BY bm25(fts, ...)`. A difference here is a difference operators would
+// see between a small and a large knowledge base, or between server and static site.
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <unistd.h>
+
+#include "kb/corpus.h"
+#include "kb/evidence.h"
+#include "kb/store.h"
+#include "store/store_ranker.h"
+
+namespace fs = std::filesystem;
+using Rows = std::vector<std::pair<std::int64_t, double>>;
+
+namespace {
+
+struct Index {
+  fs::path dir;
+  fs::path file;
+  sqlite3* db = nullptr;
+  Index() {
+    dir = fs::temp_directory_path() / ("kb-ranker-" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    file = dir / "kb.db";
+    auto corpus = kb::Corpus::load(fs::path(KB_SOURCE_DIR) / "records");
+    kb::EvidenceIndex evidence = kb::EvidenceIndex::build(*corpus);
+    {
+      kb::Store store = kb::Store::open_writable(file);
+      store.sync(nullptr, *corpus, evidence);
+    }
+    sqlite3_open_v2(file.c_str(), &db, SQLITE_OPEN_READONLY, nullptr);
+  }
+  ~Index() {
+    sqlite3_close(db);
+    std::error_code ec;
+    fs::remove_all(dir, ec);
+  }
+};
+
+Index& index() {
+  static Index i;
+  return i;
+}
+
+Rows fts5(sqlite3* db, const std::string& match, std::size_t k) {
+  kb::sql::Stmt st(db,
+                   "SELECT rowid, bm25(fts, 0, 0, 10.0, 4.0, 2.0, 2.0, 1.0, 1.0) AS score FROM fts"
+                   " WHERE fts MATCH ? ORDER BY score, rowid LIMIT ?");
+  st.bind(1, match).bind(2, static_cast<std::int64_t>(k));
+  Rows out;
+  while (st.step()) out.emplace_back(st.int64(0), st.real(1));
+  return out;
+}
+
+std::string quoted(const std::string& t) {
+  return "\"" + t + "\"";
+}
+
+// Terms of the index at several document frequencies: rare, middling and common.
+std::vector<std::string> sample_terms(sqlite3* db) {
+  sqlite3_exec(db, "CREATE VIRTUAL TABLE IF NOT EXISTS temp.t_row USING fts5vocab(main, fts, row)",
+               nullptr, nullptr, nullptr);
+  kb::sql::Stmt st(db,
+                   "SELECT term FROM temp.t_row WHERE term GLOB '[a-z]*' AND length(term) > 3 "
+                   "ORDER BY doc DESC, term");
+  std::vector<std::string> all;
+  while (st.step()) all.push_back(st.text(0));
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < all.size(); i += std::max<std::size_t>(1, all.size() / 60))
+    out.push_back(all[i]);
+  return out;
+}
+
+void same(const Rows& want, const std::optional<Rows>& got, const std::string& what) {
+  INFO(what);
+  REQUIRE(got);
+  REQUIRE(got->size() == want.size());
+  for (std::size_t i = 0; i < want.size(); ++i) {
+    INFO("row " << i);
+    CHECK((*got)[i].first == want[i].first);
+    CHECK(std::abs((*got)[i].second - want[i].second) <=
+          1e-12 * std::max(1.0, std::abs(want[i].second)));
+  }
+}
+
+}  // namespace
+
+TEST_CASE("search ranking in memory: FTS5's rows, order and bm25 for every kind of query",
+          "[search][ranker]") {
+  sqlite3* db = index().db;
+  REQUIRE(db);
+  auto ranker = kb::MemRanker::build(db, nullptr);
+  REQUIRE(ranker);
+  CHECK(ranker->rows() > 250);
+  const auto terms = sample_terms(db);
+  REQUIRE(terms.size() >= 40);
+  using C = kb::MemRanker::Combine;
+  const std::size_t k = 256;
+  for (std::size_t i = 0; i < terms.size(); ++i) {
+    const std::string& a = terms[i];
+    const std::string& b = terms[(i * 7 + 3) % terms.size()];
+    const std::string& c = terms[(i * 13 + 5) % terms.size()];
+    same(fts5(db, quoted(a), k), ranker->rank(db, {{a}}, false, C::all, k), a);
+    same(fts5(db, quoted(a) + " " + quoted(b), k), ranker->rank(db, {{a}, {b}}, false, C::all, k),
+         a + " AND " + b);
+    same(fts5(db, quoted(a) + " OR " + quoted(b) + " OR " + quoted(c), k),
+         ranker->rank(db, {{a}, {b}, {c}}, false, C::any, k), a + " OR " + b + " OR " + c);
+    // A group of spellings, AND-ed with another word.
+    same(fts5(db, "(" + quoted(a) + " OR " + quoted(c) + ") AND " + quoted(b), k),
+         ranker->rank(db, {{a, c}, {b}}, false, C::all, k), "(a|c) b");
+    // The last word as the start of a word.
+    const std::string start = a.substr(0, 4);
+    same(fts5(db, quoted(b) + " " + quoted(start) + "*", k),
+         ranker->rank(db, {{b}, {start}}, true, C::all, k), b + " " + start + "*");
+  }
+  // Words as an operator types them: the tokenizer folds case and stems.
+  same(fts5(db, quoted("Hangs") + " OR " + quoted("Decoding"), k),
+       ranker->rank(db, {{"Hangs"}, {"Decoding"}}, false, C::any, k), "Hangs OR Decoding");
+  // Whether a word finds anything (the typo check), as FTS5 says.
+  for (const std::string& w : {std::string("hang"), std::string("hangs"), std::string("nixl"),
+                               std::string("zzqx"), std::string("lmca"), std::string("Decod")}) {
+    for (bool prefix : {false, true}) {
+      INFO(w << (prefix ? "*" : ""));
+      kb::sql::Stmt st(db, "SELECT 1 FROM fts WHERE fts MATCH ? LIMIT 1");
+      st.bind(1, quoted(w) + (prefix ? "*" : ""));
+      const bool want = st.step();
+      const auto got = ranker->finds(db, {w}, prefix);
+      REQUIRE(got);
+      CHECK(*got == want);
+    }
+  }
+  // A phrase of two tokens is not the ranker's: FTS5 answers it.
+  CHECK_FALSE(ranker->rank(db, {{"kv-cache"}}, false, C::all, k));
+}
