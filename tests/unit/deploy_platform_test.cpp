@@ -652,3 +652,18 @@ TEST_CASE("charts: LIST[] in a values path, engine arguments and environment as 
   CHECK(setting(p, "role")->value == "prefill");
   CHECK(setting(r.service("llm/decode"), "tensor_parallel_size")->value == "4");
 }
+
+TEST_CASE("sh -c: a script of many \"$@\" cannot multiply its arguments past the budget",
+          "[deploy][shell][limits]") {
+  std::string script = "exec vllm serve";
+  for (int i = 0; i < 20000; ++i) script += " \\\"$@\\\"";  // \"$@\" inside JSON
+  const std::string pod =
+      "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"w\"},"
+      "\"spec\":{\"containers\":[{\"name\":\"m\",\"image\":\"vllm/vllm-openai:"
+      "v0.10.0\",\"command\":[\"/bin/sh\",\"-c\",\"" +
+      script + "\",\"--\"],\"args\":[\"" + std::string(5000, 'x') + "\"]}]}}";
+  Read r = read_texts({{"pod.json", pod}});
+  const auto codes = r.codes();
+  CHECK(std::count(codes.begin(), codes.end(), "limits.expansion") == 1);
+  CHECK(count_severity(r.diags, Severity::error) > 0);
+}

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstring>
 #include <optional>
 #include <set>
 #include <string>
@@ -173,15 +174,29 @@ void Interpreter::add(const Process& p) {
       for (char c : p.argv[i].text) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
       args += (args.empty() ? "" : " ") + q + "'";
     }
+    // One pass, so that an argument's own "$@" is not replaced again; each replacement is
+    // charged, so that a script of many "$@" cannot multiply its arguments' size.
     bool replaced = false;
-    for (const char* all : {"\"$@\"", "$@", "\"$*\"", "$*"}) {
-      const std::string needle(all);
-      for (auto at = body.find(needle); at != std::string::npos;
-           at = body.find(needle, at + args.size())) {
-        body.replace(at, needle.size(), args);
-        replaced = true;
+    std::string out;
+    for (std::size_t i = 0; i < body.size();) {
+      std::size_t len = 0;
+      for (const char* all : {"\"$@\"", "$@", "\"$*\"", "$*"}) {
+        if (body.compare(i, std::strlen(all), all) == 0) {
+          len = std::strlen(all);
+          break;
+        }
       }
+      if (len == 0) {
+        out += body[i++];
+        continue;
+      }
+      if (!ctx_.budget->spend(args.size(), text.pos, "the arguments a script's \"$@\" stands for"))
+        return;
+      out += args;
+      i += len;
+      replaced = true;
     }
+    body = std::move(out);
     // Words are then searched for only within the script's own text: the ARGs stand after
     // it, and finding them there would carry the search past the script's later words.
     if (replaced && text.end.line > 0) {
