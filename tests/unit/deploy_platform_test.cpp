@@ -667,3 +667,25 @@ TEST_CASE("sh -c: a script of many \"$@\" cannot multiply its arguments past the
   CHECK(std::count(codes.begin(), codes.end(), "limits.expansion") == 1);
   CHECK(count_severity(r.diags, Severity::error) > 0);
 }
+
+TEST_CASE("a flag one engine reads as JSON fields and another as a switch", "[deploy][flags]") {
+  Read r =
+      read_texts({{"run.sh",
+                   "#!/bin/bash\n"
+                   "python3 -m sglang.launch_server --model-path m --kv-events-config "
+                   "'{\"publisher\": \"zmq\"}' &\n"
+                   "vllm serve m --kv-events-config '{\"enable_kv_cache_events\": false}' &\n"}});
+  for (const auto& d : r.diags) INFO(format_diagnostic(d));
+  REQUIRE(r.deployment.services.size() == 2);
+  const Service& sglang = r.deployment.services[0];
+  // SGLang: its fields are read, and the flag's presence turns events on; the JSON is
+  // the flag's value, not an argument of its own.
+  REQUIRE(setting(sglang, "kv_events"));
+  CHECK(setting(sglang, "kv_events")->value == "true");
+  REQUIRE(setting(sglang, "kv_events_publisher"));
+  CHECK(setting(sglang, "kv_events_publisher")->value == "zmq");
+  CHECK_FALSE(r.unread("{\"publisher\": \"zmq\"}", 2));
+  // vLLM: the field says it.
+  REQUIRE(setting(r.deployment.services[1], "kv_events"));
+  CHECK(setting(r.deployment.services[1], "kv_events")->value == "false");
+}

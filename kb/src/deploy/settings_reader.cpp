@@ -446,11 +446,25 @@ void SettingsReader::args(const std::vector<Word>& args, const std::string& file
       if (i + 1 < args.size() && !looks_like_flag(args[i + 1].text)) return &args[++i];
       return nullptr;
     };
-    if (const auto* json = ctx_.vocab.json(name); json && !json->empty()) {
+    // A flag one engine takes as JSON and another as a plain flag (`--kv-events-config`:
+    // vLLM's fields, SGLang's switch) is read as the engine of this service spells it.
+    const auto* json = ctx_.vocab.json(name);
+    const auto mine = [&](const SpellingRef& r) { return engine_in_service(r); };
+    const SpellingRef* plain = choose(ctx_.vocab.flag(name));
+    const bool json_here = json && std::any_of(json->begin(), json->end(), mine);
+    const bool plain_here = plain && engine_in_service(*plain);
+    if (json && !json->empty() && (json_here || !plain_here)) {
       if (const Word* v = next_value()) {
         json_flag(*json, Word{name, w.pos, w.end}, *v, file);
       } else {
         unread(file, w.pos, t, "no value follows the flag");
+      }
+      // Its fields may be settings and its presence one more (SGLang's events are on
+      // whenever --kv-events-config is given).
+      if (plain_here && plain->spelling->has_value) {
+        auto engine = ctx_.corpus.target(Kind::engine, plain->engine->engine.raw);
+        set(*plain, "", name, file, w.pos, w.end,
+            engine && *engine == entry_engine_ ? kEntryFlag : kFlag);
       }
       continue;
     }
@@ -476,6 +490,9 @@ void SettingsReader::args(const std::vector<Word>& args, const std::string& file
         const Word& v = args[++i];
         set(*ref, v.text, name, file, w.pos, v.end.line ? v.end : w.end, rank);
       } else if (ref->spelling->has_value || def.type == setting_type::kBool) {
+        // A switch whose flag takes a value it does not mean (`--kv-events-config JSON`
+        // for SGLang: given at all, events are on): the value is passed over.
+        if (ref->spelling->has_value && ref->spelling->takes_value == true && word_follows) ++i;
         set(*ref,
             has_inline ? value_word.text : std::string(ref->spelling->has_value ? "" : "true"),
             name, file, w.pos, w.end, rank);
