@@ -240,21 +240,6 @@ void Interpreter::add(const Process& p) {
   }
 }
 
-// Whether a service of `role` (as an entry point spells it; "" for none) serves a model:
-// not one whose role record says it runs only what its command names (a router, a cache
-// server, a client).
-bool Interpreter::serving_role(const std::string& role) const {
-  if (role.empty()) return true;
-  const Record* def = ctx_.vocab.setting(service_role::kKey);
-  if (!def) return true;
-  auto value = normalize_value(def->setting, role).value;
-  if (!value) return true;
-  for (const SettingValue& v : def->setting->values) {
-    if (v.value == *value) return v.runs_shipped_engines;
-  }
-  return true;
-}
-
 void Interpreter::add_one(const Process& p) {
   std::vector<DeployedEngine> engines;
   std::vector<std::string> shipped;  // engines only the image ships
@@ -298,7 +283,8 @@ void Interpreter::add_one(const Process& p) {
     // A router, cache server or client loads no model: its first word is no model
     // (`lmcache server localhost 65432`).
     positional_model =
-        !entry->entrypoint->command.empty() && serving_role(entry->entrypoint->role.str());
+        !entry->entrypoint->command.empty() &&
+        runs_shipped(ctx_.vocab, role_value(ctx_.vocab, entry->entrypoint->role.str()));
   } else if (p.image_entrypoint) {
     args = p.argv;
     // The image's own entry point (`vllm serve`): a first word that is no flag is the model.
@@ -446,23 +432,13 @@ void Interpreter::add_one(const Process& p) {
   // installs (the role record says which: a router, a cache server, a client; Dynamo's
   // frontend in a vllm-runtime image is not a vLLM server) runs only those its command
   // names.
-  if (const Setting* role = svc.find(service_role::kKey); role && !shipped.empty()) {
-    const Record* def = ctx_.vocab.setting(service_role::kKey);
-    auto value = def ? normalize_value(def->setting, role->value).value : std::nullopt;
-    const SettingValue* declared = nullptr;
-    if (value) {
-      for (const SettingValue& v : def->setting->values) {
-        if (v.value == *value) declared = &v;
-      }
-    }
-    if (declared && !declared->runs_shipped_engines) {
-      auto only_shipped = [&](const DeployedEngine& e) {
-        return std::find(shipped.begin(), shipped.end(), e.id) != shipped.end() &&
-               e.via.find("command ") != 0;
-      };
-      svc.engines.erase(std::remove_if(svc.engines.begin(), svc.engines.end(), only_shipped),
-                        svc.engines.end());
-    }
+  if (!shipped.empty() && !runs_shipped(ctx_.vocab, stated_role(ctx_.vocab, svc))) {
+    auto only_shipped = [&](const DeployedEngine& e) {
+      return std::find(shipped.begin(), shipped.end(), e.id) != shipped.end() &&
+             e.via.find("command ") != 0;
+    };
+    svc.engines.erase(std::remove_if(svc.engines.begin(), svc.engines.end(), only_shipped),
+                      svc.engines.end());
   }
   out_.services.push_back(std::move(svc));
 }

@@ -93,7 +93,6 @@ class Interpreter {
   std::string_view source() const { return source_; }
 
  private:
-  bool serving_role(const std::string& role) const;
   void add_one(const Process& p);
   void launched_engines(const Entrypoint& ep, const std::string& file, Pos pos, Pos end,
                         const std::string& via, std::vector<DeployedEngine>& out) const;

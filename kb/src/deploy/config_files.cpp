@@ -109,14 +109,6 @@ struct Pending {
   bool ambiguous = false;
 };
 
-// The role a service states (normalised: `kv_producer` is prefill); "" when none.
-std::string stated_role(const Service& svc, const Context& ctx) {
-  const Setting* s = svc.find(service_role::kKey);
-  const Record* def = ctx.vocab.setting(service_role::kKey);
-  if (!s || !def || s->runtime) return "";
-  return normalize_value(def->setting, s->value).value.value_or("");
-}
-
 // What an input that no path names says of itself, read as a config file: the engine
 // whose config keys it holds (most of its keys, and more than any other engine's), and
 // the role its keys give (`nixl_role: receiver`).
@@ -153,7 +145,7 @@ std::optional<ConfigGuess> guess_config(const DeployInput& in,
       if (!hit) continue;
       ++g.keys;
       if (role_def && hit->setting == role_def) {
-        g.role = normalize_value(role_def->setting, k.value).value.value_or("");
+        g.role = role_value(ctx.vocab, k.value);
       }
     }
   }
@@ -192,7 +184,7 @@ void by_content(const std::vector<DeployInput>& inputs, const std::vector<std::s
                              ? &read[p.facts]->services[p.ref.service]
                              : nullptr;
     if (!svc) continue;
-    const std::string role = stated_role(*svc, ctx);
+    const std::string role = stated_role(ctx.vocab, *svc);
     std::vector<std::size_t> fits;
     for (const auto& [c, g] : guesses) {
       if (g.engine != p.ref.engine) continue;

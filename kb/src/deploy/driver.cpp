@@ -11,6 +11,7 @@
 #include "deploy/catalog.h"
 #include "deploy/config_files.h"
 #include "deploy/reader.h"
+#include "deploy/settings_reader.h"
 #include "kb/corpus.h"
 #include "kb/diagnostic_codes.h"
 #include "schema/setting_values.h"
@@ -61,33 +62,11 @@ std::string file_label(const std::string& file) {
   return file == "-" ? "stdin" : file;
 }
 
-// Whether a service's role runs the engines its image ships or its environment installs
-// beyond what its command names: not a router, a cache server or a client (the role
-// record's `runs_shipped_engines: false`), so that `pip install vllm` in a script does not
-// make its `mooncake_master` or its load generator a vLLM server.
-bool runs_installed(const Service& svc, const Vocabulary& vocab) {
-  const Setting* role = svc.find(service_role::kKey);
-  const Record* def = vocab.setting(service_role::kKey);
-  if (!role || !def) return true;
-  auto value = normalize_value(def->setting, role->value).value;
-  if (!value) return true;
-  for (const SettingValue& v : def->setting->values) {
-    if (v.value == *value) return v.runs_shipped_engines;
-  }
-  return true;
-}
-
 // A prefill or decode side only a workload's name gives stands when the deployment has
 // the other side too: llm-d names its aggregated Deployment `decode`, and a lone "decode"
 // with nothing to prefill for it is a monolithic server (`both`). Said as not read.
 void lone_name_roles(Deployment& d, const Vocabulary& vocab) {
-  const Record* def = vocab.setting(service_role::kKey);
-  if (!def) return;
-  auto role_of = [&](const Service& s) -> std::string {
-    const Setting* r = s.find(service_role::kKey);
-    if (!r || r->runtime) return "";
-    return normalize_value(def->setting, r->value).value.value_or("");
-  };
+  auto role_of = [&](const Service& s) { return stated_role(vocab, s); };
   bool has[2] = {false, false};  // prefill, decode
   for (const Service& s : d.services) {
     const std::string r = role_of(s);
@@ -128,7 +107,9 @@ void apply_shared(Service& svc, const DeployedEngine& shared, const Vocabulary& 
     }
     return;
   }
-  if (runs_installed(svc, vocab)) svc.engines.push_back(shared);
+  // Not where the role runs only what its command names: `pip install vllm` in a script
+  // does not make its `mooncake_master` or its load generator a vLLM server.
+  if (runs_shipped(vocab, stated_role(vocab, svc))) svc.engines.push_back(shared);
 }
 
 }  // namespace

@@ -611,6 +611,26 @@ void SettingsReader::finish() {
   by_key_.clear();
 }
 
+std::string role_value(const Vocabulary& vocab, std::string_view spelled) {
+  const Record* def = vocab.setting(service_role::kKey);
+  if (!def || spelled.empty()) return "";
+  return normalize_value(def->setting, spelled).value.value_or("");
+}
+
+std::string stated_role(const Vocabulary& vocab, const Service& svc) {
+  const Setting* s = svc.find(service_role::kKey);
+  return s && !s->runtime ? role_value(vocab, s->value) : "";
+}
+
+bool runs_shipped(const Vocabulary& vocab, std::string_view role) {
+  const Record* def = vocab.setting(service_role::kKey);
+  if (!def || role.empty()) return true;
+  for (const SettingValue& v : def->setting->values) {
+    if (v.value == role) return v.runs_shipped_engines;
+  }
+  return true;
+}
+
 bool passes_engine_flags(const Vocabulary& vocab, const std::vector<Word>& args) {
   for (const Word& w : args) {
     if (!looks_like_flag(w.text)) continue;

@@ -89,6 +89,15 @@ class SettingsReader {
   std::string only_engine_;        ///< config_file: spellings of this engine only
 };
 
+/// The value of settings/role that `spelled` names (`kv_producer` is prefill); "" none.
+std::string role_value(const Vocabulary& vocab, std::string_view spelled);
+/// The role a service states, as a value of settings/role; "" when none or set at run time.
+std::string stated_role(const Vocabulary& vocab, const Service& svc);
+/// Whether a service of role value `role` runs what its image ships or its script
+/// installs beyond what its command names: the value's `runs_shipped_engines` (false for a
+/// router, a cache server, a client); true for "" or a role the record does not list.
+bool runs_shipped(const Vocabulary& vocab, std::string_view role);
+
 /// Whether `args` pass a flag some settings record spells (the model's aside): a sign that
 /// the process is an engine even when kb cannot tell which.
 bool passes_engine_flags(const Vocabulary& vocab, const std::vector<Word>& args);
