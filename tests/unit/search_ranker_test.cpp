@@ -18,7 +18,9 @@
 #include "kb/corpus.h"
 #include "kb/evidence.h"
 #include "kb/store.h"
+#include "store/fts_tokenizer.h"
 #include "store/store_ranker.h"
+#include "store/store_snippet.h"
 
 namespace fs = std::filesystem;
 using Rows = std::vector<std::pair<std::int64_t, double>>;
@@ -119,6 +121,14 @@ TEST_CASE("search ranking in memory: FTS5's rows, order and bm25 for every kind 
     // A group of spellings, AND-ed with another word.
     same(fts5(db, "(" + quoted(a) + " OR " + quoted(c) + ") AND " + quoted(b), k),
          ranker->rank(db, {{a, c}, {b}}, false, C::all, k), "(a|c) b");
+    // One search's three parts sharing what they have in common.
+    kb::MemRanker::Memo memo;
+    same(fts5(db, quoted(a) + " " + quoted(c), k),
+         ranker->rank(db, {{a}, {c}}, false, C::all, k, &memo), "memo: a c");
+    same(fts5(db, quoted(a) + " " + quoted(c) + "*", k),
+         ranker->rank(db, {{a}, {c}}, true, C::all, k, &memo), "memo: a c*");
+    same(fts5(db, quoted(a) + " OR " + quoted(c), k),
+         ranker->rank(db, {{a}, {c}}, false, C::any, k, &memo), "memo: a OR c");
     // The last word as the start of a word.
     const std::string start = a.substr(0, 4);
     same(fts5(db, quoted(b) + " " + quoted(start) + "*", k),
@@ -140,6 +150,98 @@ TEST_CASE("search ranking in memory: FTS5's rows, order and bm25 for every kind 
       CHECK(*got == want);
     }
   }
-  // A phrase of two tokens is not the ranker's: FTS5 answers it.
-  CHECK_FALSE(ranker->rank(db, {{"kv-cache"}}, false, C::all, k));
+  // Spellings of several tokens are phrases: their tokens side by side in one column, the
+  // last one a prefix when asked; alone, AND-ed, OR-ed and among other spellings.
+  const std::vector<std::string> phrases = {
+      "kv-cache",       "prefix-cache", "tensorrt-llm",         "router's",         "p/d",
+      "nixl agent",     "cache hit",    "--kv-transfer-config", "vllm serve model", "lmcache.v1",
+      "does-not-occur", "decode decode"};
+  for (std::size_t i = 0; i < phrases.size(); ++i) {
+    const std::string& p = phrases[i];
+    const std::string& w = terms[(i * 11 + 2) % terms.size()];
+    same(fts5(db, quoted(p), k), ranker->rank(db, {{p}}, false, C::all, k), p);
+    same(fts5(db, quoted(p) + "*", k), ranker->rank(db, {{p}}, true, C::all, k), p + "*");
+    same(fts5(db, quoted(w) + " " + quoted(p), k), ranker->rank(db, {{w}, {p}}, false, C::all, k),
+         w + " AND " + p);
+    same(fts5(db, quoted(p) + " OR " + quoted(w), k),
+         ranker->rank(db, {{p}, {w}}, false, C::any, k), p + " OR " + w);
+    same(fts5(db, "(" + quoted(w) + " OR " + quoted(p) + ") AND " + quoted("cache"), k),
+         ranker->rank(db, {{w, p}, {"cache"}}, false, C::all, k), "(w|p) cache");
+    const std::string part = p.substr(0, p.size() - 2);
+    same(fts5(db, quoted(part) + "*", k), ranker->rank(db, {{part}}, true, C::all, k), part + "*");
+    for (bool prefix : {false, true}) {
+      INFO(p << (prefix ? "*" : ""));
+      kb::sql::Stmt st(db, "SELECT 1 FROM fts WHERE fts MATCH ? LIMIT 1");
+      st.bind(1, quoted(p) + (prefix ? "*" : ""));
+      const bool want = st.step();
+      const auto got = ranker->finds(db, {p}, prefix);
+      REQUIRE(got);
+      CHECK(*got == want);
+    }
+  }
+  // A word of no record ends an all-words search at once, and is nothing in an any-word one.
+  same(fts5(db, quoted("cache") + " " + quoted("zzqxv"), k),
+       ranker->rank(db, {{"cache"}, {"zzqxv"}}, false, C::all, k), "cache zzqxv");
+  same(fts5(db, quoted("cache") + " OR " + quoted("zzqxv"), k),
+       ranker->rank(db, {{"cache"}, {"zzqxv"}}, false, C::any, k), "cache OR zzqxv");
+  // Fewer rows asked than found: the best ones, in order.
+  same(fts5(db, quoted("cache"), 7), ranker->rank(db, {{"cache"}}, false, C::all, 7), "cache k=7");
+  // A spelling with no token (a lone symbol): FTS5 answers it.
+  CHECK_FALSE(ranker->rank(db, {{"\xe2\x80\x94"}}, false, C::all, k));
+}
+
+TEST_CASE("search snippets from the stored text: FTS5's snippet() for every kind of query",
+          "[search][ranker]") {
+  sqlite3* db = index().db;
+  REQUIRE(db);
+  kb::FtsTokenizer tok(db);
+  REQUIRE(tok.ok());
+  const auto terms = sample_terms(db);
+  REQUIRE(terms.size() >= 40);
+  // Each query: its FTS5 text and its phrases (spellings, the last one a prefix or not).
+  struct Q {
+    std::string match;
+    std::vector<std::string> spellings;
+    bool prefix_last;
+  };
+  std::vector<Q> queries;
+  const std::vector<std::string> phrases = {"kv-cache",     "prefix cache", "router's",  "p/d",
+                                            "tensorrt-llm", "cache hit",    "lmcache.v1"};
+  for (std::size_t i = 0; i < terms.size(); ++i) {
+    const std::string& a = terms[i];
+    const std::string& b = terms[(i * 7 + 3) % terms.size()];
+    const std::string& p = phrases[i % phrases.size()];
+    queries.push_back({quoted(a), {a}, false});
+    queries.push_back({quoted(a) + " OR " + quoted(b) + " OR " + quoted(p), {a, b, p}, false});
+    queries.push_back(
+        {quoted(b) + " OR " + quoted(a.substr(0, 4)) + "*", {b, a.substr(0, 4)}, true});
+    queries.push_back({quoted(p) + " OR " + quoted(a), {p, a}, false});
+    queries.push_back({quoted(a) + " OR " + quoted(p.substr(0, p.size() - 1)) + "*",
+                       {a, p.substr(0, p.size() - 1)},
+                       true});
+  }
+  static const std::vector<bool> kIndexed = {false, false, true, true, true, true, true, true};
+  const kb::SnippetStyle style{"\x02", "\x03", "\xe2\x80\xa6", 24};
+  std::size_t compared = 0;
+  for (const Q& q : queries) {
+    INFO(q.match);
+    std::vector<kb::SnippetPhrase> ph;
+    for (std::size_t i = 0; i < q.spellings.size(); ++i) {
+      const bool prefix = q.prefix_last && i + 1 == q.spellings.size();
+      ph.push_back({tok.tokens(q.spellings[i], prefix), prefix});
+    }
+    kb::sql::Stmt st(db,
+                     "SELECT rowid, snippet(fts, -1, char(2), char(3), '…', 24), id, content_hash,"
+                     " title, symptom, root_cause, workaround, notes, other FROM fts"
+                     " WHERE fts MATCH ? ORDER BY rowid LIMIT 40");
+    st.bind(1, q.match);
+    while (st.step()) {
+      std::vector<std::string_view> cols;
+      for (int c = 2; c < 10; ++c) cols.push_back(st.view(c));
+      INFO("rowid " << st.int64(0));
+      CHECK(kb::make_snippet(tok, cols, kIndexed, ph, style) == st.text(1));
+      ++compared;
+    }
+  }
+  CHECK(compared > 2000);
 }

@@ -98,6 +98,9 @@ class Store {
   /// thread of its own for a large index; FTS5 ranks until it is ready). Search makes it
   /// when it first needs it; a server calls this on opening and after each reload.
   void prepare_search() const;
+  /// How search ranks now: "memory" (the ranking in memory, for the index as it is),
+  /// "building" (FTS5 ranks while it is made), or "none" (not asked for yet).
+  std::string_view search_ranking() const;
   /// Whether a search of `word` alone would find a row (as written, as a prefix of 3+
   /// characters, or by a synonym), without ranking: the cheap test behind a typo
   /// suggestion.

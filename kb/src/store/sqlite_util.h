@@ -90,6 +90,11 @@ class Stmt {
     return p ? std::string_view(p, static_cast<std::size_t>(sqlite3_column_bytes(stmt_, col)))
              : std::string_view();
   }
+  int columns() const { return sqlite3_column_count(stmt_); }
+  std::string name(int col) const {
+    const char* p = sqlite3_column_name(stmt_, col);
+    return p ? p : "";
+  }
 
  private:
   sqlite3* db_;

@@ -3,6 +3,8 @@
 
 #include "store/store_ranker.h"
 
+#include "store/fts_tokenizer.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -38,56 +40,14 @@ std::uint64_t get_varint(const char*& p) {
   }
 }
 
-// FTS5's own tokenizer for the index's `tokenize` option, so that a query word becomes
-// the token FTS5 would search for.
-class QueryTokenizer {
- public:
-  explicit QueryTokenizer(sqlite3* db) {
-    fts5_api* api = nullptr;
-    sqlite3_stmt* st = nullptr;
-    if (sqlite3_prepare_v2(db, "SELECT fts5(?1)", -1, &st, nullptr) != SQLITE_OK) return;
-    sqlite3_bind_pointer(st, 1, static_cast<void*>(&api), "fts5_api_ptr", nullptr);
-    sqlite3_step(st);
-    sqlite3_finalize(st);
-    if (!api) return;
-    void* ctx = nullptr;
-    if (api->xFindTokenizer(api, "porter", &ctx, &module_) != SQLITE_OK) return;
-    const char* args[] = {"unicode61", "remove_diacritics", "2"};
-    if (module_.xCreate(ctx, args, 3, &tok_) != SQLITE_OK) tok_ = nullptr;
-  }
-  ~QueryTokenizer() {
-    if (tok_) module_.xDelete(tok_);
-  }
-  QueryTokenizer(const QueryTokenizer&) = delete;
-  QueryTokenizer& operator=(const QueryTokenizer&) = delete;
-
-  bool ok() const { return tok_ != nullptr; }
-
-  // The tokens of `text` as FTS5 reads a query phrase (a prefix one when asked).
-  std::vector<std::string> tokens(std::string_view text, bool prefix) {
-    std::vector<std::string> out;
-    if (!tok_) return out;
-    const int flags = FTS5_TOKENIZE_QUERY | (prefix ? FTS5_TOKENIZE_PREFIX : 0);
-    module_.xTokenize(tok_, &out, flags, text.data(), static_cast<int>(text.size()),
-                      [](void* out, int tflags, const char* token, int n, int, int) {
-                        // A colocated token is a synonym of the one before: none here.
-                        if (!(tflags & FTS5_TOKEN_COLOCATED))
-                          static_cast<std::vector<std::string>*>(out)->emplace_back(token, n);
-                        return SQLITE_OK;
-                      });
-    return out;
-  }
-
- private:
-  fts5_tokenizer module_{};
-  Fts5Tokenizer* tok_ = nullptr;
-};
+}  // namespace
 
 // Per-thread scratch of one query: as many slots as the index has rows.
-struct Scratch {
+struct MemRanker::Scratch {
   std::vector<double> score;
   std::vector<double> freq;
   std::vector<std::uint32_t> mask;
+  std::vector<std::uint32_t> slot;     // a phrase's candidate row -> its index + 1
   std::vector<std::uint32_t> touched;  // rows with a score, in the order first reached
   std::vector<std::uint32_t> phrase;   // rows of the current phrase
   void fit(std::size_t n) {
@@ -95,13 +55,45 @@ struct Scratch {
       score.assign(n, 0);
       freq.assign(n, 0);
       mask.assign(n, 0);
+      slot.assign(n, 0);
     }
     touched.clear();
     phrase.clear();
   }
 };
 
-}  // namespace
+// One term's postings read in order, with the positions of each.
+struct MemRanker::Cursor {
+  const char* post;
+  const char* pos;
+  std::uint32_t left;
+  std::uint32_t row = 0;
+  std::uint64_t weight = 0;
+  Cursor(const MemRanker& r, std::size_t term)
+      : post(r.postings_.data() + r.post_at_[term]),
+        pos(r.positions_.data() + r.pos_at_[term]),
+        left(r.df_[term]) {}
+  // The next posting; its positions must be read (keys) or skipped before the one after.
+  bool next() {
+    if (left == 0) return false;
+    --left;
+    row += static_cast<std::uint32_t>(get_varint(post));
+    weight = get_varint(post);
+    return true;
+  }
+  template <typename F>
+  void keys(F&& f) {
+    const std::uint64_t n = get_varint(pos);
+    std::uint64_t key = 0;
+    for (std::uint64_t i = 0; i < n; ++i) {
+      key += get_varint(pos);
+      f(key);
+    }
+  }
+  void skip() {
+    keys([](std::uint64_t) {});
+  }
+};
 
 std::shared_ptr<const MemRanker> MemRanker::build(sqlite3* db, const std::atomic<bool>* stop) {
   auto r = std::shared_ptr<MemRanker>(new MemRanker());
@@ -126,20 +118,40 @@ std::shared_ptr<const MemRanker> MemRanker::build(sqlite3* db, const std::atomic
                  "CREATE VIRTUAL TABLE IF NOT EXISTS temp.kb_fts_instance USING "
                  "fts5vocab(main, fts, instance)",
                  nullptr, nullptr, nullptr);
-    sql::Stmt inst(db, "SELECT term, doc, col FROM temp.kb_fts_instance");
-    // Rows come by term, then rowid, then column: one posting per (term, row), whose
-    // weight sums its occurrences' column weights.
+    // Column numbers as FTS5 numbers them (its positions are sorted by them), with the
+    // weight search ranks each with.
+    std::vector<std::string> columns;
+    {
+      sql::Stmt cols(db, "SELECT * FROM fts LIMIT 0");
+      for (int i = 0; i < cols.columns(); ++i) {
+        columns.push_back(cols.name(i));
+        r->weights_.push_back(static_cast<std::uint32_t>(column_weight(columns.back())));
+      }
+    }
+    sql::Stmt inst(db, "SELECT term, doc, col, offset FROM temp.kb_fts_instance");
+    // Rows come by term, then rowid, then column and offset: one posting per (term, row),
+    // whose weight sums its occurrences' column weights, and whose positions follow.
     std::string term;
     bool have_term = false, first_posting = true;
     std::int64_t doc = -1;
     std::uint32_t row = 0, last_row = 0, df = 0;
     std::uint64_t weight = 0;
     std::string last_col;
-    int col_weight = 1;
+    std::uint64_t col_number = 0;
+    std::vector<std::uint64_t> keys;
+    constexpr std::uint64_t kOffsetBits = 24;
     auto flush_posting = [&] {
       if (doc < 0) return;
       put_varint(r->postings_, first_posting ? row : row - last_row);
       put_varint(r->postings_, weight);
+      std::sort(keys.begin(), keys.end());
+      put_varint(r->positions_, keys.size());
+      std::uint64_t prev = 0;
+      for (std::uint64_t k : keys) {
+        put_varint(r->positions_, k - prev);
+        prev = k;
+      }
+      keys.clear();
       first_posting = false;
       last_row = row;
       ++df;
@@ -163,6 +175,7 @@ std::shared_ptr<const MemRanker> MemRanker::build(sqlite3* db, const std::atomic
         have_term = true;
         r->term_at_.push_back(static_cast<std::uint32_t>(r->terms_.size()));
         r->post_at_.push_back(r->postings_.size());
+        r->pos_at_.push_back(r->positions_.size());
         r->terms_ += term;
       }
       const std::int64_t d = inst.int64(1);
@@ -176,14 +189,21 @@ std::shared_ptr<const MemRanker> MemRanker::build(sqlite3* db, const std::atomic
       const std::string_view cv = inst.view(2);
       if (cv != last_col) {
         last_col.assign(cv);
-        col_weight = column_weight(cv);
+        auto c = std::find(columns.begin(), columns.end(), cv);
+        if (c == columns.end()) return nullptr;  // a column the table does not have
+        col_number = static_cast<std::uint64_t>(c - columns.begin());
       }
-      weight += static_cast<std::uint64_t>(col_weight);
+      const std::int64_t offset = inst.int64(3);
+      // A column of 16M tokens or more: FTS5 answers (no record field is near that).
+      if (offset < 0 || static_cast<std::uint64_t>(offset) >= (1ull << kOffsetBits)) return nullptr;
+      keys.push_back(col_number << kOffsetBits | static_cast<std::uint64_t>(offset));
+      weight += r->weights_[col_number];
       ++r->lengths_[row];
     }
     end_term();
     r->term_at_.push_back(static_cast<std::uint32_t>(r->terms_.size()));
     r->post_at_.push_back(r->postings_.size());
+    r->pos_at_.push_back(r->positions_.size());
   } catch (const std::exception&) {
     return nullptr;
   }
@@ -194,84 +214,40 @@ std::shared_ptr<const MemRanker> MemRanker::build(sqlite3* db, const std::atomic
                   : static_cast<double>(static_cast<std::int64_t>(total)) /
                         static_cast<double>(static_cast<std::int64_t>(r->rowids_.size()));
   r->postings_.shrink_to_fit();
+  r->positions_.shrink_to_fit();
   r->terms_.shrink_to_fit();
   return r;
 }
 
 std::size_t MemRanker::bytes() const {
-  return postings_.capacity() + terms_.capacity() + term_at_.capacity() * 4 +
-         post_at_.capacity() * 8 + df_.capacity() * 4 + rowids_.capacity() * 8 +
-         lengths_.capacity() * 4;
+  return postings_.capacity() + positions_.capacity() + terms_.capacity() +
+         term_at_.capacity() * 4 + post_at_.capacity() * 8 + pos_at_.capacity() * 8 +
+         df_.capacity() * 4 + rowids_.capacity() * 8 + lengths_.capacity() * 4;
 }
 
-std::optional<bool> MemRanker::finds(sqlite3* db, const std::vector<std::string>& spellings,
-                                     bool prefix_first) const {
-  QueryTokenizer tok(db);
-  if (!tok.ok()) return std::nullopt;
-  bool found = false;
-  for (std::size_t i = 0; i < spellings.size(); ++i) {
-    const bool prefix = prefix_first && i == 0;
-    auto t = tok.tokens(spellings[i], prefix);
-    if (t.size() != 1) return std::nullopt;
-    std::size_t lo = 0, hi = terms();
-    while (lo < hi) {
-      const std::size_t mid = (lo + hi) / 2;
-      if (term(mid) < t.front())
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-    if (lo < terms() && (prefix ? term(lo).starts_with(t.front()) : term(lo) == t.front()))
-      found = true;
-  }
-  return found;
-}
-
-std::optional<std::vector<std::pair<std::int64_t, double>>> MemRanker::rank(
-    sqlite3* db, const std::vector<std::vector<std::string>>& groups, bool prefix_last,
-    Combine combine, std::size_t k) const {
-  if (groups.empty() || groups.size() > 32) return std::nullopt;
-  QueryTokenizer tok(db);
-  if (!tok.ok()) return std::nullopt;
-  struct Phrase {
-    std::size_t group;
-    std::string token;
-    bool prefix;
-  };
-  std::vector<Phrase> phrases;
-  for (std::size_t g = 0; g < groups.size(); ++g) {
-    for (std::size_t a = 0; a < groups[g].size(); ++a) {
-      const bool prefix = prefix_last && g + 1 == groups.size() && a == 0;
-      auto t = tok.tokens(groups[g][a], prefix);
-      if (t.size() != 1) return std::nullopt;
-      phrases.push_back({g, std::move(t.front()), prefix});
-    }
-  }
-  thread_local Scratch s;
-  const std::size_t n = rowids_.size();
-  s.fit(n);
-  const double N = static_cast<double>(static_cast<std::int64_t>(n));
-  const double k1 = 1.2, b = 0.75;
+std::pair<std::size_t, std::size_t> MemRanker::range(std::string_view token, bool prefix) const {
   // Terms are sorted bytewise: a term, or every term a prefix starts, is a range.
-  auto first_at_least = [&](std::string_view t) {
-    std::size_t lo = 0, hi = terms();
-    while (lo < hi) {
-      const std::size_t mid = (lo + hi) / 2;
-      if (term(mid) < t)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-    return lo;
-  };
-  for (const Phrase& p : phrases) {
-    std::size_t from = first_at_least(p.token), to = from;
-    if (p.prefix) {
-      while (to < terms() && term(to).starts_with(p.token)) ++to;
-    } else if (from < terms() && term(from) == p.token) {
-      to = from + 1;
-    }
-    s.phrase.clear();
+  std::size_t lo = 0, hi = terms();
+  while (lo < hi) {
+    const std::size_t mid = (lo + hi) / 2;
+    if (term(mid) < token)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  std::size_t to = lo;
+  if (prefix) {
+    while (to < terms() && term(to).starts_with(token)) ++to;
+  } else if (lo < terms() && term(lo) == token) {
+    to = lo + 1;
+  }
+  return {lo, to};
+}
+
+void MemRanker::phrase_rows(const std::vector<std::string>& tokens, bool prefix, Scratch& s) const {
+  s.phrase.clear();
+  if (tokens.size() == 1) {
+    const auto [from, to] = range(tokens.front(), prefix);
     for (std::size_t t = from; t < to; ++t) {
       const char* q = postings_.data() + post_at_[t];
       std::uint32_t row = 0;
@@ -282,35 +258,222 @@ std::optional<std::vector<std::pair<std::int64_t, double>>> MemRanker::rank(
         s.freq[row] += w;
       }
     }
-    const double hits = static_cast<double>(static_cast<std::int64_t>(s.phrase.size()));
-    double idf = std::log((N - hits + 0.5) / (hits + 0.5));
-    if (idf <= 0.0) idf = 1e-6;
-    for (std::uint32_t row : s.phrase) {
-      const double f = s.freq[row];
-      const double D = static_cast<double>(lengths_[row]);
+    return;
+  }
+  // A phrase: rows holding its first token, with the positions where the phrase so far
+  // ends; each next token keeps the rows (and positions) it follows on. Only the last token
+  // may be a prefix (FTS5's `"kv cache"*`), so the others are one term each.
+  std::vector<std::uint32_t> rows, starts;
+  std::vector<std::uint64_t> ends;
+  {
+    const auto [from, to] = range(tokens.front(), false);
+    if (from == to) return;
+    Cursor c(*this, from);
+    while (c.next()) {
+      rows.push_back(c.row);
+      starts.push_back(static_cast<std::uint32_t>(ends.size()));
+      c.keys([&](std::uint64_t key) { ends.push_back(key); });
+    }
+    starts.push_back(static_cast<std::uint32_t>(ends.size()));
+  }
+  for (std::size_t i = 1; i + 1 < tokens.size() && !rows.empty(); ++i) {
+    const auto [from, to] = range(tokens[i], false);
+    if (from == to) return;
+    std::vector<std::uint32_t> next_rows, next_starts;
+    std::vector<std::uint64_t> next_ends;
+    Cursor c(*this, from);
+    std::size_t j = 0;
+    while (c.next()) {
+      while (j < rows.size() && rows[j] < c.row) ++j;
+      if (j == rows.size() || rows[j] != c.row) {
+        c.skip();
+        continue;
+      }
+      const std::size_t before = next_ends.size();
+      std::uint32_t e = starts[j];
+      c.keys([&](std::uint64_t key) {
+        while (e < starts[j + 1] && ends[e] + 1 < key) ++e;
+        if (e < starts[j + 1] && ends[e] + 1 == key) next_ends.push_back(key);
+      });
+      if (next_ends.size() > before) {
+        next_rows.push_back(c.row);
+        next_starts.push_back(static_cast<std::uint32_t>(before));
+      }
+    }
+    next_starts.push_back(static_cast<std::uint32_t>(next_ends.size()));
+    rows.swap(next_rows);
+    starts.swap(next_starts);
+    ends.swap(next_ends);
+  }
+  if (rows.empty()) return;
+  for (std::size_t j = 0; j < rows.size(); ++j) s.slot[rows[j]] = static_cast<std::uint32_t>(j + 1);
+  const auto [from, to] = range(tokens.back(), prefix);
+  for (std::size_t t = from; t < to; ++t) {
+    Cursor c(*this, t);
+    while (c.next()) {
+      const std::uint32_t at = s.slot[c.row];
+      if (at == 0) {
+        c.skip();
+        continue;
+      }
+      const std::size_t j = at - 1;
+      std::uint32_t e = starts[j];
+      double w = 0;
+      c.keys([&](std::uint64_t key) {
+        while (e < starts[j + 1] && ends[e] + 1 < key) ++e;
+        if (e < starts[j + 1] && ends[e] + 1 == key) w += weights_[key >> 24];
+      });
+      if (w > 0) {
+        if (s.freq[c.row] == 0) s.phrase.push_back(c.row);
+        s.freq[c.row] += w;
+      }
+    }
+  }
+  for (std::uint32_t row : rows) s.slot[row] = 0;
+}
+
+std::optional<bool> MemRanker::finds(sqlite3* db, const std::vector<std::string>& spellings,
+                                     bool prefix_first) const {
+  FtsTokenizer tok(db);
+  if (!tok.ok()) return std::nullopt;
+  thread_local Scratch s;
+  s.fit(rowids_.size());
+  bool found = false;
+  for (std::size_t i = 0; i < spellings.size() && !found; ++i) {
+    const bool prefix = prefix_first && i == 0;
+    auto t = tok.tokens(spellings[i], prefix);
+    if (t.empty()) return std::nullopt;
+    if (t.size() == 1) {
+      const auto [from, to] = range(t.front(), prefix);
+      found = from < to;
+      continue;
+    }
+    phrase_rows(t, prefix, s);
+    found = !s.phrase.empty();
+    for (std::uint32_t row : s.phrase) s.freq[row] = 0;
+    s.phrase.clear();
+  }
+  return found;
+}
+
+std::optional<std::vector<std::pair<std::int64_t, double>>> MemRanker::rank(
+    sqlite3* db, const std::vector<std::vector<std::string>>& groups, bool prefix_last,
+    Combine combine, std::size_t k, Memo* memo) const {
+  if (groups.empty() || groups.size() > 32) return std::nullopt;
+  FtsTokenizer tok(db);
+  if (!tok.ok()) return std::nullopt;
+  struct Phrase {
+    std::size_t group;
+    std::vector<std::string> tokens;
+    bool prefix;
+  };
+  std::vector<Phrase> phrases;
+  for (std::size_t g = 0; g < groups.size(); ++g) {
+    for (std::size_t a = 0; a < groups[g].size(); ++a) {
+      const bool prefix = prefix_last && g + 1 == groups.size() && a == 0;
+      auto t = tok.tokens(groups[g][a], prefix);
+      if (t.empty()) return std::nullopt;
+      phrases.push_back({g, std::move(t), prefix});
+    }
+  }
+  // Every group must be found for all of them to be: a group none of whose spellings is
+  // in the index (a word of no record) ends the search before any posting is read.
+  if (combine == Combine::all) {
+    for (std::size_t g = 0; g < groups.size(); ++g) {
+      bool possible = false;
+      for (const Phrase& p : phrases) {
+        if (p.group != g || possible) continue;
+        possible = true;
+        for (std::size_t t = 0; t < p.tokens.size(); ++t) {
+          const auto [from, to] = range(p.tokens[t], p.prefix && t + 1 == p.tokens.size());
+          possible = possible && from < to;
+        }
+      }
+      if (!possible) return std::vector<std::pair<std::int64_t, double>>{};
+    }
+  }
+  thread_local Scratch s;
+  const std::size_t n = rowids_.size();
+  s.fit(n);
+  const double N = static_cast<double>(static_cast<std::int64_t>(n));
+  const double k1 = 1.2, b = 0.75;
+  Memo local;
+  Memo& m = memo ? *memo : local;
+  for (const Phrase& p : phrases) {
+    std::string key = p.prefix ? "*" : "=";
+    for (const std::string& t : p.tokens) key.append(t).push_back('\0');
+    auto it = std::find_if(m.scored_.begin(), m.scored_.end(),
+                           [&](const auto& e) { return e.first == key; });
+    if (it == m.scored_.end()) {
+      // The phrase's share of each row's score, as FTS5's bm25 sums it phrase by phrase.
+      auto idf_of = [&](std::size_t rows) {
+        const double hits = static_cast<double>(static_cast<std::int64_t>(rows));
+        const double idf = std::log((N - hits + 0.5) / (hits + 0.5));
+        return idf <= 0.0 ? 1e-6 : idf;
+      };
+      auto share = [&](double idf, double f, std::uint32_t row) {
+        const double D = static_cast<double>(lengths_[row]);
+        return idf * ((f * (k1 + 1.0)) / (f + k1 * (1 - b + b * D / avgdl_)));
+      };
+      std::vector<std::pair<std::uint32_t, double>> scored;
+      const auto [from, to] = range(p.tokens.front(), p.prefix);
+      if (p.tokens.size() == 1 && to - from <= 1) {
+        // One term: its rows are its postings, their count known before reading them.
+        if (from < to) {
+          const double idf = idf_of(df_[from]);
+          scored.reserve(df_[from]);
+          const char* q = postings_.data() + post_at_[from];
+          std::uint32_t row = 0;
+          for (std::uint32_t i = 0; i < df_[from]; ++i) {
+            row += static_cast<std::uint32_t>(get_varint(q));
+            const auto f = static_cast<double>(get_varint(q));
+            scored.emplace_back(row, share(idf, f, row));
+          }
+        }
+      } else {
+        phrase_rows(p.tokens, p.prefix, s);
+        const double idf = idf_of(s.phrase.size());
+        scored.reserve(s.phrase.size());
+        for (std::uint32_t row : s.phrase) {
+          scored.emplace_back(row, share(idf, s.freq[row], row));
+          s.freq[row] = 0;
+        }
+        s.phrase.clear();
+      }
+      m.scored_.emplace_back(std::move(key), std::move(scored));
+      it = std::prev(m.scored_.end());
+    }
+    for (const auto& [row, share] : it->second) {
       if (s.mask[row] == 0) s.touched.push_back(row);
-      s.score[row] += idf * ((f * (k1 + 1.0)) / (f + k1 * (1 - b + b * D / avgdl_)));
+      s.score[row] += share;
       s.mask[row] |= 1u << p.group;
-      s.freq[row] = 0;
     }
   }
   const std::uint32_t all = groups.size() == 32 ? 0xffffffffu : ((1u << groups.size()) - 1u);
-  std::vector<std::pair<std::int64_t, double>> out;
-  for (std::uint32_t row : s.touched) {
-    const bool keep = combine == Combine::any ? s.mask[row] != 0 : s.mask[row] == all;
-    if (keep) out.emplace_back(rowids_[row], -1.0 * s.score[row]);
-    s.score[row] = 0;
-    s.mask[row] = 0;
-  }
   auto better = [](const auto& a, const auto& b) {
     return a.second < b.second || (a.second == b.second && a.first < b.first);
   };
-  if (out.size() > k) {
-    std::partial_sort(out.begin(), out.begin() + static_cast<std::ptrdiff_t>(k), out.end(), better);
-    out.resize(k);
-  } else {
-    std::sort(out.begin(), out.end(), better);
+  // The best k of the rows kept, in a heap whose top is the worst of them: most rows of a
+  // common word are compared with the top once and go.
+  std::vector<std::pair<std::int64_t, double>> out;
+  out.reserve(std::min(k, s.touched.size()) + 1);
+  for (std::uint32_t row : s.touched) {
+    const bool keep = combine == Combine::any ? s.mask[row] != 0 : s.mask[row] == all;
+    if (keep && k > 0) {
+      std::pair<std::int64_t, double> hit{rowids_[row], -1.0 * s.score[row]};
+      if (out.size() < k) {
+        out.push_back(hit);
+        std::push_heap(out.begin(), out.end(), better);
+      } else if (better(hit, out.front())) {
+        std::pop_heap(out.begin(), out.end(), better);
+        out.back() = hit;
+        std::push_heap(out.begin(), out.end(), better);
+      }
+    }
+    s.score[row] = 0;
+    s.mask[row] = 0;
   }
+  std::sort_heap(out.begin(), out.end(), better);
   return out;
 }
 

@@ -1,10 +1,10 @@
 #pragma once
 
 // Search's ranking held in memory: for each term of the full-text index, the rows holding
-// it with the weighted count of its occurrences, read once per index generation from
-// FTS5's own index (fts5vocab), and scored with FTS5's bm25 exactly -- the same tokens,
-// formula and order of sums -- so that a query's best rows are those `ORDER BY bm25(fts,
-// ...)` returns, without FTS5 ranking every row that holds a common word.
+// it with the weighted count of its occurrences and their positions, read once per index
+// generation from FTS5's own index (fts5vocab), and scored with FTS5's bm25 exactly -- the
+// same tokens, phrases, formula and order of sums -- so that a query's best rows are those
+// `ORDER BY bm25(fts, ...)` returns, without FTS5 ranking every row that holds a common word.
 
 #include <atomic>
 #include <cstdint>
@@ -31,14 +31,23 @@ class MemRanker {
   /// The best `k` rows (rowid, FTS5's bm25: negative, lower is better) of a query whose
   /// groups hold alternative spellings, each a phrase of FTS5's query in this order, the
   /// last group's first spelling a prefix when `prefix_last`. Ties go to the lower rowid.
-  /// nullopt when a spelling is not exactly one token of FTS5's tokenizer (`kv-cache` is
-  /// a phrase of two): FTS5 must answer then. `db` lends FTS5's tokenizer.
+  /// A spelling of several tokens (`kv-cache`) is a phrase: its tokens side by side in one
+  /// column. nullopt when a spelling has no token of FTS5's tokenizer: FTS5 must answer
+  /// then. `db` lends FTS5's tokenizer.
+  /// What one search's parts have in common: each phrase's rows and their share of the
+  /// score, worked out once for the search's every part (all words, the last one a
+  /// prefix, any word). Only for one ranker.
+  class Memo {
+    friend class MemRanker;
+    std::vector<std::pair<std::string, std::vector<std::pair<std::uint32_t, double>>>> scored_;
+  };
+
   std::optional<std::vector<std::pair<std::int64_t, double>>> rank(
       sqlite3* db, const std::vector<std::vector<std::string>>& groups, bool prefix_last,
-      Combine combine, std::size_t k) const;
+      Combine combine, std::size_t k, Memo* memo = nullptr) const;
 
   /// Whether some row holds one of `spellings` (the first a prefix when `prefix_first`), as
-  /// FTS5's `"a"* OR "b"` would find; nullopt when one is not a single token.
+  /// FTS5's `"a"* OR "b"` would find; nullopt when one has no token.
   std::optional<bool> finds(sqlite3* db, const std::vector<std::string>& spellings,
                             bool prefix_first) const;
 
@@ -47,6 +56,14 @@ class MemRanker {
   std::size_t bytes() const;
 
  private:
+  struct Scratch;
+  struct Cursor;
+  /// Terms equal to `token`, or starting with it when `prefix`: [first, second).
+  std::pair<std::size_t, std::size_t> range(std::string_view token, bool prefix) const;
+  /// The rows holding phrase `tokens` (the last one a prefix when `prefix`) into s.phrase,
+  /// with the weighted count of its occurrences in s.freq, as FTS5 counts them for bm25.
+  void phrase_rows(const std::vector<std::string>& tokens, bool prefix, Scratch& s) const;
+
   std::vector<std::int64_t> rowids_;    ///< row number -> rowid, ascending
   std::vector<std::uint32_t> lengths_;  ///< tokens of each row, all columns
   double avgdl_ = 0;
@@ -57,6 +74,12 @@ class MemRanker {
   /// Per posting: the row number's distance from the previous posting's, then the
   /// occurrences' summed column weights, each a varint.
   std::string postings_;
+  /// Per posting, in the order of postings_: its occurrences' count, then each one's
+  /// position -- column number << 24 | token offset -- as the distance from the one
+  /// before, varints.
+  std::string positions_;
+  std::vector<std::uint64_t> pos_at_;   ///< term i's positions start at positions_[pos_at_[i]]
+  std::vector<std::uint32_t> weights_;  ///< column number -> its weight in the ranking
 
   std::string_view term(std::size_t i) const {
     return std::string_view(terms_).substr(term_at_[i], term_at_[i + 1] - term_at_[i]);

@@ -15,8 +15,10 @@
 #include <vector>
 
 #include "kb/model.h"
+#include "store/fts_tokenizer.h"
 #include "store/store_impl.h"
 #include "store/store_ranker.h"
+#include "store/store_snippet.h"
 
 namespace kb {
 
@@ -245,6 +247,7 @@ struct Query {
   const std::vector<std::vector<std::string>>* groups;
   bool prefix;
   MemRanker::Combine combine;
+  MemRanker::Memo* memo = nullptr;  ///< what the search's parts share
 };
 
 // Gotchas before the other records among the best rows, each part in bm25 order: an
@@ -294,7 +297,7 @@ std::shared_ptr<Ranked> ranking(RankedQueries& cache, std::uint64_t gen, sqlite3
     std::optional<std::vector<std::pair<std::int64_t, double>>> held;
     if (mem)
       held = mem->rank(db, *query.groups, query.prefix, query.combine,
-                       static_cast<std::size_t>(kRankedRows));
+                       static_cast<std::size_t>(kRankedRows), query.memo);
     if (held) {
       rows = std::move(*held);
     } else {
@@ -309,27 +312,48 @@ std::shared_ptr<Ranked> ranking(RankedQueries& cache, std::uint64_t gen, sqlite3
   return entry;
 }
 
-// Appends up to `limit` hits of FTS5 query `match`, best first: the kept ranking's first
-// rows, read back with their snippets by rowid (one statement for the lot: a statement
-// per row costs a cursor's setup each, ~1 ms at 100k records).
-// Reads back the hits of `rowids` for FTS5 query `match`, with their snippets, in one
-// statement (a statement per row costs a cursor's setup each, ~1 ms at 100k records).
-std::unordered_map<std::int64_t, SearchHit> read_hits(sqlite3* db, const std::string& match,
+// The phrases of a query as FTS5 numbers them (groups in order, each group's spellings in
+// order), tokenized as FTS5 tokenizes them: what a snippet marks.
+std::vector<SnippetPhrase> snippet_phrases(FtsTokenizer& tok, const Query& query) {
+  std::vector<SnippetPhrase> out;
+  const auto& groups = *query.groups;
+  for (std::size_t g = 0; g < groups.size(); ++g) {
+    for (std::size_t a = 0; a < groups[g].size(); ++a) {
+      const bool prefix = query.prefix && g + 1 == groups.size() && a == 0;
+      out.push_back({tok.tokens(groups[g][a], prefix), prefix});
+    }
+  }
+  return out;
+}
+
+// Reads back the hits of `rowids` with their snippets for `query`, in one statement (a
+// statement per row costs a cursor's setup each, ~1 ms at 100k records). The snippets are
+// made from the stored text as FTS5's snippet(fts, -1, char(2), char(3), '…', 24) would
+// make them under the query's MATCH, without running the MATCH (store_snippet.h).
+std::unordered_map<std::int64_t, SearchHit> read_hits(sqlite3* db, const Query& query,
                                                       const std::vector<std::int64_t>& rowids) {
   std::unordered_map<std::int64_t, SearchHit> found;
   if (rowids.empty()) return found;
   std::string sql =
-      "SELECT rowid, id, title, snippet(fts, -1, char(2), char(3), '…', 24), content_hash"
-      " FROM fts WHERE fts MATCH ? AND rowid IN (";
+      "SELECT rowid, id, content_hash, title, symptom, root_cause, workaround, notes, other"
+      " FROM fts WHERE rowid IN (";
   for (std::size_t i = 0; i < rowids.size(); ++i) {
     if (i > 0) sql += ',';
     sql += std::to_string(rowids[i]);
   }
   sql += ')';
+  FtsTokenizer tok(db);
+  const std::vector<SnippetPhrase> phrases = snippet_phrases(tok, query);
+  static const std::vector<bool> kIndexed = {false, false, true, true, true, true, true, true};
+  const SnippetStyle style{"\x02", "\x03", "\xe2\x80\xa6", 24};
   sql::Stmt st(db, sql.c_str());
-  st.bind(1, match);
-  while (st.step())
-    found.emplace(st.int64(0), SearchHit{st.text(1), st.text(2), 0, st.text(3), st.text(4)});
+  std::vector<std::string_view> columns(kIndexed.size());
+  while (st.step()) {
+    for (int c = 0; c < static_cast<int>(columns.size()); ++c) columns[c] = st.view(c + 1);
+    found.emplace(st.int64(0),
+                  SearchHit{st.text(1), st.text(3), 0,
+                            make_snippet(tok, columns, kIndexed, phrases, style), st.text(2)});
+  }
   return found;
 }
 
@@ -359,7 +383,7 @@ void ranked_hits(RankedQueries& cache, std::uint64_t gen, sqlite3* db, const std
           missing.push_back(rows[i].first);
       }
     }
-    auto found = read_hits(db, match, missing);
+    auto found = read_hits(db, query, missing);
     {
       std::lock_guard<std::mutex> lock(ranked->hits_mu);
       for (std::size_t i = next; i < std::min(end, kKeptHits); ++i) {
@@ -430,7 +454,7 @@ std::vector<SearchHit> Store::search(std::string_view query, std::size_t limit,
   std::unordered_set<std::int64_t> seen;
   // A pasted id finds its record first (its id is in the indexed text, so it matches).
   if (auto rowid = named_record(db, terms)) {
-    auto found = read_hits(db, exact, {*rowid});
+    auto found = read_hits(db, Query{&groups, false, MemRanker::Combine::all}, {*rowid});
     if (auto it = found.find(*rowid); it != found.end()) {
       hits.push_back(std::move(it->second));
       seen.insert(*rowid);
@@ -440,17 +464,18 @@ std::vector<SearchHit> Store::search(std::string_view query, std::size_t limit,
   // common word; FTS5 answers while it is being built, and for phrases (`kv-cache`).
   const auto mem = mem_ranker(impl_->mem, impl_->path, gen, db);
   using C = MemRanker::Combine;
-  ranked_hits(*impl_->ranked, gen, db, exact, mem.get(), Query{&groups, false, C::all},
+  MemRanker::Memo memo;
+  ranked_hits(*impl_->ranked, gen, db, exact, mem.get(), Query{&groups, false, C::all, &memo},
               limit - hits.size(), hits, seen);
   const bool prefix_ok = utf8_chars(terms.back()) >= kMinPrefixChars;
   if (hits.size() < limit && prefix_ok)
     ranked_hits(*impl_->ranked, gen, db, groups_query(groups, true), mem.get(),
-                Query{&groups, true, C::all}, limit - hits.size(), hits, seen);
+                Query{&groups, true, C::all, &memo}, limit - hits.size(), hits, seen);
   // Then the records holding some of the words, those holding more of them (and in their
   // title) first: a sentence finds what matches most of it.
   if (hits.size() < limit && terms.size() > 1)
     ranked_hits(*impl_->ranked, gen, db, any_query(groups), mem.get(),
-                Query{&groups, false, C::any}, limit - hits.size(), hits, seen);
+                Query{&groups, false, C::any, &memo}, limit - hits.size(), hits, seen);
   return hits;
 }
 
@@ -458,6 +483,14 @@ void Store::prepare_search() const {
   Lease lease(impl_.get(), true);
   const std::uint64_t gen = impl_->generation.load(std::memory_order_acquire);
   mem_ranker(impl_->mem, impl_->path, gen, lease.get());
+}
+
+std::string_view Store::search_ranking() const {
+  const std::uint64_t gen = impl_->generation.load(std::memory_order_acquire);
+  MemRanking& m = *impl_->mem;
+  std::lock_guard<std::mutex> lock(m.mu);
+  if (m.ranker && m.generation == gen) return "memory";
+  return m.building ? "building" : "none";
 }
 
 bool Store::finds(std::string_view word, const SearchSynonyms* synonyms,
