@@ -18,7 +18,9 @@ request paths beside it, .paths); delete them to draw again.
 
 kb: each binary serves INDEX.db (`kb serve --db`). The first COLD (200) sentences are sent
 one at a time on one connection right after it starts (cold: nothing ranked; the same
-sentences for each binary, each a fresh server). Then wrk (2 threads, SECONDS_PER_RUN s,
+sentences for each binary, each a fresh server). Then the bench waits until the server
+ranks in memory (GET /healthz: `search.ranking` is "memory"; FTS5 ranks until then), and
+wrk (2 threads, SECONDS_PER_RUN s,
 RUNS runs, at each of CONNS, default "16 64", --timeout 60s) sends
 `GET /api/v1/search?q=SENTENCE` (default limit, 20), bench/sentences.lua walking the list
 past the cold ones so that no sentence is sent twice in any run of any binary: each run
@@ -324,6 +326,20 @@ def cold(port, paths, ids):
                            "corrected": corrected}
 
 
+def wait_ranking(port, limit=600):
+    """Seconds until the server ranks in memory (GET /healthz: search.ranking), at most limit."""
+    t0 = time.time()
+    while time.time() - t0 < limit:
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        conn.request("GET", "/healthz")
+        body = json.loads(conn.getresponse().read())
+        conn.close()
+        if body.get("search", {}).get("ranking") == "memory":
+            return time.time() - t0
+        time.sleep(0.5)
+    sys.exit("the server's ranking in memory was not ready after %d s" % limit)
+
+
 def parse_ms(out, pct):
     m = re.search(r"^\s*%s%%\s+([\d.]+)(us|ms|s)\b" % pct, out, re.M)
     return float(m.group(1)) * {"us": 0.001, "ms": 1.0, "s": 1000.0}[m.group(2)]
@@ -423,7 +439,9 @@ def main():
             kb_ids = []
             c = cold(srv.port, paths[:COLD], kb_ids)
             b.log("%s: started in %.1f s; cold sequential %s" % (kb, start, c))
-            res = {"start_s": start, "cold": c, "load_cold": la}
+            ready = wait_ranking(srv.port)
+            b.log("%s: ranking in memory ready %.1f s after the cold run" % (kb, ready))
+            res = {"start_s": start, "cold": c, "load_cold": la, "ranking_ready_s": ready}
             for conns in CONNS:
                 la = b.loadavg()
                 res[str(conns)] = stream.wrk_median(srv.port, conns) | {"load": la}

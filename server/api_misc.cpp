@@ -212,6 +212,7 @@ void healthz(const Ctx& c) {
       {"age_seconds", age},
       {"read_only", c.svc.kb.read_only()},
       {"watching", watching},
+      {"search", {{"ranking", c.snap.search_ranking()}}},
       {"reload",
        {{"state", state},
         {"since", iso_time(unix_ms(reload.since))},

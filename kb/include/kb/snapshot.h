@@ -116,6 +116,8 @@ class Snapshot {
   /// Full-text hits whose record is in this snapshot, unchanged since it was indexed;
   /// throws Error(timeout) past the query budget.
   std::vector<SearchHit> search(std::string_view q, std::size_t limit) const;
+  /// How search ranks now (Store::search_ranking); "none" without an index.
+  std::string_view search_ranking() const;
   /// Whether searching `word` alone finds any record (as written, as a prefix, or by a
   /// synonym): the first matching row ends it, nothing is ranked.
   bool finds(std::string_view word) const;

@@ -152,6 +152,10 @@ bool Snapshot::finds(std::string_view word) const {
   return store_->finds(word, &synonyms(*impl_, corpus()), options_.query_budget);
 }
 
+std::string_view Snapshot::search_ranking() const {
+  return store_ ? store_->search_ranking() : std::string_view("none");
+}
+
 std::vector<SearchHit> Snapshot::search(std::string_view q, std::size_t limit) const {
   if (!store_ || limit == 0) return {};
   const SearchSynonyms& syn = synonyms(*impl_, corpus());
