@@ -213,7 +213,14 @@ void print_deployment_text(std::ostream& out, const CheckReport& report) {
       out << "\n";
     }
     for (const Setting& st : s.config) {
-      out << "  setting  " << st.key << " = " << (st.runtime ? "(set at run time)" : st.value);
+      std::string shown = st.value;
+      if (st.runtime) {
+        // A value the input bounds but does not decide: its candidates.
+        std::string values;
+        for (const std::string& v : st.one_of) values += (values.empty() ? "" : " or ") + v;
+        shown = values.empty() ? "(set at run time)" : "(" + values + ": not decided by the input)";
+      }
+      out << "  setting  " << st.key << " = " << shown;
       const bool normalised = !st.runtime && !st.raw_value.empty() && st.raw_value != st.value;
       if (normalised) out << "  (written " << st.raw_value << ")";
       if (!st.via.empty()) out << "  via " << st.via;

@@ -191,6 +191,7 @@ json spellings(const Vec<Spelling>& list, const char* name_key) {
     if (s.has_value) x["value"] = s.value;
     if (s.invert) x["invert"] = true;
     if (s.takes_value) x["takes_value"] = *s.takes_value;
+    if (!s.several.empty()) x["several"] = s.several;
     a.push_back(std::move(x));
   }
   return a;
@@ -361,6 +362,7 @@ const std::vector<std::pair<std::string_view, Put>>& encoders() {
            if (!e.value_options.empty()) x["value_options"] = e.value_options;
            if (e.serves) x["serves"] = *e.serves;
            if (!e.implies.empty()) x["implies"] = key_values(c, e.implies);
+           put_text(x, "versions", e.versions);
            a.push_back(std::move(x));
          }
          j["entrypoints"] = a;
@@ -406,6 +408,7 @@ const std::vector<std::pair<std::string_view, Put>>& encoders() {
            if (!ch.image.empty()) x["image"] = ch.image;
            if (!ch.model.empty()) x["model"] = ch.model;
            if (!ch.args.empty()) x["args"] = ch.args;
+           if (!ch.command.empty()) x["command"] = ch.command;
            if (!ch.env.empty()) x["env"] = ch.env;
            if (!ch.env_vars.empty()) x["env_vars"] = ch.env_vars;
            if (!ch.engine_args.empty()) x["engine_args"] = ch.engine_args;

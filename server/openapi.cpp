@@ -208,7 +208,8 @@ void record_schemas(json& s, const json& version, const json& severity, const js
                                         {"wraps", str()},
                                         {"value_options", array_of(str())},
                                         {"serves", boolean()},
-                                        {"implies", map_of(str())}},
+                                        {"implies", map_of(str())},
+                                        {"versions", str()}},
                                        {}))},
        {"shell_functions",
         array_of(object(
@@ -232,6 +233,7 @@ void record_schemas(json& s, const json& version, const json& severity, const js
                                    {"image", array_of(str())},
                                    {"model", array_of(str())},
                                    {"args", array_of(str())},
+                                   {"command", array_of(str())},
                                    {"env", array_of(str())},
                                    {"env_vars", array_of(str())},
                                    {"engine_args", array_of(str())},
@@ -279,7 +281,8 @@ void record_schemas(json& s, const json& version, const json& severity, const js
                                 {"field", str()},
                                 {"value", str()},
                                 {"invert", boolean()},
-                                {"takes_value", boolean()}},
+                                {"takes_value", boolean()},
+                                {"several", str()}},
                                {});
   own["setting"] = object(
       {{"type", {{"type", "string"}, {"const", "setting"}}},

@@ -2,6 +2,8 @@
 // service names (a setting's `file_of`): both are data in the fixture records, so these
 // tests use a made-up platform kind the code has never heard of.
 
+#include <sstream>
+
 #include "unit/deploy_fixture.h"
 
 using namespace kb;
@@ -688,4 +690,125 @@ TEST_CASE("a flag one engine reads as JSON fields and another as a switch", "[de
   // vLLM: the field says it.
   REQUIRE(setting(r.deployment.services[1], "kv_events"));
   CHECK(setting(r.deployment.services[1], "kv_events")->value == "false");
+}
+
+TEST_CASE("charts: sections of containers with their own command, and a lone side is aggregated",
+          "[deploy][values][roles]") {
+  const char* values = R"(zzModel:
+  name: Qwen/Qwen3-0.6B
+zzDecode:
+  replicas: 2
+  containers:
+  - name: vllm
+    command: [/bin/sh, -c]
+    args:
+      - |
+        vllm serve Qwen/Qwen3-0.6B \
+        --tensor-parallel-size 2 \
+        --kv-transfer-config '{"kv_connector":"NixlConnector","kv_role":"kv_both"}'
+    env:
+      - name: PYTHONHASHSEED
+        value: "42"
+)";
+  Read alone = read_texts({{"values.yaml", values}});
+  for (const auto& d : alone.diags) INFO(format_diagnostic(d));
+  CHECK(count_severity(alone.diags, Severity::error) == 0);
+  REQUIRE(alone.names() == std::vector<std::string>{"zzDecode/vllm"});
+  const Service& d = alone.service("zzDecode/vllm");
+  CHECK(d.model == "Qwen/Qwen3-0.6B");
+  // The command's script is read: its flags, at their lines.
+  REQUIRE(setting(d, "tensor_parallel_size"));
+  CHECK(setting(d, "tensor_parallel_size")->value == "2");
+  CHECK(setting(d, "tensor_parallel_size")->pos.line == 11);
+  REQUIRE(setting(d, "kv_connector"));
+  CHECK(setting(d, "kv_connector")->value == "NixlConnector");
+  // Alone, the decode section is a monolithic server, and says so.
+  CHECK(setting(d, "role") == nullptr);
+  CHECK(std::any_of(alone.deployment.not_understood.begin(), alone.deployment.not_understood.end(),
+                    [](const Unread& u) {
+                      return u.why.find("gives a decode side, but no prefill") != std::string::npos;
+                    }));
+  // With a prefill section, each takes its side.
+  std::string both(values);
+  both += R"(zzPrefill:
+  containers:
+  - name: vllm
+    image: ghcr.io/llm-d/llm-d-cuda:v0.4.0
+    args: [--tensor-parallel-size, "4"]
+)";
+  Read pair = read_texts({{"values.yaml", both}});
+  REQUIRE(pair.names() == std::vector<std::string>{"zzDecode/vllm", "zzPrefill/vllm"});
+  CHECK(setting(pair.service("zzDecode/vllm"), "role")->value == "decode");
+  const Service& p = pair.service("zzPrefill/vllm");
+  CHECK(setting(p, "role")->value == "prefill");
+  // Without a command, the args follow the image's own.
+  CHECK(setting(p, "tensor_parallel_size")->value == "4");
+  CHECK(p.model == "Qwen/Qwen3-0.6B");
+}
+
+TEST_CASE("an entry point's implied setting for some versions, and a flag taking several values",
+          "[deploy][flags]") {
+  // A Dynamo vLLM worker of the image's version, its arguments on line 11.
+  auto worker = [](const std::string& tag, const std::string& args) {
+    std::string list = "--model, Qwen/Qwen3-8B";
+    std::istringstream words(args);
+    for (std::string w; words >> w;) list += ", " + w;
+    return read_texts({{"worker.yaml",
+                        "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n"
+                        "  name: worker\nspec:\n  template:\n    spec:\n"
+                        "      containers:\n        - name: main\n"
+                        "          image: nvcr.io/nvidia/ai-dynamo/vllm-runtime:" +
+                            tag +
+                            "\n          command: [python3, -m, zz.dynamo.vllm]\n"
+                            "          args: [" +
+                            list + "]\n"}});
+  };
+  auto engines = [](const Service& s) {
+    std::vector<std::string> out;
+    for (const auto& e : s.engines) out.push_back(e.id);
+    return out;
+  };
+  auto has = [](const std::vector<std::string>& v, const std::string& id) {
+    return std::find(v.begin(), v.end(), id) != v.end();
+  };
+  SECTION("in the versions: implied") {
+    Read r = worker("0.8.0", "");
+    REQUIRE(r.deployment.services.size() == 1);
+    const Setting* kv = setting(r.deployment.services.front(), "kv_connector");
+    REQUIRE(kv);
+    CHECK(kv->value == "nixl");
+    CHECK_FALSE(kv->runtime);
+  }
+  SECTION("past them: not implied (the engine's default stands)") {
+    Read r = worker("1.3.0", "");
+    REQUIRE(r.deployment.services.size() == 1);
+    CHECK(setting(r.deployment.services.front(), "kv_connector") == nullptr);
+  }
+  SECTION("the version unknown: set, but unknown") {
+    Read r = worker("latest", "");
+    REQUIRE(r.deployment.services.size() == 1);
+    const Setting* kv = setting(r.deployment.services.front(), "kv_connector");
+    REQUIRE(kv);
+    CHECK(kv->runtime);
+    CHECK(kv->via.find("the version is unknown") != std::string::npos);
+    // Unknown, but one of two: what the entry point implies, or vLLM's default.
+    CHECK(kv->one_of == std::vector<std::string>{"nixl", "none"});
+  }
+  SECTION("a flag's several values: the setting's value for several, each bringing its engines") {
+    Read r = worker("0.8.0", "--connector lmcache nixl --enforce-eager");
+    REQUIRE(r.deployment.services.size() == 1);
+    const Service& s = r.deployment.services.front();
+    REQUIRE(setting(s, "kv_connector"));
+    CHECK(setting(s, "kv_connector")->value == "multi");
+    CHECK(has(engines(s), "engines/lmcache"));
+    // The words after it are its values, never an argument left unread.
+    CHECK_FALSE(r.unread("nixl", 11));
+  }
+  SECTION("one value is the value; the flag beats what the entry point implies") {
+    Read r = worker("0.8.0", "--connector lmcache");
+    REQUIRE(r.deployment.services.size() == 1);
+    CHECK(setting(r.deployment.services.front(), "kv_connector")->value == "lmcache");
+    Read none = worker("0.8.0", "--connector none");
+    CHECK(setting(none.deployment.services.front(), "kv_connector")->value == "none");
+  }
 }

@@ -57,6 +57,10 @@ struct Setting {
   /// value is not known, so tests of its value are unknown.
   bool runtime = false;
   Pos end;  ///< just past the text it was read from; 0 when not known
+  /// When `runtime`: the values it may take (normalised), when the input bounds them (an
+  /// entry point's implied value for some versions of an engine whose version is unknown,
+  /// else the default); empty: any value.
+  std::vector<std::string> one_of;
 };
 
 /// Something an input says that kb did not map to a fact: shown, never a finding.

@@ -353,6 +353,10 @@ struct Entrypoint {
   /// Settings a service started this way has, unless it sets them (`disagg_proxy_demo.py`
   /// is pd_proxy: vllm-disagg-proxy-demo).
   Vec<KeyValue> implies;
+  /// The versions of this entry point's engine for which `implies` holds (empty: all).
+  /// With the version unknown, the implied settings are set but unknown: a clause on them
+  /// is possible, never true or false.
+  Str versions;
   Pos pos;
 };
 
@@ -398,7 +402,11 @@ struct ChartValues {
   Vec<std::string> image;  ///< item fields of the image's repository, then its tag
   Vec<std::string> model;  ///< item fields of the served model, first present wins
   Vec<std::string> args;   ///< item fields holding more engine arguments (a list)
-  Vec<std::string> env;    ///< item fields holding a Kubernetes `env` list
+  /// Item fields holding the command a service runs (a list): when one is set, it and the
+  /// `args` are the whole command line, not arguments after the image's entry point
+  /// (llm-d-modelservice's `modelCommand: custom` with `command: [/bin/sh, -c]`).
+  Vec<std::string> command;
+  Vec<std::string> env;  ///< item fields holding a Kubernetes `env` list
   /// Item fields holding a mapping of environment variables (`NAME: value`).
   Vec<std::string> env_vars;
   /// Item fields holding a mapping of the engine's own arguments by their long names
@@ -433,6 +441,10 @@ struct Spelling {
   /// (`--use_paged_context_fmha disable`), false when it never does (a switch: a word after
   /// it is something else, such as the model); unset: a bool word after it is its value.
   std::optional<bool> takes_value;
+  /// Flags taking every word up to the next flag (Dynamo's `--connector kvbm nixl`): the
+  /// setting's value meaning several at once. One word is the value; two or more make the
+  /// setting this value, each word bringing its own value's engines and implications.
+  Str several;
   Pos pos;
 };
 

@@ -50,6 +50,13 @@ bool holds(const Test& t, const std::string& value) {
 
 Truth eval_test(const Test& t, const Env& env, const ServiceEnv& s) {
   Value v = effective(env, s, t.key, t.setting);
+  if (v.maybe && !v.one_of.empty()) {
+    // One of a few values: the test decides when it holds for all of them, or for none.
+    const auto n = std::count_if(v.one_of.begin(), v.one_of.end(),
+                                 [&](const std::string& x) { return holds(t, x); });
+    if (n == 0) return Truth::no;
+    return static_cast<std::size_t>(n) == v.one_of.size() ? Truth::yes : Truth::maybe;
+  }
   if (v.maybe) return Truth::maybe;
   if (!v.value) return Truth::no;
   return holds(t, *v.value) ? Truth::yes : Truth::no;
@@ -91,11 +98,25 @@ Truth differs_key(const Test& k, const Env& env, const ServiceEnv& s) {
   return best;
 }
 
-// Whether two engines of unknown version were read from one image reference, written the
+// The image reference an engine of unknown version was read from, or that ships it
+// besides the command naming it (`...; shipped by image REF`); empty: none.
+std::string_view image_ref(std::string_view via) {
+  constexpr std::string_view kShipped = "; shipped by image ";
+  if (via.starts_with("image ")) {
+    via.remove_prefix(6);
+  } else if (auto at = via.find(kShipped); at != std::string_view::npos) {
+    via.remove_prefix(at + kShipped.size());
+  } else {
+    return {};
+  }
+  return via.substr(0, via.find_first_of(" ;"));
+}
+
+// Whether two engines of unknown version come from one image reference, written the
 // same way: whatever the tag hides, both sides run the same build.
 bool same_image(const Instance& a, const Instance& b) {
-  const std::string& via = a.engine->via;
-  return via.starts_with("image ") && via == b.engine->via;
+  const std::string_view ref = image_ref(a.engine->via);
+  return !ref.empty() && ref == image_ref(b.engine->via);
 }
 
 Truth differs_engine(const Node& n, const Env& env, const ServiceEnv& s) {
@@ -221,6 +242,12 @@ Why value_why(const Env& env, const ServiceEnv& s, const std::string& key, const
   // Which service, when there is more than one to tell apart.
   const std::string who =
       s.service->name.empty() || env.services.size() < 2 ? "" : " on " + s.service->name;
+  if (v.from && v.from->runtime && !v.from->one_of.empty()) {
+    std::string values;
+    for (const std::string& x : v.from->one_of) values += (values.empty() ? "" : " or ") + x;
+    return {key + " is " + values + who + ", which the input does not decide (" + v.from->via + ")",
+            file_of(s, v.from->file), v.from->pos, v.from->end};
+  }
   if (v.from && v.from->runtime) {
     return {key + " is set when the service starts" + who + ", to a value not in the input (" +
                 v.from->via + ")",
@@ -255,6 +282,7 @@ Value effective(const Env& env, const ServiceEnv& s, const std::string& key,
     v.from = it->second;
     if (it->second->runtime) {
       v.maybe = true;
+      v.one_of = it->second->one_of;
     } else {
       v.value = it->second->value;
     }

@@ -95,6 +95,7 @@ struct Value {
   const Setting* from = nullptr;         ///< the deployment fact, when set
   const Instance* by_default = nullptr;  ///< the engine whose default it is
   std::string unknown;                   ///< why it is not known, when neither a fact nor a default
+  std::vector<std::string> one_of;       ///< when maybe: the values it may take; empty: any
 };
 
 /// The effective value of `key` on service `s`.

@@ -313,6 +313,8 @@ class Linter {
       for (const auto* list : {&e.flags, &e.env, &e.keys}) {
         for (const Spelling& s : *list) {
           if (s.has_value) value(r_, s.value, s.pos, s.name, diag_code("setting.bad-value"));
+          if (!s.several.empty())
+            value(r_, s.several, s.pos, s.name + " several", diag_code("setting.bad-value"));
           if (s.takes_value && def.type != setting_type::kBool) {
             add(Severity::error, diag_code("setting.bad-takes-value"), s.pos,
                 s.name + ": takes_value is for bool settings (a flag of type " +

@@ -61,6 +61,11 @@ void add_engine(std::vector<DeployedEngine>& list, DeployedEngine e) {
         x.end = e.end;
       }
       x.via = x.via.empty() ? e.via : x.via + "; version from " + e.via;
+    } else if (x.version.empty() && e.version.empty() && e.via.starts_with("image ") &&
+               x.via.find("image ") == std::string::npos) {
+      // Named by the command, shipped by the image too: whatever the tag hides, two
+      // services of that image run the same build (a check compares them so).
+      x.via += "; shipped by " + e.via;
     }
     return;
   }
@@ -404,8 +409,8 @@ void Interpreter::add_one(const Process& p) {
                              "command " + entry->text);
   }
   if (entry && !entry->entrypoint->implies.empty()) {
-    settings.entrypoint_implies(entry->entrypoint->implies, p.argv.front(), p.file,
-                                "command " + entry->text);
+    settings.entrypoint_implies(entry->entrypoint->implies, entry->entrypoint->versions,
+                                p.argv.front(), p.file, "command " + entry->text);
   }
   if (!p.role.text.empty()) settings.platform_role(p.role, p.file, p.role_via);
   if (p.keys_of.empty()) {

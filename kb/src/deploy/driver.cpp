@@ -78,13 +78,16 @@ void lone_name_roles(Deployment& d, const Vocabulary& vocab) {
     const bool lone =
         (r == service_role::kPrefill && !has[1]) || (r == service_role::kDecode && !has[0]);
     if (!lone) continue;
+    // A side the service's name gives, or a chart's section (llm-d-modelservice's `decode`
+    // runs aggregated when `prefill` makes no pods).
     auto it = std::find_if(s.config.begin(), s.config.end(), [](const Setting& x) {
-      return x.key == service_role::kKey && x.raw_key == "name";
+      return x.key == service_role::kKey &&
+             (x.raw_key == "name" || (x.raw_key == "platform" && x.via.starts_with("values ")));
     });
     if (it == s.config.end()) continue;
     d.not_understood.push_back(
         {it->file, it->pos, it->via,
-         "names a " + r + " side, but no " +
+         (it->raw_key == "name" ? "names a " : "gives a ") + r + " side, but no " +
              std::string(r == service_role::kPrefill ? service_role::kDecode
                                                      : service_role::kPrefill) +
              " service is given; read as " + std::string(service_role::kBoth)});

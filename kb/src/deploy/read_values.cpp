@@ -48,9 +48,15 @@ void each_at(const Node& doc, std::string_view path,
         if (each) part.remove_suffix(2);
         const Node* next = n.is_map() ? n.find(part) : nullptr;
         if (!next) return;
-        const std::string last = after.empty() && !each ? std::string(part) : std::string();
+        // The last part names what it holds; so does a first part a list follows
+        // (`decode.containers[]`: decode/vllm, prefill/vllm).
+        const std::string_view next_part = after.substr(0, after.find('.'));
+        const bool first_before_list =
+            name.empty() && rest.size() == path.size() && next_part.ends_with("[]");
+        const std::string last =
+            !each && (after.empty() || first_before_list) ? std::string(part) : std::string();
         if (!each) {
-          walk(*next, after, name.empty() || last.empty() ? name : name + "/" + last);
+          walk(*next, after, last.empty() ? name : name.empty() ? last : name + "/" + last);
           return;
         }
         if (!next->is_seq()) return;
@@ -193,8 +199,18 @@ class ValuesReader final : public Reader {
         break;
       }
     }
-    // The chart passes these words to the engine after its own arguments.
+    // The item's command, when it has one, runs with the args after it; else the chart
+    // passes the args to the engine after its own arguments.
     p.image_entrypoint = true;
+    for (const std::string& path : chart.command) {
+      const Node* list = at_path(n, path);
+      if (!list || !list->is_seq() || list->items.empty()) continue;
+      for (const Node& w : list->items) {
+        if (w.is_scalar()) p.argv.push_back(Word{w.value, w.pos, scalar_end(w, in.text)});
+      }
+      p.image_entrypoint = false;
+      break;
+    }
     for (const std::string& path : chart.args) {
       const Node* list = at_path(n, path);
       if (!list || !list->is_seq()) continue;

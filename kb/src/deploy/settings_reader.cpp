@@ -193,8 +193,23 @@ void SettingsReader::entrypoint_role(const std::string& role, const Word& at,
   role_fact("entrypoint", role, at.pos, at.end, file, via, kEntryFlag);
 }
 
-void SettingsReader::entrypoint_implies(const Vec<KeyValue>& implies, const Word& at,
-                                        const std::string& file, const std::string& via) {
+void SettingsReader::entrypoint_implies(const Vec<KeyValue>& implies, const Str& versions,
+                                        const Word& at, const std::string& file,
+                                        const std::string& via) {
+  // Implied for some versions of the entry point's engine only (Dynamo's dynamo.vllm
+  // chose NIXL before 1.0.0): out of them, nothing; with the version unknown, unknown.
+  bool unknown = false;
+  if (!text::trim(versions).empty()) {
+    auto range = VersionRange::parse(versions);
+    std::optional<Version> v;
+    for (const DeployedEngine& e : svc_.engines) {
+      if (e.id == entry_engine_ && !e.version.empty()) v = Version::parse(e.version);
+    }
+    if (range && v && !range->contains(*v)) return;
+    unknown = !range || !v;
+  }
+  const std::string said =
+      via + (unknown ? " (for " + versions.str() + "; the version is unknown)" : std::string());
   for (const KeyValue& kv : implies) {
     const Record* rec = ctx_.vocab.setting(kv.key.raw);
     if (!rec) continue;
@@ -202,7 +217,27 @@ void SettingsReader::entrypoint_implies(const Vec<KeyValue>& implies, const Word
     spelling.name = "entrypoint";
     EngineSpelling engine;
     SpellingRef ref{rec, &engine, &spelling};
-    set(ref, kv.value.str(), via, file, at.pos, at.end, kImplied);
+    set(ref, kv.value.str(), said, file, at.pos, at.end, kImplied, unknown);
+    if (!unknown) continue;
+    // Unknown, but one of two: the implied value, or what the service has without it (the
+    // default of an engine it runs, when the engines agree on one).
+    auto it = by_key_.find(rec->setting->key);
+    if (it == by_key_.end() || it->second.setting.via != said) continue;
+    std::vector<std::string> values;
+    if (auto v = normalize_value(rec->setting, kv.value.str()).value) values.push_back(*v);
+    std::optional<std::string> otherwise;
+    bool known = true;
+    for (const DeployedEngine& e : svc_.engines) {
+      if (e.id == entry_engine_) continue;
+      std::optional<Version> ev;
+      if (!e.version.empty()) ev = Version::parse(e.version);
+      const DefaultValue d = ctx_.vocab.default_for(*rec, e.id, ev);
+      if (d.uncertain || (d.value && otherwise && *otherwise != *d.value)) known = false;
+      if (d.value) otherwise = d.value;
+    }
+    if (!known || !otherwise || values.empty()) continue;
+    if (*otherwise != values.front()) values.push_back(*otherwise);
+    it->second.setting.one_of = std::move(values);
   }
 }
 
@@ -368,47 +403,53 @@ void SettingsReader::json_part(const std::vector<SpellingRef>& refs, const Spell
     }
     // The part's value of the listed setting is not the service's value (that stays
     // `multi`); it brings the engines the value runs and the settings it implies.
-    const SettingDef& def = ref->setting->setting;
-    const auto norm = normalize_value(def, node->value).value;
-    const SettingValue* v = nullptr;
-    for (const SettingValue& x : def.values) {
-      if (norm && x.value == *norm) v = &x;
-    }
-    if (!v) {
-      unread(file, value.pos, shown + "=" + node->value,
-             "not a value of " + def.key + " (" + ref->setting->id + ")");
-      continue;
-    }
-    const std::string via = shown + " = " + node->value;
-    for (const RefValue& e : v->engines) {
-      auto id = ctx_.corpus.target(Kind::engine, e.raw);
-      if (!id) continue;
-      bool have = false;
-      for (DeployedEngine& x : svc_.engines) {
-        if (x.id == *id) {
-          x.needs_enabling = false;  // the part enables the plugin the image ships
-          have = true;
-        }
+    part_value(*ref, node->value, shown, file, value.pos, value.end);
+  }
+}
+
+void SettingsReader::part_value(const SpellingRef& ref, const std::string& raw,
+                                const std::string& shown, const std::string& file, Pos pos,
+                                Pos end) {
+  const SettingDef& def = ref.setting->setting;
+  const auto norm = normalize_value(def, raw).value;
+  const SettingValue* v = nullptr;
+  for (const SettingValue& x : def.values) {
+    if (norm && x.value == *norm) v = &x;
+  }
+  if (!v) {
+    unread(file, pos, shown + "=" + raw,
+           "not a value of " + def.key + " (" + ref.setting->id + ")");
+    return;
+  }
+  const std::string via = shown + " = " + raw;
+  for (const RefValue& e : v->engines) {
+    auto id = ctx_.corpus.target(Kind::engine, e.raw);
+    if (!id) continue;
+    bool have = false;
+    for (DeployedEngine& x : svc_.engines) {
+      if (x.id == *id) {
+        x.needs_enabling = false;  // the part enables the plugin the image ships
+        have = true;
       }
-      if (have) continue;
-      DeployedEngine de;
-      de.name = std::string(text::id_slug(*id));
-      de.id = *id;
-      de.file = file;
-      de.pos = value.pos;
-      de.end = value.end;
-      de.via = via;
-      svc_.engines.push_back(std::move(de));
     }
-    for (const KeyValue& kv : v->implies) {
-      const Record* rec = ctx_.vocab.setting(kv.key.raw);
-      if (!rec) continue;
-      Spelling spelling;
-      spelling.name = shown;
-      EngineSpelling engine;
-      SpellingRef implied{rec, &engine, &spelling};
-      set(implied, kv.value.str(), via, file, value.pos, value.end, kImplied);
-    }
+    if (have) continue;
+    DeployedEngine de;
+    de.name = std::string(text::id_slug(*id));
+    de.id = *id;
+    de.file = file;
+    de.pos = pos;
+    de.end = end;
+    de.via = via;
+    svc_.engines.push_back(std::move(de));
+  }
+  for (const KeyValue& kv : v->implies) {
+    const Record* rec = ctx_.vocab.setting(kv.key.raw);
+    if (!rec) continue;
+    Spelling spelling;
+    spelling.name = shown;
+    EngineSpelling engine;
+    SpellingRef implied{rec, &engine, &spelling};
+    set(implied, kv.value.str(), via, file, pos, end, kImplied);
   }
 }
 
@@ -472,6 +513,25 @@ void SettingsReader::args(const std::vector<Word>& args, const std::string& file
       const SettingDef& def = ref->setting->setting;
       auto engine = ctx_.corpus.target(Kind::engine, ref->engine->engine.raw);
       const int rank = engine && *engine == entry_engine_ ? kEntryFlag : kFlag;
+      if (!ref->spelling->several.empty() && !has_inline) {
+        // Every word up to the next flag: one is the value; several are the setting's
+        // value for several at once, each bringing its own engines (`--connector kvbm nixl`).
+        std::vector<const Word*> words;
+        while (i + 1 < args.size() && !looks_like_flag(args[i + 1].text))
+          words.push_back(&args[++i]);
+        if (words.empty()) {
+          unread(file, w.pos, t, "no value follows the flag");
+        } else if (words.size() == 1) {
+          set(*ref, words[0]->text, name, file, w.pos, words[0]->end.line ? words[0]->end : w.end,
+              rank);
+        } else {
+          const Pos end = words.back()->end.line ? words.back()->end : w.end;
+          set(*ref, ref->spelling->several.str(), name, file, w.pos, end, rank);
+          for (const Word* part : words)
+            part_value(*ref, part->text, name, file, part->pos, part->end);
+        }
+        continue;
+      }
       const bool is_bool = !ref->spelling->has_value && def.type == setting_type::kBool;
       const bool word_follows =
           !has_inline && i + 1 < args.size() && !looks_like_flag(args[i + 1].text);

@@ -30,8 +30,8 @@ class SettingsReader {
                        const std::string& via);
   /// The settings an entry point implies (`implies:`), weakest of all: anything the
   /// service states wins.
-  void entrypoint_implies(const Vec<KeyValue>& implies, const Word& at, const std::string& file,
-                          const std::string& via);
+  void entrypoint_implies(const Vec<KeyValue>& implies, const Str& versions, const Word& at,
+                          const std::string& file, const std::string& via);
   /// The role where a platform resource places a pod (KServe's `spec.prefill`): what the
   /// orchestrator says, so it wins over the engine's own flags.
   void platform_role(const Word& role, const std::string& file, const std::string& via);
@@ -72,6 +72,11 @@ class SettingsReader {
   void json_part(const std::vector<SpellingRef>& refs, const SpellingRef& list,
                  const yaml::Node& item, const std::string& at, const Word& flag, const Word& value,
                  const std::string& file);
+  /// One of several values a setting is given at once (a MultiConnector's child, a word of
+  /// `--connector kvbm nixl`): not the service's value, but it brings the engines that
+  /// value runs and the settings it implies.
+  void part_value(const SpellingRef& ref, const std::string& raw, const std::string& shown,
+                  const std::string& file, Pos pos, Pos end);
   void json_flag(const std::vector<SpellingRef>& refs, const Word& flag, const Word& value,
                  const std::string& file);
   void unread(const std::string& file, Pos pos, std::string text, std::string why);

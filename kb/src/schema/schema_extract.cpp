@@ -395,7 +395,7 @@ const Setters<Entrypoint>& entrypoint_setters() {
 , {"serves", SET(Entrypoint){x.serves = truth(v);
 }
 }
-, {
+, {"versions", TEXT(Entrypoint, versions)}, {
   "implies", SET(Entrypoint) {
     x.implies = key_values(v, sub(p, f.name));
   }
@@ -453,6 +453,9 @@ const Setters<ChartValues>& chart_setters() {
 }
 }
 , {"args", SET(ChartValues){x.args = strings(v);
+}
+}
+, {"command", SET(ChartValues){x.command = strings(v);
 }
 }
 , {"env", SET(ChartValues){x.env = strings(v);
@@ -575,7 +578,7 @@ const Setters<Spelling>& flag_spelling_setters() {
 , {"takes_value", SET(Spelling){x.takes_value = truth(v);
 }
 }
-, {
+, {"several", TEXT(Spelling, several)}, {
   "value", SET(Spelling) {
     value_of(x, v);
   }

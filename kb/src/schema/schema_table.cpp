@@ -220,7 +220,11 @@ const Struct kEntrypoint = {
      of("implies", T::setting_map,
         "settings a service started this way has, unless it sets them; `command` may name a "
         "Python script (`disagg_proxy_demo.py`), matched by its file name after `python`",
-        "{pd_proxy: vllm-disagg-proxy-demo}")},
+        "{pd_proxy: vllm-disagg-proxy-demo}"),
+     of("versions", T::version_range,
+        "the versions of this entry point's engine for which `implies` holds; with the "
+        "version unknown, the implied settings are unknown (a clause on them is possible)",
+        "<1.0.0")},
     {"command", "module"}};
 
 const Struct kShellFunction = {
@@ -274,6 +278,11 @@ const Struct kChartValues = {
      list(text("model", "item fields of the served model; the first present wins", "modelURL")),
      list(text("args", "item fields holding a list of more engine arguments",
                "vllmConfig.extraArgs")),
+     list(text("command",
+               "item fields holding the command the service runs (a list); when one is set, "
+               "it and the args are the whole command line, not arguments after the image's "
+               "entry point",
+               "command")),
      list(text("env", "item fields holding a Kubernetes env list", "env")),
      list(text("env_vars", "item fields holding a mapping of environment variables (NAME: value)",
                "runtime_env.env_vars")),
@@ -347,7 +356,12 @@ const Struct kFlagSpelling = {
         "bool settings: true when the flag always takes the next word as its value "
         "(`--use_paged_context_fmha disable`), false when it never does (a word after it is "
         "something else, such as the model); absent: a bool word after it is its value",
-        "true")},
+        "true"),
+     text("several",
+          "the flag takes every word up to the next flag (`--connector kvbm nixl`): one word "
+          "is its value, two or more make the setting this value (one meaning several at "
+          "once), each word bringing its own value's engines and implications",
+          "multi")},
     {}};
 
 const Struct kEnvSpelling = {
