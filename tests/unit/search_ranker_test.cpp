@@ -96,6 +96,20 @@ void same(const Rows& want, const std::optional<Rows>& got, const std::string& w
   }
 }
 
+// Whether `spelling` finds anything in memory (the typo check), as written and as a
+// prefix, as FTS5 says.
+void finds_as_fts5(sqlite3* db, const kb::MemRanker& ranker, const std::string& spelling) {
+  for (bool prefix : {false, true}) {
+    INFO(spelling << (prefix ? "*" : ""));
+    kb::sql::Stmt st(db, "SELECT 1 FROM fts WHERE fts MATCH ? LIMIT 1");
+    st.bind(1, quoted(spelling) + (prefix ? "*" : ""));
+    const bool want = st.step();
+    const auto got = ranker.finds(db, {spelling}, prefix);
+    REQUIRE(got);
+    CHECK(*got == want);
+  }
+}
+
 }  // namespace
 
 TEST_CASE("search ranking in memory: FTS5's rows, order and bm25 for every kind of query",
@@ -140,15 +154,7 @@ TEST_CASE("search ranking in memory: FTS5's rows, order and bm25 for every kind 
   // Whether a word finds anything (the typo check), as FTS5 says.
   for (const std::string& w : {std::string("hang"), std::string("hangs"), std::string("nixl"),
                                std::string("zzqx"), std::string("lmca"), std::string("Decod")}) {
-    for (bool prefix : {false, true}) {
-      INFO(w << (prefix ? "*" : ""));
-      kb::sql::Stmt st(db, "SELECT 1 FROM fts WHERE fts MATCH ? LIMIT 1");
-      st.bind(1, quoted(w) + (prefix ? "*" : ""));
-      const bool want = st.step();
-      const auto got = ranker->finds(db, {w}, prefix);
-      REQUIRE(got);
-      CHECK(*got == want);
-    }
+    finds_as_fts5(db, *ranker, w);
   }
   // Spellings of several tokens are phrases: their tokens side by side in one column, the
   // last one a prefix when asked; alone, AND-ed, OR-ed and among other spellings.
@@ -169,15 +175,7 @@ TEST_CASE("search ranking in memory: FTS5's rows, order and bm25 for every kind 
          ranker->rank(db, {{w, p}, {"cache"}}, false, C::all, k), "(w|p) cache");
     const std::string part = p.substr(0, p.size() - 2);
     same(fts5(db, quoted(part) + "*", k), ranker->rank(db, {{part}}, true, C::all, k), part + "*");
-    for (bool prefix : {false, true}) {
-      INFO(p << (prefix ? "*" : ""));
-      kb::sql::Stmt st(db, "SELECT 1 FROM fts WHERE fts MATCH ? LIMIT 1");
-      st.bind(1, quoted(p) + (prefix ? "*" : ""));
-      const bool want = st.step();
-      const auto got = ranker->finds(db, {p}, prefix);
-      REQUIRE(got);
-      CHECK(*got == want);
-    }
+    finds_as_fts5(db, *ranker, p);
   }
   // A word of no record ends an all-words search at once, and is nothing in an any-word one.
   same(fts5(db, quoted("cache") + " " + quoted("zzqxv"), k),
