@@ -220,6 +220,11 @@ void print_deployment_text(std::ostream& out, const CheckReport& report) {
         for (const std::string& v : st.one_of) values += (values.empty() ? "" : " or ") + v;
         shown = values.empty() ? "(set at run time)" : "(" + values + ": not decided by the input)";
       }
+      if (!st.parts.empty()) {
+        std::string parts;
+        for (const std::string& v : st.parts) parts += (parts.empty() ? "" : ", ") + v;
+        shown += " (parts: " + parts + ")";
+      }
       out << "  setting  " << st.key << " = " << shown;
       const bool normalised = !st.runtime && !st.raw_value.empty() && st.raw_value != st.value;
       if (normalised) out << "  (written " << st.raw_value << ")";

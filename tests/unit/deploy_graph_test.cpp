@@ -412,3 +412,28 @@ TEST_CASE("graphs: a file of helpers only joins the one graph that serves", "[de
   REQUIRE(two.deployment.services.size() == 5);
   CHECK(resolved(two, "master.sh:1").group == "3");
 }
+
+TEST_CASE("json parts: a test of a connector sees a MultiConnector's children", "[deploy][json]") {
+  // NIXL as a MultiConnector's child is a NIXL connector: the NIXL gotcha applies; with
+  // only an LMCache child it does not.
+  auto findings = [](const std::string& child) {
+    Read r = read_texts({{"run.sh",
+                          "VLLM_NIXL_SIDE_CHANNEL_HOST=localhost vllm serve Qwen/Qwen3-8B "
+                          "--kv-transfer-config '{\"kv_connector\":\"MultiConnector\","
+                          "\"kv_connector_extra_config\":{\"connectors\":[{\"kv_connector\":\"" +
+                              child + "\"}]}}'\n"}});
+    REQUIRE(r.deployment.services.size() == 1);
+    const Setting* kv = setting(r.deployment.services.front(), "kv_connector");
+    REQUIRE(kv);
+    CHECK(kv->parts.size() == 1);
+    std::vector<std::string> ids;
+    for (const auto& f : check_read(r).findings) ids.push_back(f.id);
+    return ids;
+  };
+  const auto with_nixl = findings("NixlConnector");
+  CHECK(std::count(with_nixl.begin(), with_nixl.end(),
+                   "gotchas/nixl-side-channel-host-localhost") == 1);
+  const auto with_lmcache = findings("LMCacheConnectorV1");
+  CHECK(std::count(with_lmcache.begin(), with_lmcache.end(),
+                   "gotchas/nixl-side-channel-host-localhost") == 0);
+}

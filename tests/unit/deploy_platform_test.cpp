@@ -800,6 +800,7 @@ TEST_CASE("an entry point's implied setting for some versions, and a flag taking
     const Service& s = r.deployment.services.front();
     REQUIRE(setting(s, "kv_connector"));
     CHECK(setting(s, "kv_connector")->value == "multi");
+    CHECK(setting(s, "kv_connector")->parts == std::vector<std::string>{"lmcache", "nixl"});
     CHECK(has(engines(s), "engines/lmcache"));
     // The words after it are its values, never an argument left unread.
     CHECK_FALSE(r.unread("nixl", 11));

@@ -61,6 +61,10 @@ struct Setting {
   /// entry point's implied value for some versions of an engine whose version is unknown,
   /// else the default); empty: any value.
   std::vector<std::string> one_of;
+  /// A value meaning several at once (a MultiConnector, `--connector kvbm nixl`): the
+  /// values of its parts (normalised). A test that a value is (or is not) among some
+  /// values sees the parts too: a NixlConnector child is a NIXL connector.
+  std::vector<std::string> parts;
 };
 
 /// Something an input says that kb did not map to a fact: shown, never a finding.

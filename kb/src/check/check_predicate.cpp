@@ -59,6 +59,15 @@ Truth eval_test(const Test& t, const Env& env, const ServiceEnv& s) {
   }
   if (v.maybe) return Truth::maybe;
   if (!v.value) return Truth::no;
+  const bool among = t.op == "eq" || t.op == "in";
+  if (v.from && !v.from->parts.empty() && (among || t.op == "ne" || t.op == "not_in")) {
+    // Several at once: among some values when it or a part is; not among them when
+    // neither it nor any part is.
+    bool r = holds(t, *v.value);
+    for (const std::string& part : v.from->parts)
+      r = among ? (r || holds(t, part)) : (r && holds(t, part));
+    return r ? Truth::yes : Truth::no;
+  }
   return holds(t, *v.value) ? Truth::yes : Truth::no;
 }
 
@@ -255,6 +264,11 @@ Why value_why(const Env& env, const ServiceEnv& s, const std::string& key, const
   }
   if (v.from) {
     std::string text = key + " = " + v.from->value + who;
+    if (!v.from->parts.empty()) {
+      std::string parts;
+      for (const std::string& x : v.from->parts) parts += (parts.empty() ? "" : ", ") + x;
+      text += " (its parts: " + parts + ")";
+    }
     if (!v.from->via.empty()) text += " (" + v.from->via + ")";
     return {text, file_of(s, v.from->file), v.from->pos, v.from->end};
   }

@@ -422,6 +422,8 @@ void SettingsReader::part_value(const SpellingRef& ref, const std::string& raw,
     return;
   }
   const std::string via = shown + " = " + raw;
+  // Kept for the setting the same flag gives (read at finish()).
+  parts_.push_back({def.key, shown.substr(0, shown.find(' ')), v->value.str()});
   for (const RefValue& e : v->engines) {
     auto id = ctx_.corpus.target(Kind::engine, e.raw);
     if (!id) continue;
@@ -663,6 +665,18 @@ void SettingsReader::chart_keys(const std::vector<KeyFact>& keys, const std::str
 }
 
 void SettingsReader::finish() {
+  // The parts a flag gave a setting several values with, on the value that flag set (one
+  // another fact overrode keeps none).
+  for (const Part& part : parts_) {
+    auto it = by_key_.find(part.key);
+    if (it == by_key_.end() || it->second.setting.runtime) continue;
+    const std::string& raw_key = it->second.setting.raw_key;
+    if (raw_key != part.flag && !raw_key.starts_with(part.flag + ".")) continue;
+    auto& parts = it->second.setting.parts;
+    if (std::find(parts.begin(), parts.end(), part.value) == parts.end())
+      parts.push_back(part.value);
+  }
+  parts_.clear();
   std::vector<Candidate*> list;
   for (auto& [key, c] : by_key_) list.push_back(&c);
   std::sort(list.begin(), list.end(),

@@ -89,6 +89,13 @@ class SettingsReader {
   Service& svc_;
   std::string entry_engine_;
   std::map<std::string, Candidate> by_key_;
+  /// A value one of several a flag gave a setting (part_value), by the flag's name.
+  struct Part {
+    std::string key;
+    std::string flag;
+    std::string value;
+  };
+  std::vector<Part> parts_;
   std::size_t order_ = 0;
   std::size_t service_index_ = 0;  ///< where the service will stand in the Facts' services
   std::string only_engine_;        ///< config_file: spellings of this engine only
