@@ -667,14 +667,13 @@ void SettingsReader::chart_keys(const std::vector<KeyFact>& keys, const std::str
 void SettingsReader::finish() {
   // The parts a flag gave a setting several values with, on the value that flag set (one
   // another fact overrode keeps none).
+  std::set<std::pair<std::string, std::string>> kept;  // (key, value): each part once
   for (const Part& part : parts_) {
     auto it = by_key_.find(part.key);
     if (it == by_key_.end() || it->second.setting.runtime) continue;
     const std::string& raw_key = it->second.setting.raw_key;
     if (raw_key != part.flag && !raw_key.starts_with(part.flag + ".")) continue;
-    auto& parts = it->second.setting.parts;
-    if (std::find(parts.begin(), parts.end(), part.value) == parts.end())
-      parts.push_back(part.value);
+    if (kept.insert({part.key, part.value}).second) it->second.setting.parts.push_back(part.value);
   }
   parts_.clear();
   std::vector<Candidate*> list;
