@@ -6,58 +6,20 @@
 #include <cctype>
 
 #include "core/text_util.h"
+#include "deploy/settings_reader_internal.h"
 #include "kb/corpus.h"
 #include "kb/diagnostic_codes.h"
 #include "kb/version.h"
 #include "yaml/yaml_tree.h"
 
 namespace kb::deploy {
+
+using namespace settings_detail;
+
 namespace {
-
-// Which fact wins when several set one setting (lower wins; among equals, the later).
-constexpr int kKey = 0;        // what the orchestrator says: labels, Dynamo service fields
-constexpr int kEntryFlag = 1;  // the launched engine's own flags, its entry point's role
-constexpr int kFlag = 2;       // flags spelled by the other engines of the service
-constexpr int kEnv = 3;        // environment variables
-constexpr int kFile = 4;       // keys of a config file the service names
-constexpr int kImplied = 5;    // what the entry point implies
-
-bool looks_like_flag(std::string_view s) {
-  return s.size() > 1 && s[0] == '-' && !(s[1] >= '0' && s[1] <= '9') && s[1] != '.';
-}
-
-// Whether the shell computes `v` when the script runs: a variable kb could not expand
-// (`$TP`, `${LEN}`, `$2`), a command or arithmetic substitution (`$(nproc)`,
-// `$((8000 + RANK))`), a backquote. Such a value is set, but not known: unknown, never
-// wrong.
-bool set_at_run_time(std::string_view v) {
-  for (std::size_t i = 0; i < v.size(); ++i) {
-    if (v[i] == '`') return true;
-    if (v[i] != '$' || i + 1 == v.size()) continue;
-    const unsigned char c = static_cast<unsigned char>(v[i + 1]);
-    if (c == '{' || c == '(' || c == '_' || std::isalnum(c) || c == '@' || c == '*' || c == '#' ||
-        c == '?') {
-      return true;
-    }
-  }
-  return false;
-}
 
 std::string where(Pos p) {
   return p.line > 0 ? " (line " + std::to_string(p.line) + ")" : "";
-}
-
-// Every scalar or list under a JSON object, with its dotted path.
-void leaves(const yaml::Node& n, const std::string& path,
-            std::vector<std::pair<std::string, const yaml::Node*>>& out) {
-  if (n.is_map()) {
-    for (const auto& [k, v] : n.entries) {
-      if (!k.is_scalar()) continue;
-      leaves(v, path.empty() ? k.value : path + "." + k.value, out);
-    }
-  } else if (!n.is_null()) {
-    out.emplace_back(path, &n);
-  }
 }
 
 }  // namespace
@@ -299,160 +261,6 @@ void SettingsReader::name_role(const Word& name, const std::string& file) {
     by_key_.erase(it);
   }
   role_fact("name", role, name.pos, name.end, file, via, kImplied + 1);
-}
-
-void SettingsReader::json_flag(const std::vector<SpellingRef>& refs, const Word& flag,
-                               const Word& value, const std::string& file) {
-  yaml::Limits limits;
-  limits.max_bytes = 64 * 1024;
-  limits.max_depth = 16;
-  limits.max_nodes = 10000;
-  limits.min_expansion_bytes = 64 * 1024;
-  yaml::Node root;
-  std::vector<Diagnostic> ignored;
-  // What the value expands to (aliases are YAML, and so in a flag's value) is the input's.
-  yaml::Allowance left = yaml::allowance(limits, value.text.size());
-  const std::size_t allowed = left.bytes;
-  const bool parsed = yaml::parse(value.text, file, limits, root, ignored, left);
-  if (!ctx_.budget->spend(allowed - left.bytes, value.pos, "the JSON inside " + flag.text)) return;
-  if ((!parsed || !root.is_map()) && set_at_run_time(value.text)) {
-    // `'$KV_CONFIG'`, `$(cat kv.json)`: the JSON is made when the script runs. Each
-    // field it may hold is then set but unknown, not left at its default: a clause on it
-    // is possible (the role aside: a side no fact gives stays `both`).
-    unread(file, value.pos, flag.text + " " + value.text, "set at run time");
-    std::set<std::string> done;
-    for (const SpellingRef& r : refs) {
-      const std::string& field = r.spelling->field;
-      const SettingDef& def = r.setting->setting;
-      if (field.empty() || field.find_first_of(".[") != std::string::npos) continue;
-      if (def.key == service_role::kKey || def.key == "model") continue;
-      if (!engine_in_service(r) || !done.insert(def.key).second) continue;
-      auto engine = ctx_.corpus.target(Kind::engine, r.engine->engine.raw);
-      const int rank = engine && *engine == entry_engine_ ? kEntryFlag : kFlag;
-      set(r, value.text, flag.text + " " + field, file, value.pos, value.end, rank, true);
-    }
-    return;
-  }
-  if (!parsed || !root.is_map()) {
-    const bool soft = ctx_.options.allow_unknown;
-    out_.diagnostics.push_back(diag(
-        soft ? Severity::warning : Severity::error, diag_code("deploy.bad-json"), file, value.pos,
-        "the value of " + flag.text +
-            " is not a JSON object, so the settings inside it are not known",
-        "write it as JSON, such as '{\"kv_connector\": \"NixlConnector\"}'"));
-    return;
-  }
-  std::vector<std::pair<std::string, const yaml::Node*>> found;
-  leaves(root, "", found);
-  for (const auto& [path, node] : found) {
-    if (node->is_seq()) {
-      // A list the records spell `FIELD[]`: each item is a config of this same flag.
-      const SpellingRef* list = nullptr;
-      for (const SpellingRef& r : refs) {
-        if (r.spelling->field == path + "[]") list = &r;
-      }
-      if (list) {
-        for (std::size_t i = 0; i < node->items.size(); ++i) {
-          json_part(refs, *list, node->items[i], path + "[" + std::to_string(i) + "]", flag, value,
-                    file);
-        }
-        continue;
-      }
-    }
-    std::vector<SpellingRef> same;
-    for (const SpellingRef& r : refs) {
-      if (r.spelling->field == path) same.push_back(r);
-    }
-    const SpellingRef* ref = choose(&same);
-    if (!ref || !node->is_scalar()) {
-      unread(file, value.pos, flag.text + " " + path + (node->is_scalar() ? "=" + node->value : ""),
-             ref ? "not a single value" : "no settings record spells this field");
-      continue;
-    }
-    auto engine = ctx_.corpus.target(Kind::engine, ref->engine->engine.raw);
-    const int rank = engine && *engine == entry_engine_ ? kEntryFlag : kFlag;
-    set(*ref, node->value, flag.text + " " + path, file, value.pos, value.end, rank);
-  }
-}
-
-void SettingsReader::json_part(const std::vector<SpellingRef>& refs, const SpellingRef& list,
-                               const yaml::Node& item, const std::string& at, const Word& flag,
-                               const Word& value, const std::string& file) {
-  if (!item.is_map()) {
-    unread(file, value.pos, flag.text + " " + at, "not a JSON object");
-    return;
-  }
-  std::vector<std::pair<std::string, const yaml::Node*>> found;
-  leaves(item, "", found);
-  for (const auto& [path, node] : found) {
-    std::vector<SpellingRef> same;
-    for (const SpellingRef& r : refs) {
-      if (r.spelling->field == path) same.push_back(r);
-    }
-    const SpellingRef* ref = choose(&same);
-    const std::string shown = flag.text + " " + at + "." + path;
-    if (!ref || !node->is_scalar()) {
-      unread(file, value.pos, shown + (node->is_scalar() ? "=" + node->value : ""),
-             ref ? "not a single value" : "no settings record spells this field");
-      continue;
-    }
-    if (ref->setting != list.setting) {
-      // A part's own settings: weaker than what the flag states for the whole.
-      set(*ref, node->value, shown, file, value.pos, value.end, kImplied);
-      continue;
-    }
-    // The part's value of the listed setting is not the service's value (that stays
-    // `multi`); it brings the engines the value runs and the settings it implies.
-    part_value(*ref, node->value, shown, file, value.pos, value.end);
-  }
-}
-
-void SettingsReader::part_value(const SpellingRef& ref, const std::string& raw,
-                                const std::string& shown, const std::string& file, Pos pos,
-                                Pos end) {
-  const SettingDef& def = ref.setting->setting;
-  const auto norm = normalize_value(def, raw).value;
-  const SettingValue* v = nullptr;
-  for (const SettingValue& x : def.values) {
-    if (norm && x.value == *norm) v = &x;
-  }
-  if (!v) {
-    unread(file, pos, shown + "=" + raw,
-           "not a value of " + def.key + " (" + ref.setting->id + ")");
-    return;
-  }
-  const std::string via = shown + " = " + raw;
-  // Kept for the setting the same flag gives (read at finish()).
-  parts_.push_back({def.key, shown.substr(0, shown.find(' ')), v->value.str()});
-  for (const RefValue& e : v->engines) {
-    auto id = ctx_.corpus.target(Kind::engine, e.raw);
-    if (!id) continue;
-    bool have = false;
-    for (DeployedEngine& x : svc_.engines) {
-      if (x.id == *id) {
-        x.needs_enabling = false;  // the part enables the plugin the image ships
-        have = true;
-      }
-    }
-    if (have) continue;
-    DeployedEngine de;
-    de.name = std::string(text::id_slug(*id));
-    de.id = *id;
-    de.file = file;
-    de.pos = pos;
-    de.end = end;
-    de.via = via;
-    svc_.engines.push_back(std::move(de));
-  }
-  for (const KeyValue& kv : v->implies) {
-    const Record* rec = ctx_.vocab.setting(kv.key.raw);
-    if (!rec) continue;
-    Spelling spelling;
-    spelling.name = shown;
-    EngineSpelling engine;
-    SpellingRef implied{rec, &engine, &spelling};
-    set(implied, kv.value.str(), via, file, pos, end, kImplied);
-  }
 }
 
 void SettingsReader::args(const std::vector<Word>& args, const std::string& file,
