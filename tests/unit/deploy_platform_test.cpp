@@ -563,6 +563,32 @@ TEST_CASE("a JSON-valued flag set at run time leaves its fields unknown, not at 
   CHECK(setting(r.deployment.services.front(), "role") == nullptr);
 }
 
+TEST_CASE("JSON a script builds around a variable: the fields beside it are read",
+          "[deploy][json]") {
+  // vLLM's pd_spec_decode_eagle3_test.sh: a number left bare, a string quoted.
+  Read r = read_texts(
+      {{"run.sh",
+        "#!/bin/bash\n"
+        "kv=\"{\\\"kv_connector\\\":\\\"NixlConnector\\\",\\\"kv_role\\\":\\\"${ROLE}\\\","
+        "\\\"kv_buffer_size\\\":${CFG_SIZE[$name]},\\\"n\\\":$((1 + 2))}\"\n"
+        "vllm serve Qwen/Qwen3-8B --kv-transfer-config \"$kv\"\n"
+        "vllm serve Qwen/Qwen3-8B --port 9 "
+        "--kv-transfer-config '{\"kv_connector\":${CONN},\"kv_role\":\"kv_both\"}'\n"}});
+  for (const auto& d : r.diags) INFO(format_diagnostic(d));
+  REQUIRE(r.deployment.services.size() == 2);
+  const Service& a = r.deployment.services[0];
+  REQUIRE(setting(a, "kv_connector"));
+  CHECK(setting(a, "kv_connector")->value == "NixlConnector");
+  CHECK_FALSE(setting(a, "kv_connector")->runtime);
+  // The bare variable is the value, set at run time; the field beside it is read.
+  const Service& b = r.deployment.services[1];
+  REQUIRE(setting(b, "kv_connector"));
+  CHECK(setting(b, "kv_connector")->runtime);
+  REQUIRE(setting(b, "role"));
+  CHECK(setting(b, "role")->value == "kv_both");
+  CHECK(count_severity(r.diags, Severity::error) == 0);
+}
+
 TEST_CASE("sh -c SCRIPT NAME ARG...: the script's \"$@\" is the arguments", "[deploy][shell]") {
   const char* pod = R"(apiVersion: v1
 kind: Pod

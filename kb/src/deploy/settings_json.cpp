@@ -3,6 +3,7 @@
 // children), and values set only when the script runs.
 
 #include <algorithm>
+#include <cctype>
 #include <set>
 #include <string>
 #include <vector>
@@ -18,6 +19,80 @@ namespace kb::deploy {
 
 using namespace settings_detail;
 
+namespace {
+
+// The end of the shell expansion that starts at text[i] == '$' or '`' (`$NAME`, `${...}`,
+// `$(...)`, `$((...))`, a backquoted command), or i when none starts there.
+std::size_t expansion_end(std::string_view t, std::size_t i) {
+  if (t[i] == '`') {
+    const std::size_t close = t.find('`', i + 1);
+    return close == std::string_view::npos ? i : close + 1;
+  }
+  if (i + 1 >= t.size()) return i;
+  const char c = t[i + 1];
+  if (c == '{' || c == '(') {
+    const char close = c == '{' ? '}' : ')';
+    int depth = 0;
+    for (std::size_t j = i + 1; j < t.size(); ++j) {
+      if (t[j] == c) ++depth;
+      if (t[j] == close && --depth == 0) return j + 1;
+    }
+    return i;
+  }
+  const auto name = [](char ch) {
+    return ch == '_' || std::isalnum(static_cast<unsigned char>(ch));
+  };
+  if (std::isdigit(static_cast<unsigned char>(c)) || c == '@' || c == '*' || c == '#' || c == '?') {
+    return i + 2;
+  }
+  std::size_t j = i + 1;
+  while (j < t.size() && name(t[j])) ++j;
+  return j;
+}
+
+// JSON a script builds around its variables (`"max_model_len":${LEN}`): each expansion
+// outside a JSON string put inside one, so that the fields around it can be read (the
+// field itself is then set at run time). Empty when the text has none.
+std::string quote_bare_expansions(std::string_view t) {
+  std::string out;
+  bool in_string = false, changed = false;
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    const char c = t[i];
+    if (in_string) {
+      out += c;
+      if (c == '\\' && i + 1 < t.size()) {
+        out += t[++i];
+      } else if (c == '"') {
+        in_string = false;
+      }
+      continue;
+    }
+    if (c == '"') {
+      in_string = true;
+      out += c;
+      continue;
+    }
+    if (c == '$' || c == '`') {
+      const std::size_t end = expansion_end(t, i);
+      if (end > i + 1) {
+        out += '"';
+        for (std::size_t k = i; k < end; ++k) {
+          if (t[k] == '"' || t[k] == '\\') out += '\\';
+          out += t[k];
+        }
+        out += '"';
+        i = end - 1;
+        changed = true;
+        continue;
+      }
+    }
+    out += c;
+  }
+  return changed ? out : std::string();
+}
+
+}  // namespace
+
 void SettingsReader::json_flag(const std::vector<SpellingRef>& refs, const Word& flag,
                                const Word& value, const std::string& file) {
   yaml::Limits limits;
@@ -30,7 +105,20 @@ void SettingsReader::json_flag(const std::vector<SpellingRef>& refs, const Word&
   // What the value expands to (aliases are YAML, and so in a flag's value) is the input's.
   yaml::Allowance left = yaml::allowance(limits, value.text.size());
   const std::size_t allowed = left.bytes;
-  const bool parsed = yaml::parse(value.text, file, limits, root, ignored, left);
+  bool parsed = yaml::parse(value.text, file, limits, root, ignored, left);
+  if ((!parsed || !root.is_map()) && set_at_run_time(value.text)) {
+    // The fields around a value the script fills in are known: read them, and the
+    // field it fills in as set at run time.
+    const std::string quoted = quote_bare_expansions(value.text);
+    if (!quoted.empty() && quoted.size() <= limits.max_bytes) {
+      yaml::Node again;
+      ignored.clear();
+      if (yaml::parse(quoted, file, limits, again, ignored, left) && again.is_map()) {
+        root = std::move(again);
+        parsed = true;
+      }
+    }
+  }
   if (!ctx_.budget->spend(allowed - left.bytes, value.pos, "the JSON inside " + flag.text)) return;
   if ((!parsed || !root.is_map()) && set_at_run_time(value.text)) {
     // `'$KV_CONFIG'`, `$(cat kv.json)`: the JSON is made when the script runs. Each
