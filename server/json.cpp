@@ -493,6 +493,7 @@ const std::vector<std::pair<std::string_view, Put>>& encoders() {
            if (!v.implies.empty()) x["implies"] = key_values(c, v.implies);
            if (!v.runs_shipped_engines) x["runs_shipped_engines"] = false;
            if (!v.in_names.empty()) x["in_names"] = v.in_names;
+           if (!v.routed_by.empty()) x["routed_by"] = v.routed_by;
            a.push_back(std::move(x));
          }
          j["values"] = a;

@@ -134,7 +134,7 @@ TEST_CASE("kb check --print-deployment: services, provenance, normalisation, unr
                      {"column", 15},
                      {"file", file},
                      {"via", "--kv-transfer-config kv_connector"}});
-  CHECK(d["not_understood"].size() == 6);
+  CHECK(d["not_understood"].size() == 5);
 }
 
 TEST_CASE("kb check --explain: each clause per service", "[cli][deploy]") {

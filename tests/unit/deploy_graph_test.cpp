@@ -437,3 +437,63 @@ TEST_CASE("json parts: a test of a connector sees a MultiConnector's children", 
   CHECK(std::count(with_lmcache.begin(), with_lmcache.end(),
                    "gotchas/nixl-side-channel-host-localhost") == 0);
 }
+
+TEST_CASE("a router's server ports give kv_both services their side", "[deploy][roles]") {
+  const std::string script =
+      "#!/bin/bash\n"
+      "NIXL='{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_both\"}'\n"
+      "vllm serve Qwen/Qwen3-8B --port 8100 --kv-transfer-config \"$NIXL\" &\n"
+      "vllm serve Qwen/Qwen3-8B --port 8101 --kv-transfer-config \"$NIXL\" &\n"
+      "vllm serve Qwen/Qwen3-8B --port 8200 --kv-transfer-config \"$NIXL\" &\n"
+      "vllm serve Qwen/Qwen3-8B --port 8300 --kv-transfer-config \"$NIXL\" &\n"
+      "vllm serve Qwen/Qwen3-8B --port 8400 --kv-transfer-config "
+      "'{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_producer\"}' &\n"
+      "vllm serve Qwen/Qwen3-8B --port $PORT --kv-transfer-config \"$NIXL\" &\n"
+      "python3 zz_proxy.py --port 9000 --prefill-ports 8100 8101 8300 "
+      "--decode-ports 8200 8300 8400 $PORT\n";
+  Read r = read_texts({{"run.sh", script}});
+  for (const auto& d : r.diags) INFO(format_diagnostic(d));
+  REQUIRE(r.deployment.services.size() == 7);
+  auto role_at = [&](int line) -> std::string {
+    for (const Service& s : r.deployment.services) {
+      if (s.pos.line != line) continue;
+      const Setting* role = setting(s, "role");
+      return role ? (role->runtime ? "(run time)" : role->value) : "";
+    }
+    return "(none)";
+  };
+  CHECK(role_at(3) == "prefill");
+  CHECK(role_at(4) == "prefill");
+  CHECK(role_at(5) == "decode");
+  CHECK(role_at(6) == "kv_both");      // named for both sides: none
+  CHECK(role_at(7) == "kv_producer");  // what the service says is stronger
+  CHECK(role_at(8) == "kv_both");      // a port set at run time names nothing
+  CHECK(role_at(9) == "router");       // the router's own port is no server of its
+  // Where the side comes from, and the connector mode it replaces, said.
+  const Setting* side = nullptr;
+  for (const Service& s : r.deployment.services)
+    if (s.pos.line == 5) side = setting(s, "role");
+  REQUIRE(side);
+  CHECK(side->pos.line == 9);
+  CHECK(side->via.find("--decode-ports 8200") == 0);
+  CHECK(std::any_of(r.deployment.not_understood.begin(), r.deployment.not_understood.end(),
+                    [](const Unread& u) {
+                      return u.pos.line == 5 &&
+                             u.why.find("names port 8200 as a decode server") != std::string::npos;
+                    }));
+  // A server of another file on a named port is not the router's.
+  Read two = read_texts(
+      {{"servers.sh",
+        "#!/bin/bash\nvllm serve Qwen/Qwen3-8B --port 8100 --kv-transfer-config "
+        "'{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_both\"}'\n"},
+       {"proxy.sh", "#!/bin/bash\npython3 zz_proxy.py --prefill-url http://localhost:8100/v1\n"}});
+  REQUIRE(two.deployment.services.size() == 2);
+  CHECK(setting(two.deployment.services[0], "role")->value == "kv_both");
+  // ... but one of its own file, named by URL, is.
+  Read url = read_texts({{"run.sh",
+                          "#!/bin/bash\nvllm serve Qwen/Qwen3-8B --port 8100 --kv-transfer-config "
+                          "'{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_both\"}' &\n"
+                          "python3 zz_proxy.py --prefill-url http://localhost:08100/v1\n"}});
+  REQUIRE(url.deployment.services.size() == 2);
+  CHECK(setting(url.deployment.services[0], "role")->value == "prefill");
+}

@@ -61,7 +61,9 @@ TEST_CASE("kubernetes: llm-d P/D from helm template output", "[deploy][kubernete
   CHECK(setting(d, "batch_invariant")->pos.line == 8);
   CHECK(r.unread("env VLLM_LOGGING_LEVEL (configMap vllm-env)", 9));
   CHECK(setting(d, "tensor_parallel_size")->value == "2");
-  CHECK(r.unread("--port 8200", 86));
+  REQUIRE(setting(d, "port"));
+  CHECK(setting(d, "port")->value == "8200");
+  CHECK(setting(d, "port")->pos.line == 86);
   // The routing sidecar is an init container that starts no engine: not a service.
   CHECK(r.deployment.services.size() == 2);
 }

@@ -27,7 +27,9 @@ TEST_CASE("shell: vLLM's LMCache P/D launcher", "[deploy][shell]") {
   CHECK(role->pos.line == 15);
   CHECK(setting(p, "kv_connector")->value == "LMCacheConnectorV1");
   CHECK(setting(r.service("vllm-pd-lmcache.sh:20"), "role")->value == "kv_consumer");
-  CHECK(r.unread("--port 8100", 12));
+  REQUIRE(setting(p, "port"));
+  CHECK(setting(p, "port")->value == "8100");
+  CHECK(setting(p, "port")->pos.line == 12);
   CHECK(r.unread("--enforce-eager", 13));
   CHECK(r.unread("env UCX_TLS", 8));
   CHECK(

@@ -189,3 +189,27 @@ TEST_CASE("lint checks the roles a platform's pods and a chart's services take",
     return d.message.starts_with("resources[0].pods[1]");
   }));
 }
+
+TEST_CASE("lint checks a role's routed_by keys and that servers have a port to be named by",
+          "[roles]") {
+  const std::string role =
+      std::string(kRoleWithEncode) + "  - {value: zz, routed_by: [zz_servers]}\n";
+  const std::string servers = "title: s\nkey: zz_servers\ntype: string\n";
+  // No setting of the key: an error on the value.
+  auto diags = lint({{"settings/role.yaml", role}});
+  const kb::Diagnostic* missing = find(diags, "settings/role.yaml", "setting.bad-value");
+  REQUIRE(missing);
+  CHECK(missing->message.find("no setting has the key 'zz_servers'") != std::string::npos);
+  CHECK(missing->line == 10);
+  // The key, but no `port` setting: nothing could match what the router names.
+  diags = lint({{"settings/role.yaml", role}, {"settings/zz-servers.yaml", servers}});
+  const kb::Diagnostic* no_port = find(diags, "settings/role.yaml", "setting.bad-value");
+  REQUIRE(no_port);
+  CHECK(no_port->message.find("no setting has the key 'port'") != std::string::npos);
+  // Both: clean.
+  diags = lint({{"settings/role.yaml", role},
+                {"settings/zz-servers.yaml", servers},
+                {"settings/port.yaml", "title: p\nkey: port\ntype: integer\n"}});
+  INFO(dump(diags));
+  CHECK_FALSE(find(diags, "settings/role.yaml", "setting.bad-value"));
+}

@@ -138,6 +138,9 @@ inline constexpr std::string_view kPrefill = "prefill";  ///< `differs` compares
 inline constexpr std::string_view kDecode = "decode";
 inline constexpr std::string_view kBoth = "both";  ///< a service no fact gives a role
 inline constexpr std::string_view kRequired[] = {kPrefill, kDecode, kBoth};
+/// The key of the setting a server's listening port is read into: a router names its
+/// servers by it (a role value's `routed_by`).
+inline constexpr std::string_view kPortKey = "port";
 }  // namespace service_role
 
 /// "blocker", "major", "minor" or "info".
@@ -480,6 +483,11 @@ struct SettingValue {
   /// Words that give a workload this value by its name (`decode` in a Deployment named
   /// `llama-decode`): the weakest fact, taken only when nothing else says more.
   Vec<std::string> in_names;
+  /// Keys of settings by which a router names the servers it sends this role's requests
+  /// to (`prefill_servers`: a vLLM example proxy's `--prefiller-ports 8100`): a service of
+  /// the same file listening on such a port (its `port` setting) takes this value, when
+  /// nothing else gives one other than `both`.
+  Vec<std::string> routed_by;
   Pos pos;
 };
 

@@ -284,6 +284,19 @@ class Linter {
     }
     std::map<std::string, std::string> name_words;  // in_names word -> the value it gives
     for (const SettingValue& v : def.values) {
+      for (const std::string& k : v.routed_by) {
+        if (!setting_of(k)) {
+          add(Severity::error, diag_code("setting.bad-value"), v.pos,
+              "routed_by: no setting has the key '" + k + "'",
+              "name the key of a settings record a router's flag is read into "
+              "(records/settings/)");
+        } else if (!setting_of(service_role::kPortKey)) {
+          add(Severity::error, diag_code("setting.bad-value"), v.pos,
+              "routed_by: a router names its servers by their port, and no setting has the key '" +
+                  std::string(service_role::kPortKey) + "'",
+              "add a settings record of key port that spells the servers' --port");
+        }
+      }
       for (const std::string& w : v.in_names) {
         auto [it, fresh] = name_words.emplace(text::lower(w), v.value.str());
         if (!fresh && it->second != v.value.str()) {

@@ -11,6 +11,7 @@
 #include "deploy/catalog.h"
 #include "deploy/config_files.h"
 #include "deploy/reader.h"
+#include "deploy/routed_roles.h"
 #include "deploy/settings_reader.h"
 #include "kb/corpus.h"
 #include "kb/diagnostic_codes.h"
@@ -332,6 +333,7 @@ Deployment deploy::read_inputs(const Corpus& corpus, const Vocabulary& vocab,
       }
     }
   }
+  routed_roles(d, vocab);
   lone_name_roles(d, vocab);
   const bool errors = count_severity(diags, Severity::error) > 0;
   if (!errors && d.services.empty() && d.engines.empty() && !read.empty()) {

@@ -217,6 +217,18 @@ void SettingsReader::part_value(const SpellingRef& ref, const std::string& raw,
                                 Pos end) {
   const SettingDef& def = ref.setting->setting;
   const auto norm = normalize_value(def, raw).value;
+  if (def.type != setting_type::kEnum) {
+    // Several servers, ports, names: each word is one, and brings nothing else.
+    if (set_at_run_time(raw)) {
+      unread(file, pos, shown + " " + raw, "set at run time");
+    } else if (!norm) {
+      unread(file, pos, shown + "=" + raw,
+             "not a value of " + def.key + " (" + ref.setting->id + ")");
+    } else {
+      parts_.push_back({def.key, shown.substr(0, shown.find(' ')), *norm});
+    }
+    return;
+  }
   const SettingValue* v = nullptr;
   for (const SettingValue& x : def.values) {
     if (norm && x.value == *norm) v = &x;

@@ -707,9 +707,12 @@ const Setters<SettingValue>& setting_value_setters() {
 , {"runs_shipped_engines", SET(SettingValue){x.runs_shipped_engines = truth(v);
 }
 }
+, {"in_names", SET(SettingValue){x.in_names = strings(v);
+}
+}
 , {
-  "in_names", SET(SettingValue) {
-    x.in_names = strings(v);
+  "routed_by", SET(SettingValue) {
+    x.routed_by = strings(v);
   }
 }
 }

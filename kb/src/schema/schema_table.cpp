@@ -431,7 +431,12 @@ const Struct kSettingValue = {
                "words that give a workload this value by its name, compared with the parts of a "
                "Deployment's, StatefulSet's or compose service's name split at `-`, `_` and `.`; "
                "the weakest fact, taken only where nothing else gives a value other than `both`",
-               "decode"))},
+               "decode")),
+     list(text("routed_by",
+               "keys of settings by which a router names its servers of this value (a port, "
+               "`host:port` or a URL): a service of the same file whose `port` setting is one of "
+               "them takes this value when nothing else gives one other than `both`",
+               "prefill_servers"))},
     {}};
 
 std::vector<Field> common(bool title_required, std::vector<Field> own) {
