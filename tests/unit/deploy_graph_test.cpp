@@ -88,6 +88,22 @@ TEST_CASE("launcher: with nothing behind its options, a launcher alone runs no e
   CHECK(std::count(codes.begin(), codes.end(), "deploy.unidentified-engine") == 1);
 }
 
+TEST_CASE("a script's client that passes only a model and a port is no service",
+          "[deploy][shell]") {
+  // SGLang's benchmark/hicache/bench_multiturn.py beside the server it loads.
+  Read r = read_texts({{"run.sh",
+                        "#!/bin/bash\n"
+                        "vllm serve Qwen/Qwen3-8B --port 33301 &\n"
+                        "python3 bench_multiturn.py --model Qwen/Qwen3-8B --port 33301\n"
+                        "python3 other.py --port 33301 --enable-prefix-caching\n"}});
+  for (const auto& d : r.diags) INFO(format_diagnostic(d));
+  const std::vector<std::string> codes = r.codes();
+  // The third passes a flag only engines take: an engine kb cannot identify.
+  CHECK(std::count(codes.begin(), codes.end(), "deploy.unidentified-engine") == 1);
+  REQUIRE(r.deployment.services.size() == 1);
+  CHECK(r.deployment.services.front().pos.line == 2);
+}
+
 TEST_CASE("graphs: two whole P/D deployments read together pair only within each",
           "[deploy][graph]") {
   Read r = read_texts({{"a.sh", pd_pair("Qwen/Qwen3-8B")}, {"b.sh", pd_pair("Qwen/Qwen3-8B")}});

@@ -519,7 +519,9 @@ bool passes_engine_flags(const Vocabulary& vocab, const std::vector<Word>& args)
     if (const auto* json = vocab.json(name); json && !json->empty()) return true;
     if (const auto* refs = vocab.flag(name)) {
       for (const SpellingRef& r : *refs) {
-        if (r.setting->setting->key != "model") return true;
+        // The model and the port: any client or tool takes those too.
+        const std::string& key = r.setting->setting->key;
+        if (key != "model" && key != service_role::kPortKey) return true;
       }
     }
   }
