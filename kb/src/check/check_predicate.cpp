@@ -121,11 +121,22 @@ std::string_view image_ref(std::string_view via) {
   return via.substr(0, via.find_first_of(" ;"));
 }
 
-// Whether two engines of unknown version come from one image reference, written the
-// same way: whatever the tag hides, both sides run the same build.
-bool same_image(const Instance& a, const Instance& b) {
+// Whether two engines of unknown version are one build: from one image reference, written
+// the same way (whatever the tag hides), or run by services of one script that names no
+// image at all (one machine's installation: the script's prefill and decode `vllm serve`,
+// and the NIXL their connector loads).
+bool same_build(const Instance& a, const ServiceEnv& sa, const Instance& b, const ServiceEnv& sb) {
   const std::string_view ref = image_ref(a.engine->via);
-  return !ref.empty() && ref == image_ref(b.engine->via);
+  if (!ref.empty()) return ref == image_ref(b.engine->via);
+  const auto imageless = [](const ServiceEnv& s) {
+    if (!s.service || s.service->file.empty()) return false;
+    const auto& engines = s.service->engines;
+    return std::any_of(engines.begin(), engines.end(),
+                       [](const DeployedEngine& e) { return e.via.starts_with("command "); }) &&
+           std::none_of(engines.begin(), engines.end(),
+                        [](const DeployedEngine& e) { return !image_ref(e.via).empty(); });
+  };
+  return imageless(sa) && imageless(sb) && sa.service->file == sb.service->file;
 }
 
 Truth differs_engine(const Node& n, const Env& env, const ServiceEnv& s) {
@@ -139,7 +150,7 @@ Truth differs_engine(const Node& n, const Env& env, const ServiceEnv& s) {
       for (const Instance& a : p->by_slot[slot]) {
         for (const Instance& b : d->by_slot[slot]) {
           if (!a.version || !b.version) {
-            if (!a.version && !b.version && same_image(a, b)) continue;
+            if (!a.version && !b.version && same_build(a, *p, b, *d)) continue;
             best = std::max(best, Truth::maybe);
           } else if (!(*a.version == *b.version)) {
             return Truth::yes;
