@@ -176,6 +176,36 @@ TEST_CASE("config files: a key of the file sets what the command line leaves uns
   CHECK(role->pos.line == 2);
 }
 
+TEST_CASE("config files: a switch with a fixed value sets it when on, nothing when off",
+          "[deploy][config-file]") {
+  // LMCache before the P/D rename: enable_nixl: True is transfer channel nixl (whose
+  // record says it runs the NIXL library in the vLLM process).
+  auto channel = [](const std::string& config, const std::string& env) {
+    std::string launcher(kLauncher);
+    launcher.insert(launcher.find("LMCACHE_CONFIG_FILE"), env);
+    return read_texts({{"launch.sh", launcher}, {"configs/prefiller.yaml", config}});
+  };
+  Read on = channel("enable_nixl: True\n", "");
+  REQUIRE(on.deployment.services.size() == 1);
+  const Service& s = on.deployment.services.front();
+  REQUIRE(setting(s, "lmcache_transfer_channel"));
+  CHECK(setting(s, "lmcache_transfer_channel")->value == "nixl");
+  CHECK(setting(s, "lmcache_transfer_channel")->file == "configs/prefiller.yaml");
+  for (const char* off : {"enable_nixl: False\n", "enable_nixl: 0\n", "enable_nixl:\n"}) {
+    Read r = channel(off, "");
+    REQUIRE(r.deployment.services.size() == 1);
+    CHECK_FALSE(setting(r.deployment.services.front(), "lmcache_transfer_channel"));
+  }
+  // The same for an environment variable spelled with a fixed value.
+  Read env_off = channel("chunk_size: 256\n", "LMCACHE_ENABLE_NIXL=False \\\n");
+  REQUIRE(env_off.deployment.services.size() == 1);
+  CHECK_FALSE(setting(env_off.deployment.services.front(), "lmcache_transfer_channel"));
+  Read env_on = channel("chunk_size: 256\n", "LMCACHE_ENABLE_NIXL=1 \\\n");
+  REQUIRE(env_on.deployment.services.size() == 1);
+  REQUIRE(setting(env_on.deployment.services.front(), "lmcache_transfer_channel"));
+  CHECK(setting(env_on.deployment.services.front(), "lmcache_transfer_channel")->value == "nixl");
+}
+
 TEST_CASE("config files: a named file not given, or given twice, is said, never guessed",
           "[deploy][config-file]") {
   Read alone = read_texts({{"launch.sh", kLauncher}});

@@ -384,6 +384,7 @@ void SettingsReader::env(const std::vector<EnvVar>& env) {
     const std::string via =
         "env " + e.name + (e.source == "env" || e.source.empty() ? "" : " (" + e.source + ")");
     if (const SpellingRef* ref = choose(ctx_.vocab.env(e.name))) {
+      if (ref->spelling->has_value && !e.runtime && switched_off(e.value)) continue;
       set(*ref, e.value, via, e.file, e.pos, e.end, kEnv, e.runtime);
     } else {
       unread(e.file, e.pos, via, "no settings record spells this variable");
@@ -396,6 +397,7 @@ void SettingsReader::keys(const std::vector<KeyFact>& keys) {
     const SpellingRef* ref = choose(ctx_.vocab.key(k.key));
     if (!ref) continue;  // labels and fields no record spells are not configuration
     const SettingDef& def = ref->setting->setting;
+    if (ref->spelling->has_value && switched_off(k.value)) continue;
     if (!ref->spelling->has_value && !normalize_value(def, k.value).value) {
       unread(k.file, k.pos, k.via + ": " + k.value, "not a value of " + def.key);
       continue;
@@ -445,6 +447,7 @@ void SettingsReader::config_file(const std::vector<KeyFact>& keys, const std::st
     }
     const SettingDef& def = ref->setting->setting;
     if (def.key == "model" && !svc_.model.empty()) continue;  // the command line's wins
+    if (ref->spelling->has_value && switched_off(k.value)) continue;
     if (!ref->spelling->has_value && !normalize_value(def, k.value).value) {
       unread(k.file, k.pos, k.via + ": " + k.value, "not a value of " + def.key);
       continue;
@@ -461,8 +464,7 @@ void SettingsReader::chart_keys(const std::vector<KeyFact>& keys, const std::str
     if (!ref) continue;  // fields no record spells (replicaCount, pvcStorage) are not settings
     const SettingDef& def = ref->setting->setting;
     if (ref->spelling->has_value) {
-      const std::string_view v = k.value;
-      if (v == "false" || v == "False" || v == "FALSE" || v == "0" || v.empty()) continue;
+      if (switched_off(k.value)) continue;
     } else if (!normalize_value(def, k.value).value && !set_at_run_time(k.value)) {
       unread(k.file, k.pos, k.via + ": " + k.value, "not a value of " + def.key);
       continue;

@@ -4,7 +4,9 @@
 // keys and config files; settings_json.cpp: JSON-valued flags): which fact wins, and how
 // a word or a JSON value is looked at.
 
+#include <algorithm>
 #include <cctype>
+#include <iterator>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -24,6 +26,14 @@ inline constexpr int kImplied = 5;    // what the entry point implies
 
 inline bool looks_like_flag(std::string_view s) {
   return s.size() > 1 && s[0] == '-' && !(s[1] >= '0' && s[1] <= '9') && s[1] != '.';
+}
+
+// Whether a switch's value turns it off: a spelling with a fixed value (`enable_nixl` is
+// transfer channel nixl) given false, 0, no, off or nothing sets nothing.
+inline bool switched_off(std::string_view v) {
+  static constexpr std::string_view kOff[] = {"false", "False", "FALSE", "0",   "no",
+                                              "No",    "NO",    "off",   "Off", "OFF"};
+  return v.empty() || std::find(std::begin(kOff), std::end(kOff), v) != std::end(kOff);
 }
 
 // Whether the shell computes `v` when the script runs: a variable kb could not expand
