@@ -385,6 +385,8 @@ const std::vector<std::pair<std::string_view, Put>>& encoders() {
            put_text(x, "container", res.container);
            if (!res.args_env.empty()) x["args_env"] = res.args_env;
            if (!res.model.empty()) x["model"] = res.model;
+           if (!res.pools.empty()) x["pools"] = res.pools;
+           if (!res.pool_keys.empty()) x["pool_keys"] = res.pool_keys;
            json pods = json::array();
            for (const auto& p : res.pods) {
              json y = {{"path", p.path}};

@@ -225,7 +225,9 @@ void record_schemas(json& s, const json& version, const json& severity, const js
              {"model", array_of(str())},
              {"pods", array_of(object(
                           {{"path", str()}, {"role", str()}, {"when", str()}, {"role_from", str()}},
-                          {"path"}))}},
+                          {"path"}))},
+             {"pools", array_of(str())},
+             {"pool_keys", array_of(str())}},
             {"kind"}))},
        {"charts", array_of(object({{"values", str()},
                                    {"engines", engines_list},

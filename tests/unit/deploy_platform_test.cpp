@@ -37,6 +37,33 @@ spec:
 
 }  // namespace
 
+TEST_CASE("platform: a pool's fields the record lists are settings of its pods alone",
+          "[deploy][platform]") {
+  // KServe's spec.kvCacheOffloading / spec.prefill.kvCacheOffloading, made up: the
+  // prefill pool offloads, the main pool does not; a field no record spells is said.
+  std::string pool(kPool);
+  pool.replace(pool.find("  prefill:\n"), 11,
+               "  prefill:\n    offload:\n      cpu: 10Gi\n      policy: lru\n");
+  Read r = read_texts({{"pool.yaml", pool}});
+  for (const auto& d : r.diags) INFO(format_diagnostic(d));
+  REQUIRE(r.names() == std::vector<std::string>{"pool/main", "pool/prefill"});
+  const Setting* offload = setting(r.service("pool/prefill"), "kv_connector");
+  REQUIRE(offload);
+  CHECK(offload->value == "lmcache");
+  CHECK(offload->pos.line == 18);
+  CHECK(offload->via == "ZzPool spec.prefill offload.cpu");
+  CHECK(setting(r.service("pool/main"), "kv_connector")->value == "NixlConnector");
+  CHECK(r.unread("ZzPool spec.prefill offload.policy: lru", 19));
+  // In the main pool, and off: nothing set.
+  pool = kPool;
+  pool.replace(pool.find("  prefill:\n"), 11,
+               "  offload:\n    cpu: false\n  prefill:\n");
+  Read off = read_texts({{"pool.yaml", pool}});
+  REQUIRE(off.names() == std::vector<std::string>{"pool/main", "pool/prefill"});
+  CHECK(setting(off.service("pool/main"), "kv_connector")->value == "NixlConnector");
+  CHECK_FALSE(setting(off.service("pool/prefill"), "kv_connector"));
+}
+
 TEST_CASE("platform: a declared resource's pods run its engines, with roles by where they stand",
           "[deploy][platform]") {
   Read r = read_texts({{"pool.yaml", kPool}});

@@ -393,6 +393,12 @@ struct PlatformResource {
   Vec<std::string> args_env;  ///< environment variables whose value is more engine arguments
   Vec<std::string> model;     ///< dotted paths to the served model, first present wins
   Vec<ResourcePods> pods;     ///< roles by where a pod stands; first match wins
+  /// Dotted paths of the pools whose fields their pods share (KServe's `spec`,
+  /// `spec.prefill`): a pod takes the longest it stands under.
+  Vec<std::string> pools;
+  /// Fields of a pool (dotted, from the pool) whose leaves are keys of this platform's
+  /// engine (KServe's `kvCacheOffloading`, which its controller turns into vLLM flags).
+  Vec<std::string> pool_keys;
   Pos pos;
 };
 

@@ -57,6 +57,10 @@ class Manifest {
   /// pod spec: AIBrix's KVCache `spec.cache`.
   void platform_pod(const Node& spec, const std::vector<std::string>& path, const std::string& name,
                     const std::vector<KeyFact>& keys, const Node* lone = nullptr);
+  /// `keys` and the fields of the pool the pod at `path` belongs to that are settings
+  /// (the record's `pool_keys`); a field no record spells is listed as not understood.
+  std::vector<KeyFact> pool_keys(const std::vector<std::string>& path,
+                                 const std::vector<KeyFact>& keys);
   /// What the platform says of a container of the pod being read, when it runs engines.
   void platform_container(const Node& c, Process& p);
   /// Dynamo's graph (read_dynamo.cpp).

@@ -58,6 +58,21 @@ bool present(const Node* n) {
   return n && !n->is_null();
 }
 
+// Every scalar under `n` as a key dotted from `path`; a list's items by their index.
+void pool_leaves(const Node& n, const std::string& path, const std::string& file,
+                 std::string_view text, const std::string& via, std::vector<KeyFact>& out) {
+  if (n.is_map()) {
+    for (const auto& [k, v] : n.entries) {
+      if (k.is_scalar()) pool_leaves(v, path + "." + k.value, file, text, via, out);
+    }
+  } else if (n.is_seq()) {
+    for (std::size_t i = 0; i < n.items.size(); ++i)
+      pool_leaves(n.items[i], path + "." + std::to_string(i), file, text, via, out);
+  } else if (n.is_scalar()) {
+    out.push_back({path, n.value, file, n.pos, scalar_end(n, text), via + " " + path});
+  }
+}
+
 }  // namespace
 
 void Manifest::platform(const Node& d, const Record& engine, const PlatformResource& res,
@@ -178,11 +193,52 @@ void Manifest::platform_pod(const Node& spec, const std::vector<std::string>& pa
     }
     break;
   }
+  const std::vector<KeyFact> own = pool_keys(path, keys);
   if (lone) {
-    container(*lone, name + where, false, keys, false);
+    container(*lone, name + where, false, own, false);
   } else {
-    pod(spec, name + where, keys);
+    pod(spec, name + where, own);
   }
+}
+
+std::vector<KeyFact> Manifest::pool_keys(const std::vector<std::string>& path,
+                                         const std::vector<KeyFact>& keys) {
+  const PlatformResource& res = *platform_.res;
+  if (res.pool_keys.empty()) return keys;
+
+  // The pool the pod belongs to: the longest of the record's pools it stands under.
+  const std::string* pool = nullptr;
+  std::size_t depth = 0;
+  for (const std::string& p : res.pools) {
+    const std::vector<std::string> prefix = components(p);
+    if (prefix.size() > path.size() || !std::equal(prefix.begin(), prefix.end(), path.begin()))
+      continue;
+    if (!pool || prefix.size() > depth) {
+      pool = &p;
+      depth = prefix.size();
+    }
+  }
+  if (!pool) return keys;
+  std::vector<KeyFact> out = keys;
+  const std::string via = res.kind + " " + *pool;
+  for (const std::string& field : res.pool_keys) {
+    const Node* at = at_path(*platform_.root, *pool + "." + field);
+    if (!at || at->is_null()) continue;
+    std::vector<KeyFact> found;
+    pool_leaves(*at, field, in_.file, in_.text, via, found);
+    std::size_t cost = 0;
+    for (KeyFact& k : found) {
+      cost += Budget::kFactOverhead + k.key.size() + k.value.size() + k.via.size();
+      if (ctx_.vocab.key(k.key)) {
+        out.push_back(std::move(k));
+      } else {
+        out_.unread.push_back(
+            {in_.file, k.pos, k.via + ": " + k.value, "no settings record spells this field"});
+      }
+    }
+    if (!ctx_.budget->spend(cost, at->pos, "the fields of " + via)) return keys;
+  }
+  return out;
 }
 
 void Manifest::platform_container(const Node& c, Process& p) {

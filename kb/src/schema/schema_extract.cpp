@@ -429,9 +429,15 @@ const Setters<PlatformResource>& resource_setters() {
 , {"model", SET(PlatformResource){x.model = strings(v);
 }
 }
+, {"pods", SET(PlatformResource){x.pods = objects(resource_pods_setters(), f, v, sub(p, f.name));
+}
+}
+, {"pools", SET(PlatformResource){x.pools = strings(v);
+}
+}
 , {
-  "pods", SET(PlatformResource) {
-    x.pods = objects(resource_pods_setters(), f, v, sub(p, f.name));
+  "pool_keys", SET(PlatformResource) {
+    x.pool_keys = strings(v);
   }
 }
 }

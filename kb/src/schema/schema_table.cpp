@@ -263,7 +263,16 @@ const Struct kPlatformResource = {
                "VLLM_ADDITIONAL_ARGS")),
      list(text("model", "dotted paths to the served model; the first present wins",
                "spec.model.name")),
-     list(obj("pods", kResourcePods, "roles by where a pod stands", "path"))},
+     list(obj("pods", kResourcePods, "roles by where a pod stands", "path")),
+     list(text("pools",
+               "dotted paths of the pools whose fields their pods share; a pod takes the "
+               "longest it stands under",
+               "spec.prefill")),
+     list(text("pool_keys",
+               "fields of a pool (dotted, from the pool) whose leaves are keys of this engine, "
+               "which its controller turns into the engine's flags; a leaf no settings record "
+               "spells is listed as not understood",
+               "kvCacheOffloading"))},
     {}};
 
 const Struct kChartValues = {
