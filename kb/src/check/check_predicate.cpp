@@ -341,6 +341,19 @@ Value effective(const Env& env, const ServiceEnv& s, const std::string& key,
     }
     return v;
   }
+  // A hardware trait another hardware setting's value implies (gb10 is unified memory):
+  // with that setting not stated, the trait is unknown, never false.
+  if (setting->setting->scope == setting_scope::kHardware) {
+    for (const Record* by : env.vocab->implied_by(key)) {
+      if (by->setting->scope != setting_scope::kHardware) continue;
+      if (s.config.count(by->setting->key.str())) continue;
+      v.maybe = true;
+      v.unknown = "follows from " + by->setting->key.str() +
+                  ", which the deployment does not state (--set " + by->setting->key.str() +
+                  "=VALUE would decide it)";
+      return v;
+    }
+  }
   for (const Instance* inst : s.instances) {
     DefaultValue d = env.vocab->default_for(*setting, inst->engine->id, inst->version);
     if (d.value) {

@@ -24,6 +24,12 @@ std::shared_ptr<const Vocabulary> Vocabulary::build(const Corpus& corpus) {
     if (rec->kind == Kind::model) v->models_.push_back(rec.get());
     if (rec->kind != Kind::setting) continue;
     if (!rec->setting->derive.empty()) v->derived_.push_back(rec.get());
+    for (const SettingValue& value : rec->setting->values) {
+      for (const KeyValue& kv : value.implies) {
+        auto& by = v->implied_by_[kv.key.raw.str()];
+        if (std::find(by.begin(), by.end(), rec.get()) == by.end()) by.push_back(rec.get());
+      }
+    }
     for (const auto& e : rec->setting->engines) {
       auto add = [&](auto& map, const Vec<Spelling>& list, bool lower) {
         for (const auto& s : list) {
@@ -133,6 +139,12 @@ const std::vector<SpellingRef>* Vocabulary::flag(std::string_view name) const {
 const std::vector<SpellingRef>* Vocabulary::env(std::string_view name) const {
   return lookup(env_, std::string(name));
 }
+const std::vector<const Record*>& Vocabulary::implied_by(std::string_view key) const {
+  static const std::vector<const Record*> kNone;
+  auto it = implied_by_.find(std::string(key));
+  return it == implied_by_.end() ? kNone : it->second;
+}
+
 const std::vector<SpellingRef>* Vocabulary::key(std::string_view name) const {
   return lookup(keys_, text::lower(name));
 }

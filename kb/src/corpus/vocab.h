@@ -68,6 +68,9 @@ class Vocabulary {
 
   /// The settings records with `derive:` rules.
   const std::vector<const Record*>& derived() const { return derived_; }
+  /// The settings records some value of which implies `key` (settings/gpu's gb10 implies
+  /// unified_memory); empty when none.
+  const std::vector<const Record*>& implied_by(std::string_view key) const;
 
   const Corpus& corpus() const { return *corpus_; }
 
@@ -75,6 +78,7 @@ class Vocabulary {
   const Corpus* corpus_ = nullptr;
   std::vector<const Record*> models_;
   std::vector<const Record*> derived_;
+  std::unordered_map<std::string, std::vector<const Record*>> implied_by_;
   std::unordered_map<std::string, std::vector<SpellingRef>> flags_, env_, keys_, json_;
   std::unordered_map<std::string, std::vector<SpellingRef>> flags_folded_, json_folded_;
 };
