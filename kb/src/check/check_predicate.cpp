@@ -97,6 +97,12 @@ Truth differs_key(const Test& k, const Env& env, const ServiceEnv& s) {
       if (!same_graph(*p, *d)) continue;
       Value a = effective(env, *p, k.key, k.setting);
       Value b = effective(env, *d, k.key, k.setting);
+      // A hardware trait neither side states, for the same reason (no GPU named on
+      // either): unknown on both, but nothing says the two sides differ.
+      if (a.maybe && b.maybe && !a.from && !b.from && !a.unknown.empty() &&
+          a.unknown == b.unknown && k.setting &&
+          k.setting->setting->scope == setting_scope::kHardware)
+        continue;
       if (a.maybe || b.maybe) {
         best = std::max(best, Truth::maybe);
       } else if (a.value != b.value) {
