@@ -243,3 +243,33 @@ TEST_CASE("search snippets from the stored text: FTS5's snippet() for every kind
   }
   CHECK(compared > 2000);
 }
+
+TEST_CASE("search ranking in memory: a word's kept scores rank as working them out does",
+          "[search][ranker]") {
+  sqlite3* db = index().db;
+  REQUIRE(db);
+  // Every word keeps its scores after its first search (the default keeps common ones).
+  auto keeping = kb::MemRanker::build(db, nullptr, 1);
+  auto fresh = kb::MemRanker::build(db, nullptr, 1u << 31);
+  REQUIRE(keeping);
+  REQUIRE(fresh);
+  const auto terms = sample_terms(db);
+  using C = kb::MemRanker::Combine;
+  const std::size_t before = keeping->bytes();
+  for (int round = 0; round < 2; ++round) {
+    for (std::size_t i = 0; i < terms.size(); ++i) {
+      const std::string& a = terms[i];
+      const std::string& b = terms[(i * 5 + 1) % terms.size()];
+      const auto kept = keeping->rank(db, {{a}, {b}}, false, C::any, 256);
+      const auto worked = fresh->rank(db, {{a}, {b}}, false, C::any, 256);
+      REQUIRE(kept);
+      REQUIRE(worked);
+      INFO(a << " OR " << b << ", round " << round);
+      CHECK(*kept == *worked);  // the same rows and the very same scores
+      same(fts5(db, quoted(a) + " OR " + quoted(b), 256), kept, a + " OR " + b);
+    }
+    // The first round kept the words' scores; the second found them.
+    CHECK(keeping->bytes() > before);
+  }
+  CHECK(fresh->bytes() == kb::MemRanker::build(db, nullptr, 1u << 31)->bytes());
+}

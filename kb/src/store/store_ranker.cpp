@@ -95,8 +95,10 @@ struct MemRanker::Cursor {
   }
 };
 
-std::shared_ptr<const MemRanker> MemRanker::build(sqlite3* db, const std::atomic<bool>* stop) {
+std::shared_ptr<const MemRanker> MemRanker::build(sqlite3* db, const std::atomic<bool>* stop,
+                                                  std::uint32_t keep_from_rows) {
   auto r = std::shared_ptr<MemRanker>(new MemRanker());
+  r->keep_from_rows_ = keep_from_rows;
   try {
     // One read transaction, unless the connection is in one already (an in-memory index's
     // only connection, mid-update): then that one.
@@ -220,7 +222,12 @@ std::shared_ptr<const MemRanker> MemRanker::build(sqlite3* db, const std::atomic
 }
 
 std::size_t MemRanker::bytes() const {
-  return postings_.capacity() + positions_.capacity() + terms_.capacity() +
+  std::size_t kept = 0;
+  {
+    std::lock_guard<std::mutex> lock(kept_mu_);
+    kept = kept_bytes_;
+  }
+  return kept + postings_.capacity() + positions_.capacity() + terms_.capacity() +
          term_at_.capacity() * 4 + post_at_.capacity() * 8 + pos_at_.capacity() * 8 +
          df_.capacity() * 4 + rowids_.capacity() * 8 + lengths_.capacity() * 4;
 }
@@ -356,6 +363,39 @@ std::optional<bool> MemRanker::finds(sqlite3* db, const std::vector<std::string>
   return found;
 }
 
+std::shared_ptr<const MemRanker::Shares> MemRanker::term_shares(std::size_t term) const {
+  const std::uint32_t rows = df_[term];
+  if (rows >= keep_from_rows_) {
+    std::lock_guard<std::mutex> lock(kept_mu_);
+    if (auto it = kept_.find(term); it != kept_.end()) return it->second;
+  }
+  const double N = static_cast<double>(static_cast<std::int64_t>(rowids_.size()));
+  const double k1 = 1.2, b = 0.75;
+  const double hits = static_cast<double>(static_cast<std::int64_t>(rows));
+  double idf = std::log((N - hits + 0.5) / (hits + 0.5));
+  if (idf <= 0.0) idf = 1e-6;
+  auto out = std::make_shared<Shares>();
+  out->reserve(rows);
+  const char* q = postings_.data() + post_at_[term];
+  std::uint32_t row = 0;
+  for (std::uint32_t i = 0; i < rows; ++i) {
+    row += static_cast<std::uint32_t>(get_varint(q));
+    const auto f = static_cast<double>(get_varint(q));
+    const double D = static_cast<double>(lengths_[row]);
+    out->emplace_back(row, idf * ((f * (k1 + 1.0)) / (f + k1 * (1 - b + b * D / avgdl_))));
+  }
+  if (rows >= keep_from_rows_) {
+    const std::size_t cost = out->capacity() * sizeof(Shares::value_type);
+    std::lock_guard<std::mutex> lock(kept_mu_);
+    if (auto it = kept_.find(term); it != kept_.end()) return it->second;
+    if (kept_bytes_ + cost <= kKeptBytes) {
+      kept_bytes_ += cost;
+      kept_.emplace(term, out);
+    }
+  }
+  return out;
+}
+
 std::optional<std::vector<std::pair<std::int64_t, double>>> MemRanker::rank(
     sqlite3* db, const std::vector<std::vector<std::string>>& groups, bool prefix_last,
     Combine combine, std::size_t k, Memo* memo) const {
@@ -415,35 +455,27 @@ std::optional<std::vector<std::pair<std::int64_t, double>>> MemRanker::rank(
         const double D = static_cast<double>(lengths_[row]);
         return idf * ((f * (k1 + 1.0)) / (f + k1 * (1 - b + b * D / avgdl_)));
       };
-      std::vector<std::pair<std::uint32_t, double>> scored;
+      std::shared_ptr<const Shares> scored;
       const auto [from, to] = range(p.tokens.front(), p.prefix);
       if (p.tokens.size() == 1 && to - from <= 1) {
-        // One term: its rows are its postings, their count known before reading them.
-        if (from < to) {
-          const double idf = idf_of(df_[from]);
-          scored.reserve(df_[from]);
-          const char* q = postings_.data() + post_at_[from];
-          std::uint32_t row = 0;
-          for (std::uint32_t i = 0; i < df_[from]; ++i) {
-            row += static_cast<std::uint32_t>(get_varint(q));
-            const auto f = static_cast<double>(get_varint(q));
-            scored.emplace_back(row, share(idf, f, row));
-          }
-        }
+        // One term: its rows are its postings, their shares fixed for this index.
+        scored = from < to ? term_shares(from) : std::make_shared<const Shares>();
       } else {
         phrase_rows(p.tokens, p.prefix, s);
         const double idf = idf_of(s.phrase.size());
-        scored.reserve(s.phrase.size());
+        auto rows = std::make_shared<Shares>();
+        rows->reserve(s.phrase.size());
         for (std::uint32_t row : s.phrase) {
-          scored.emplace_back(row, share(idf, s.freq[row], row));
+          rows->emplace_back(row, share(idf, s.freq[row], row));
           s.freq[row] = 0;
         }
         s.phrase.clear();
+        scored = std::move(rows);
       }
       m.scored_.emplace_back(std::move(key), std::move(scored));
       it = std::prev(m.scored_.end());
     }
-    for (const auto& [row, share] : it->second) {
+    for (const auto& [row, share] : *it->second) {
       if (s.mask[row] == 0) s.touched.push_back(row);
       s.score[row] += share;
       s.mask[row] |= 1u << p.group;

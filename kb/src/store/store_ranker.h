@@ -9,9 +9,11 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -21,9 +23,15 @@ namespace kb {
 
 class MemRanker {
  public:
+  /// Rows a word must be in for its scores to be kept between searches (build's default).
+  static constexpr std::uint32_t kKeptMinRows = 512;
+
   /// Reads the `fts` table of `db` in one read transaction; nullptr when `stop` turns true
   /// or the index cannot be read.
-  static std::shared_ptr<const MemRanker> build(sqlite3* db, const std::atomic<bool>* stop);
+  /// `keep_from_rows`: a word held by at least so many rows keeps its shares once worked
+  /// out (below: worked out by each search; they are cheap).
+  static std::shared_ptr<const MemRanker> build(sqlite3* db, const std::atomic<bool>* stop,
+                                                std::uint32_t keep_from_rows = kKeptMinRows);
 
   /// How a query's groups combine: every group (AND), or any (OR).
   enum class Combine { all, any };
@@ -37,9 +45,11 @@ class MemRanker {
   /// What one search's parts have in common: each phrase's rows and their share of the
   /// score, worked out once for the search's every part (all words, the last one a
   /// prefix, any word). Only for one ranker.
+  /// A phrase's rows in order, each with its share of the score.
+  using Shares = std::vector<std::pair<std::uint32_t, double>>;
   class Memo {
     friend class MemRanker;
-    std::vector<std::pair<std::string, std::vector<std::pair<std::uint32_t, double>>>> scored_;
+    std::vector<std::pair<std::string, std::shared_ptr<const Shares>>> scored_;
   };
 
   std::optional<std::vector<std::pair<std::int64_t, double>>> rank(
@@ -52,7 +62,7 @@ class MemRanker {
                             bool prefix_first) const;
 
   std::size_t rows() const { return rowids_.size(); }
-  /// Bytes held, about.
+  /// Bytes held, about (the kept shares of common words included).
   std::size_t bytes() const;
 
  private:
@@ -80,6 +90,17 @@ class MemRanker {
   std::string positions_;
   std::vector<std::uint64_t> pos_at_;   ///< term i's positions start at positions_[pos_at_[i]]
   std::vector<std::uint32_t> weights_;  ///< column number -> its weight in the ranking
+
+  /// A word's shares depend on nothing but the index (its rows, their lengths, N): worked
+  /// out by the first search of a common word (at least keep_from_rows_ rows), then kept
+  /// for every later search while kKeptBytes allow. Each share is exactly what working it
+  /// out again would give.
+  static constexpr std::size_t kKeptBytes = std::size_t{128} << 20;
+  std::uint32_t keep_from_rows_ = kKeptMinRows;
+  std::shared_ptr<const Shares> term_shares(std::size_t term) const;
+  mutable std::mutex kept_mu_;
+  mutable std::unordered_map<std::size_t, std::shared_ptr<const Shares>> kept_;
+  mutable std::size_t kept_bytes_ = 0;
 
   std::string_view term(std::size_t i) const {
     return std::string_view(terms_).substr(term_at_[i], term_at_[i + 1] - term_at_[i]);
