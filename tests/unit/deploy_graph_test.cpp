@@ -88,14 +88,17 @@ TEST_CASE("launcher: with nothing behind its options, a launcher alone runs no e
   CHECK(std::count(codes.begin(), codes.end(), "deploy.unidentified-engine") == 1);
 }
 
-TEST_CASE("a script's client that passes only a model and a port is no service",
+TEST_CASE("a script's client passing only a model, a port or its servers is no service",
           "[deploy][shell]") {
-  // SGLang's benchmark/hicache/bench_multiturn.py beside the server it loads.
+  // SGLang's benchmark/hicache/bench_multiturn.py beside the server it loads, and a proxy
+  // of one's own naming its servers as vLLM's example proxy does (LMCache's
+  // disagg_proxy_server.py --prefiller-port).
   Read r = read_texts({{"run.sh",
                         "#!/bin/bash\n"
                         "vllm serve Qwen/Qwen3-8B --port 33301 &\n"
                         "python3 bench_multiturn.py --model Qwen/Qwen3-8B --port 33301\n"
-                        "python3 other.py --port 33301 --enable-prefix-caching\n"}});
+                        "python3 other.py --port 33301 --enable-prefix-caching\n"
+                        "python3 my_proxy.py --port 9000 --prefill-ports 33301\n"}});
   for (const auto& d : r.diags) INFO(format_diagnostic(d));
   const std::vector<std::string> codes = r.codes();
   // The third passes a flag only engines take: an engine kb cannot identify.

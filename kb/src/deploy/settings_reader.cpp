@@ -515,15 +515,20 @@ bool runs_shipped(const Vocabulary& vocab, std::string_view role) {
 }
 
 bool passes_engine_flags(const Vocabulary& vocab, const std::vector<Word>& args) {
+  // The model and the port: any client or tool takes those too; and the servers a router
+  // names (settings/role's `routed_by`): a proxy of one's own takes those.
+  std::set<std::string> not_telling = {"model", std::string(service_role::kPortKey)};
+  if (const Record* roles = vocab.setting(service_role::kKey)) {
+    for (const SettingValue& v : roles->setting->values)
+      not_telling.insert(v.routed_by.begin(), v.routed_by.end());
+  }
   for (const Word& w : args) {
     if (!looks_like_flag(w.text)) continue;
     const std::string name = w.text.substr(0, w.text.find('='));
     if (const auto* json = vocab.json(name); json && !json->empty()) return true;
     if (const auto* refs = vocab.flag(name)) {
       for (const SpellingRef& r : *refs) {
-        // The model and the port: any client or tool takes those too.
-        const std::string& key = r.setting->setting->key;
-        if (key != "model" && key != service_role::kPortKey) return true;
+        if (!not_telling.count(r.setting->setting->key.str())) return true;
       }
     }
   }

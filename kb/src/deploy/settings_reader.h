@@ -110,9 +110,9 @@ std::string stated_role(const Vocabulary& vocab, const Service& svc);
 /// router, a cache server, a client); true for "" or a role the record does not list.
 bool runs_shipped(const Vocabulary& vocab, std::string_view role);
 
-/// Whether `args` pass a flag some settings record spells (the model's and the port's aside,
-/// which any client takes): a sign that the process is an engine even when kb cannot tell
-/// which.
+/// Whether `args` pass a flag some settings record spells (aside from the model and the port,
+/// which any client takes, and the servers a router names, which a proxy of one's own
+/// takes): a sign that the process is an engine even when kb cannot tell which.
 bool passes_engine_flags(const Vocabulary& vocab, const std::vector<Word>& args);
 
 /// The one engine whose own flags `args` pass: some flag is spelled by that engine alone
