@@ -32,7 +32,10 @@ std::string port_of(std::string_view w) {
 struct Naming {
   std::string role;
   std::size_t router = 0;  ///< index in the deployment's services
-  Setting by;              ///< the router's setting that names the port
+  /// The key of the router's setting that names the port: looked up when used (not a
+  /// copy: it may hold thousands of parts, one Naming each; not a pointer: settings of a
+  /// service change below).
+  std::string key;
 };
 
 }  // namespace
@@ -52,7 +55,12 @@ void routed_roles(Deployment& d, const Vocabulary& vocab) {
             s->parts.empty() ? std::vector<std::string>{s->value} : s->parts;
         for (const std::string& w : words) {
           const std::string port = port_of(w);
-          if (!port.empty()) named[{r.file, port}].push_back({v.value.str(), i, *s});
+          if (port.empty()) continue;
+          auto& by = named[{r.file, port}];
+          // A router naming one port many times is one naming (kept once: every server on
+          // the port reads the list).
+          if (by.empty() || by.back().router != i || by.back().role != v.value.str())
+            by.push_back({v.value.str(), i, key});
         }
       }
     }
@@ -75,9 +83,18 @@ void routed_roles(Deployment& d, const Vocabulary& vocab) {
     const std::string stated = stated_role(vocab, svc);
     if (!stated.empty() && stated != service_role::kBoth) continue;
     if (stated == first->role) continue;
-    const std::string& router = d.services[first->router].name;
-    const std::string says = first->by.raw_key + " of " + router + " names port " +
-                             port_of(port->value) + " as a " + first->role + " server";
+    const Setting* named_by = d.services[first->router].find(first->key);
+    if (!named_by) continue;
+    // Copied before this service's settings change (the router may be this service).
+    Setting by;
+    by.raw_key = named_by->raw_key;
+    by.file = named_by->file;
+    by.pos = named_by->pos;
+    by.end = named_by->end;
+    const std::string role = first->role;
+    const std::string router = d.services[first->router].name;
+    const std::string says = by.raw_key + " of " + router + " names port " + port_of(port->value) +
+                             " as a " + role + " server";
     auto own = std::find_if(svc.config.begin(), svc.config.end(),
                             [](const Setting& x) { return x.key == service_role::kKey; });
     if (own != svc.config.end()) {
@@ -89,13 +106,13 @@ void routed_roles(Deployment& d, const Vocabulary& vocab) {
     }
     Setting s;
     s.key = std::string(service_role::kKey);
-    s.value = first->role;
+    s.value = role;
     s.raw_key = "router";
-    s.raw_value = first->role;
-    s.via = first->by.raw_key + " " + port_of(port->value) + " of " + router;
-    s.file = first->by.file;
-    s.pos = first->by.pos;
-    s.end = first->by.end;
+    s.raw_value = role;
+    s.via = by.raw_key + " " + port_of(port->value) + " of " + router;
+    s.file = by.file;
+    s.pos = by.pos;
+    s.end = by.end;
     svc.config.push_back(std::move(s));
   }
 }
