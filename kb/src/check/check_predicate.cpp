@@ -103,6 +103,15 @@ Truth differs_key(const Test& k, const Env& env, const ServiceEnv& s) {
           a.unknown == b.unknown && k.setting &&
           k.setting->setting->scope == setting_scope::kHardware)
         continue;
+      // Both sides given one run-time value written the same way in one script
+      // (`--attention-backend $BACKEND` on each): whatever it is, it is the same. Not a
+      // command substitution, which runs once per process.
+      if (a.from && b.from && a.from->runtime && b.from->runtime && !a.from->file.empty() &&
+          a.from->file == b.from->file && !a.from->raw_value.empty() &&
+          a.from->raw_value == b.from->raw_value &&
+          a.from->raw_value.find("$(") == std::string::npos &&
+          a.from->raw_value.find('`') == std::string::npos)
+        continue;
       if (a.maybe || b.maybe) {
         best = std::max(best, Truth::maybe);
       } else if (a.value != b.value) {
