@@ -216,3 +216,28 @@ TEST_CASE("budget: many services of a hand-written deployment share many setting
   CHECK(parse_deployment(ten, "ten.json", diags).effective_services().size() == 10);
   for (const auto& x : diags) CHECK(x.code != "limits.expansion");
 }
+
+TEST_CASE("budget: a pool's fields are read once, however many pods the pool has",
+          "[deploy][budget]") {
+  REQUIRE(cap_address_space(512 * kMiB));
+  // 20,000 fields under the pool's offload block (one of them a setting) and 3,000 pods of
+  // the pool: read per pod, 60 million unread fields; read once, 20,000.
+  std::string text =
+      "apiVersion: zz.example.com/v1\nkind: ZzPool\nmetadata: {name: pool}\nspec:\n"
+      "  model: {name: Qwen/Qwen3-8B}\n  offload:\n    cpu: 10Gi\n";
+  for (int i = 0; i < 20000; ++i) text += "    f" + std::to_string(i) + ": x\n";
+  text += "  pods:\n";
+  for (int i = 0; i < 3000; ++i) text += "    - {containers: [{name: main}]}\n";
+  Read r = read_texts({{"pool.yaml", text}});
+  for (const auto& d : r.diags) INFO(format_diagnostic(d));
+  CHECK(count_severity(r.diags, Severity::error) == 0);
+  REQUIRE(r.deployment.services.size() == 3000);
+  for (const Service& s : r.deployment.services) {
+    const Setting* offload = setting(s, "kv_connector");
+    REQUIRE(offload);
+    CHECK(offload->pos.line == 7);
+  }
+  CHECK(std::count_if(r.deployment.not_understood.begin(), r.deployment.not_understood.end(),
+                      [](const Unread& u) { return u.text.starts_with("ZzPool spec offload.f"); }) ==
+        20000);
+}

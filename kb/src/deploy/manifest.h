@@ -82,6 +82,9 @@ class Manifest {
     Word model;
     Word role;
     std::string role_via;
+    /// Each pool's fields that are settings (pool_keys), read once per resource, and what
+    /// a copy of them costs: every pod of the pool takes them.
+    std::map<std::string, std::pair<std::vector<KeyFact>, std::size_t>> pool_fields;
   } platform_;
   Word workload_;  ///< the name of the workload being read, for Process::workload
 };

@@ -219,25 +219,33 @@ std::vector<KeyFact> Manifest::pool_keys(const std::vector<std::string>& path,
     }
   }
   if (!pool) return keys;
-  std::vector<KeyFact> out = keys;
-  const std::string via = res.kind + " " + *pool;
-  for (const std::string& field : res.pool_keys) {
-    const Node* at = at_path(*platform_.root, *pool + "." + field);
-    if (!at || at->is_null()) continue;
-    std::vector<KeyFact> found;
-    pool_leaves(*at, field, in_.file, in_.text, via, found);
-    std::size_t cost = 0;
-    for (KeyFact& k : found) {
-      cost += Budget::kFactOverhead + k.key.size() + k.value.size() + k.via.size();
-      if (ctx_.vocab.key(k.key)) {
-        out.push_back(std::move(k));
-      } else {
-        out_.unread.push_back(
-            {in_.file, k.pos, k.via + ": " + k.value, "no settings record spells this field"});
+  auto [it, fresh] = platform_.pool_fields.try_emplace(*pool);
+  auto& [fields, cost] = it->second;
+  if (fresh) {
+    // Read once per pool: a resource may hold many pods of one pool.
+    const std::string via = res.kind + " " + *pool;
+    for (const std::string& field : res.pool_keys) {
+      const Node* at = at_path(*platform_.root, *pool + "." + field);
+      if (!at || at->is_null()) continue;
+      std::vector<KeyFact> found;
+      pool_leaves(*at, field, in_.file, in_.text, via, found);
+      for (KeyFact& k : found) {
+        if (ctx_.vocab.key(k.key)) {
+          cost += Budget::kFactOverhead + k.key.size() + k.value.size() + k.via.size();
+          fields.push_back(std::move(k));
+        } else {
+          out_.unread.push_back(
+              {in_.file, k.pos, k.via + ": " + k.value, "no settings record spells this field"});
+        }
       }
     }
-    if (!ctx_.budget->spend(cost, at->pos, "the fields of " + via)) return keys;
   }
+  if (fields.empty()) return keys;
+  // Each pod's copy is charged: a pool's fields times its pods.
+  if (!ctx_.budget->spend(cost, platform_.root->pos, "the fields of " + res.kind + " " + *pool))
+    return keys;
+  std::vector<KeyFact> out = keys;
+  out.insert(out.end(), fields.begin(), fields.end());
   return out;
 }
 
