@@ -9,6 +9,8 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <map>
+#include <random>
 #include <string>
 #include <utility>
 #include <vector>
@@ -21,6 +23,7 @@
 #include "store/fts_tokenizer.h"
 #include "store/store_ranker.h"
 #include "store/store_snippet.h"
+#include "store/store_topk.h"
 
 namespace fs = std::filesystem;
 using Rows = std::vector<std::pair<std::int64_t, double>>;
@@ -267,9 +270,115 @@ TEST_CASE("search ranking in memory: a word's kept scores rank as working them o
       INFO(a << " OR " << b << ", round " << round);
       CHECK(*kept == *worked);  // the same rows and the very same scores
       same(fts5(db, quoted(a) + " OR " + quoted(b), 256), kept, a + " OR " + b);
+      // Phrases and a word's start keep theirs too.
+      const std::string start = b.substr(0, 4);
+      const std::string phrase = i % 2 ? "kv-cache" : "router's";
+      const auto kept_phrase = keeping->rank(db, {{a}, {phrase}, {start}}, true, C::any, 20);
+      const auto worked_phrase = fresh->rank(db, {{a}, {phrase}, {start}}, true, C::any, 20);
+      REQUIRE(kept_phrase);
+      REQUIRE(worked_phrase);
+      CHECK(*kept_phrase == *worked_phrase);
+      same(fts5(db, quoted(a) + " OR " + quoted(phrase) + " OR " + quoted(start) + "*", 20),
+           kept_phrase, "phrase and start");
     }
     // The first round kept the words' scores; the second found them.
     CHECK(keeping->bytes() > before);
   }
   CHECK(fresh->bytes() == kb::MemRanker::build(db, nullptr, 1u << 31)->bytes());
+}
+
+namespace {
+
+// Every row scored, as the ranking did before it stopped early: the shares added in
+// phrase order, the rows every group (or any) holds kept, best first.
+std::vector<std::pair<std::uint32_t, double>> every_row(const std::vector<kb::TopkPhrase>& phrases,
+                                                        std::size_t groups, bool all,
+                                                        std::size_t k) {
+  std::map<std::uint32_t, std::pair<double, std::uint32_t>> rows;  // row -> score, groups
+  for (const auto& p : phrases) {
+    for (std::size_t i = 0; i < p.rows->size(); ++i) {
+      auto& [score, mask] = rows[p.rows->rows[i]];
+      score += p.rows->shares[i];
+      mask |= 1u << p.group;
+    }
+  }
+  std::vector<std::pair<std::uint32_t, double>> out;
+  for (const auto& [row, s] : rows) {
+    if (!all || s.second == (1u << groups) - 1) out.emplace_back(row, s.first);
+  }
+  std::stable_sort(out.begin(), out.end(),
+                   [](const auto& a, const auto& b) { return a.second > b.second; });
+  if (out.size() > k) out.resize(k);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("search ranking: the best k rows found early are those scoring every row finds",
+          "[search][ranker]") {
+  // Lists shaped like a sentence's words: a few rare ones with large shares, common ones
+  // with small shares, some rows in many lists, and shares drawn from a few values so that
+  // ties (broken by the lower row) are common.
+  std::mt19937 rng(7);
+  std::size_t compared = 0, pruned_any = 0;
+  for (int round = 0; round < 400; ++round) {
+    const std::size_t groups = 1 + rng() % 6;
+    const std::size_t rows_in_index = 50 + rng() % 3000;
+    std::vector<kb::ScoredRows> lists;
+    std::vector<std::size_t> group_of;
+    for (std::size_t g = 0; g < groups; ++g) {
+      const std::size_t spellings = 1 + (rng() % 4 == 0 ? rng() % 3 : 0);
+      for (std::size_t a = 0; a < spellings; ++a) {
+        kb::ScoredRows l;
+        const double density = std::pow(0.5, static_cast<double>(rng() % 10));
+        const double idf = 0.01 + static_cast<double>(rng() % 1000) / 100.0 * (1 - density);
+        for (std::uint32_t row = 0; row < rows_in_index; ++row) {
+          if (std::uniform_real_distribution<double>(0, 1)(rng) < density)
+            l.add(row, idf * (1 + static_cast<double>(rng() % 4) / 4.0));
+        }
+        lists.push_back(std::move(l));
+        group_of.push_back(g);
+      }
+    }
+    std::vector<kb::TopkPhrase> phrases;
+    for (std::size_t i = 0; i < lists.size(); ++i) phrases.push_back({&lists[i], group_of[i]});
+    for (bool all : {true, false}) {
+      for (std::size_t k : {std::size_t{1}, std::size_t{5}, std::size_t{20}, std::size_t{256}}) {
+        INFO("round " << round << (all ? " all" : " any") << " k=" << k);
+        const auto want = every_row(phrases, groups, all, k);
+        const auto got = kb::top_k(phrases, groups, all, k);
+        REQUIRE(got == want);  // the same rows, in the same order, with the same doubles
+        ++compared;
+        pruned_any += !all && want.size() == k;
+      }
+    }
+  }
+  CHECK(compared == 3200);
+  CHECK(pruned_any > 300);  // most any-word rankings had more rows than they kept
+}
+
+TEST_CASE("search ranking in memory: a few best rows of many, as FTS5 ranks them",
+          "[search][ranker]") {
+  sqlite3* db = index().db;
+  REQUIRE(db);
+  auto ranker = kb::MemRanker::build(db, nullptr);
+  REQUIRE(ranker);
+  const auto terms = sample_terms(db);
+  using C = kb::MemRanker::Combine;
+  for (std::size_t i = 0; i < terms.size(); ++i) {
+    const std::string& a = terms[i];
+    const std::string& b = terms[(i * 7 + 3) % terms.size()];
+    const std::string& c = terms[(i * 13 + 5) % terms.size()];
+    const std::string& d = terms[(i * 3 + 11) % terms.size()];
+    for (std::size_t k : {std::size_t{1}, std::size_t{4}, std::size_t{20}}) {
+      same(fts5(db, quoted(a) + " OR " + quoted(b) + " OR " + quoted(c) + " OR " + quoted(d), k),
+           ranker->rank(db, {{a}, {b}, {c}, {d}}, false, C::any, k), "any, k " + std::to_string(k));
+      same(fts5(db, quoted(a) + " OR " + quoted(b) + " OR " + quoted("cache") + "*", k),
+           ranker->rank(db, {{a}, {b}, {"cache"}}, true, C::any, k), "any cache*");
+      same(fts5(db, quoted(a) + " " + quoted("cache") + "*", k),
+           ranker->rank(db, {{a}, {"cache"}}, true, C::all, k), "all cache*");
+      same(fts5(db, "(" + quoted(a) + " OR " + quoted(c) + ") AND " + quoted(b), k),
+           ranker->rank(db, {{a, c}, {b}}, false, C::all, k), "(a|c) b");
+    }
+  }
 }

@@ -262,3 +262,39 @@ TEST_CASE("search: a symptom's, engine's or setting's other spelling finds its o
   CHECK(store.finds("knob worker"));  // a sentence: any of its words
   CHECK_FALSE(store.finds(""));
 }
+
+TEST_CASE("search: a page asked after a shorter one is the page a first search gives", "[search]") {
+  // 400 records holding some of five words, each a different number of times: a sentence
+  // of them ranks rows in many orders, more than a first short ranking keeps.
+  const std::vector<std::string> words = {"drift", "clock", "stall", "queue", "worker"};
+  auto files = [&] {
+    std::vector<kb::FileResult> out;
+    for (int i = 0; i < 400; ++i) {
+      std::string symptom;
+      for (std::size_t w = 0; w < words.size(); ++w) {
+        for (int n = 0; n < (i * static_cast<int>(w + 3) + i / 7) % 4; ++n)
+          symptom += words[w] + " ";
+      }
+      char name[32];
+      std::snprintf(name, sizeof name, "gotchas/p%05d.yaml", i);
+      out.push_back(
+          kb::load_record_text(name, gotcha("Record " + std::to_string(i), symptom + "end.")));
+    }
+    return out;
+  };
+  auto corpus = kb::Corpus::from_files("search", files());
+  kb::Store grown = kb::Store::open_writable(":memory:");
+  grown.sync(nullptr, *corpus, kb::EvidenceIndex::build(*corpus));
+  kb::Store fresh = kb::Store::open_writable(":memory:");
+  fresh.sync(nullptr, *corpus, kb::EvidenceIndex::build(*corpus));
+  for (const char* q : {"drift clock stall", "queue stall worker drift", "worker clock"}) {
+    INFO(q);
+    const auto few = grown.search(q, 5);
+    const auto page = grown.search(q, 100);  // more rows than the first ranking kept
+    const auto want = fresh.search(q, 100);
+    REQUIRE(page.size() == 100);
+    CHECK(ids(page) == ids(want));
+    for (std::size_t i = 0; i < few.size(); ++i) CHECK(few[i].id == page[i].id);
+    for (std::size_t i = 0; i < page.size(); ++i) CHECK(page[i].rank == want[i].rank);
+  }
+}

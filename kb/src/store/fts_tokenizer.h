@@ -16,25 +16,29 @@ namespace kb {
 
 class FtsTokenizer {
  public:
+  // One tokenizer per thread, made through the first connection that asks: once made, an
+  // FTS5 tokenizer holds nothing of that connection (its functions are SQLite's own), and
+  // making one costs a statement's preparation -- a dozen times per search.
   explicit FtsTokenizer(sqlite3* db) {
-    fts5_api* api = nullptr;
-    sqlite3_stmt* st = nullptr;
-    if (sqlite3_prepare_v2(db, "SELECT fts5(?1)", -1, &st, nullptr) != SQLITE_OK) return;
-    sqlite3_bind_pointer(st, 1, static_cast<void*>(&api), "fts5_api_ptr", nullptr);
-    sqlite3_step(st);
-    sqlite3_finalize(st);
-    if (!api) return;
-    void* ctx = nullptr;
-    if (api->xFindTokenizer(api, "porter", &ctx, &module_) != SQLITE_OK) return;
-    const char* args[] = {"unicode61", "remove_diacritics", "2"};
-    if (module_.xCreate(ctx, args, 3, &tok_) != SQLITE_OK) tok_ = nullptr;
-  }
-  ~FtsTokenizer() {
-    if (tok_) module_.xDelete(tok_);
+    thread_local Made made;
+    if (!made.tok) made.make(db);
+    module_ = made.module;
+    tok_ = made.tok;
   }
   FtsTokenizer(const FtsTokenizer&) = delete;
   FtsTokenizer& operator=(const FtsTokenizer&) = delete;
 
+ private:
+  struct Made {
+    fts5_tokenizer module{};
+    Fts5Tokenizer* tok = nullptr;
+    void make(sqlite3* db);
+    ~Made() {
+      if (tok) module.xDelete(tok);
+    }
+  };
+
+ public:
   bool ok() const { return tok_ != nullptr; }
 
   /// The tokens of `text` as FTS5 reads a query phrase (a prefix one when asked).
@@ -79,5 +83,19 @@ class FtsTokenizer {
   fts5_tokenizer module_{};
   Fts5Tokenizer* tok_ = nullptr;
 };
+
+inline void FtsTokenizer::Made::make(sqlite3* db) {
+  fts5_api* api = nullptr;
+  sqlite3_stmt* st = nullptr;
+  if (sqlite3_prepare_v2(db, "SELECT fts5(?1)", -1, &st, nullptr) != SQLITE_OK) return;
+  sqlite3_bind_pointer(st, 1, static_cast<void*>(&api), "fts5_api_ptr", nullptr);
+  sqlite3_step(st);
+  sqlite3_finalize(st);
+  if (!api) return;
+  void* ctx = nullptr;
+  if (api->xFindTokenizer(api, "porter", &ctx, &module) != SQLITE_OK) return;
+  const char* args[] = {"unicode61", "remove_diacritics", "2"};
+  if (module.xCreate(ctx, args, 3, &tok) != SQLITE_OK) tok = nullptr;
+}
 
 }  // namespace kb

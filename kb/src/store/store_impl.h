@@ -69,6 +69,11 @@ struct Store::Impl {
       throw Error(Errc::io, "cannot open index '" + path.string() + "': " + msg);
     }
     sqlite3_busy_timeout(db, 2000);
+    // Pages read through a mapping of the file, shared by every reader, rather than a
+    // read(2) each into each connection's own cache: a search reads a few hundred pages
+    // scattered over the index (the hits' text), and the system calls were a fifth of its
+    // time. SQLite caps the size at its compile-time maximum (2 GiB on Debian).
+    sqlite3_exec(db, "PRAGMA mmap_size=2147418112", nullptr, nullptr, nullptr);
     return db;
   }
   void release(sqlite3* db) const {

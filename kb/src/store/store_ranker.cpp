@@ -44,20 +44,14 @@ std::uint64_t get_varint(const char*& p) {
 
 // Per-thread scratch of one query: as many slots as the index has rows.
 struct MemRanker::Scratch {
-  std::vector<double> score;
   std::vector<double> freq;
-  std::vector<std::uint32_t> mask;
-  std::vector<std::uint32_t> slot;     // a phrase's candidate row -> its index + 1
-  std::vector<std::uint32_t> touched;  // rows with a score, in the order first reached
-  std::vector<std::uint32_t> phrase;   // rows of the current phrase
+  std::vector<std::uint32_t> slot;    // a phrase's candidate row -> its index + 1
+  std::vector<std::uint32_t> phrase;  // rows of the current phrase
   void fit(std::size_t n) {
-    if (score.size() < n) {
-      score.assign(n, 0);
+    if (freq.size() < n) {
       freq.assign(n, 0);
-      mask.assign(n, 0);
       slot.assign(n, 0);
     }
-    touched.clear();
     phrase.clear();
   }
 };
@@ -116,6 +110,16 @@ std::shared_ptr<const MemRanker> MemRanker::build(sqlite3* db, const std::atomic
       while (rows.step()) r->rowids_.push_back(rows.int64(0));
     }
     r->lengths_.assign(r->rowids_.size(), 0);
+    r->other_.assign(r->rowids_.size(), false);
+    {
+      sql::Stmt others(db, "SELECT rowid FROM records WHERE kind != 'gotcha' ORDER BY rowid");
+      std::size_t at = 0;
+      while (others.step()) {
+        const std::int64_t id = others.int64(0);
+        while (at < r->rowids_.size() && r->rowids_[at] < id) ++at;
+        if (at < r->rowids_.size() && r->rowids_[at] == id) r->other_[at] = true;
+      }
+    }
     sqlite3_exec(db,
                  "CREATE VIRTUAL TABLE IF NOT EXISTS temp.kb_fts_instance USING "
                  "fts5vocab(main, fts, instance)",
@@ -221,6 +225,16 @@ std::shared_ptr<const MemRanker> MemRanker::build(sqlite3* db, const std::atomic
   return r;
 }
 
+void MemRanker::gotchas_first(std::vector<std::pair<std::int64_t, double>>& rows) const {
+  auto other = [&](std::int64_t rowid) {
+    auto it = std::lower_bound(rowids_.begin(), rowids_.end(), rowid);
+    return it != rowids_.end() && *it == rowid &&
+           other_[static_cast<std::size_t>(it - rowids_.begin())];
+  };
+  std::stable_partition(rows.begin(), rows.end(),
+                        [&](const auto& row) { return !other(row.first); });
+}
+
 std::size_t MemRanker::bytes() const {
   std::size_t kept = 0;
   {
@@ -229,7 +243,8 @@ std::size_t MemRanker::bytes() const {
   }
   return kept + postings_.capacity() + positions_.capacity() + terms_.capacity() +
          term_at_.capacity() * 4 + post_at_.capacity() * 8 + pos_at_.capacity() * 8 +
-         df_.capacity() * 4 + rowids_.capacity() * 8 + lengths_.capacity() * 4;
+         df_.capacity() * 4 + rowids_.capacity() * 8 + lengths_.capacity() * 4 +
+         other_.capacity() / 8;
 }
 
 std::pair<std::size_t, std::size_t> MemRanker::range(std::string_view token, bool prefix) const {
@@ -375,22 +390,45 @@ std::shared_ptr<const MemRanker::Shares> MemRanker::term_shares(std::size_t term
   double idf = std::log((N - hits + 0.5) / (hits + 0.5));
   if (idf <= 0.0) idf = 1e-6;
   auto out = std::make_shared<Shares>();
-  out->reserve(rows);
+  out->rows.reserve(rows);
+  out->shares.reserve(rows);
   const char* q = postings_.data() + post_at_[term];
   std::uint32_t row = 0;
   for (std::uint32_t i = 0; i < rows; ++i) {
     row += static_cast<std::uint32_t>(get_varint(q));
     const auto f = static_cast<double>(get_varint(q));
     const double D = static_cast<double>(lengths_[row]);
-    out->emplace_back(row, idf * ((f * (k1 + 1.0)) / (f + k1 * (1 - b + b * D / avgdl_))));
+    out->add(row, idf * ((f * (k1 + 1.0)) / (f + k1 * (1 - b + b * D / avgdl_))));
   }
   if (rows >= keep_from_rows_) {
-    const std::size_t cost = out->capacity() * sizeof(Shares::value_type);
+    const std::size_t cost = out->bytes();
     std::lock_guard<std::mutex> lock(kept_mu_);
     if (auto it = kept_.find(term); it != kept_.end()) return it->second;
     if (kept_bytes_ + cost <= kKeptBytes) {
       kept_bytes_ += cost;
       kept_.emplace(term, out);
+    }
+  }
+  return out;
+}
+
+template <typename Make>
+std::shared_ptr<const MemRanker::Shares> MemRanker::phrase_shares(const std::string& key,
+                                                                  std::size_t work,
+                                                                  Make&& make) const {
+  const bool keep = work >= keep_from_rows_;
+  if (keep) {
+    std::lock_guard<std::mutex> lock(kept_mu_);
+    if (auto it = kept_phrases_.find(key); it != kept_phrases_.end()) return it->second;
+  }
+  std::shared_ptr<const Shares> out = make();
+  if (keep) {
+    const std::size_t cost = out->bytes() + key.capacity() + 64;
+    std::lock_guard<std::mutex> lock(kept_mu_);
+    if (auto it = kept_phrases_.find(key); it != kept_phrases_.end()) return it->second;
+    if (kept_bytes_ + cost <= kKeptBytes) {
+      kept_bytes_ += cost;
+      kept_phrases_.emplace(key, out);
     }
   }
   return out;
@@ -439,6 +477,8 @@ std::optional<std::vector<std::pair<std::int64_t, double>>> MemRanker::rank(
   const double k1 = 1.2, b = 0.75;
   Memo local;
   Memo& m = memo ? *memo : local;
+  std::vector<TopkPhrase> lists;
+  lists.reserve(phrases.size());
   for (const Phrase& p : phrases) {
     std::string key = p.prefix ? "*" : "=";
     for (const std::string& t : p.tokens) key.append(t).push_back('\0');
@@ -461,51 +501,45 @@ std::optional<std::vector<std::pair<std::int64_t, double>>> MemRanker::rank(
         // One term: its rows are its postings, their shares fixed for this index.
         scored = from < to ? term_shares(from) : std::make_shared<const Shares>();
       } else {
-        phrase_rows(p.tokens, p.prefix, s);
-        const double idf = idf_of(s.phrase.size());
-        auto rows = std::make_shared<Shares>();
-        rows->reserve(s.phrase.size());
-        for (std::uint32_t row : s.phrase) {
-          rows->emplace_back(row, share(idf, s.freq[row], row));
-          s.freq[row] = 0;
+        // The postings a match reads: every term of the phrase (of each token's range).
+        std::size_t work = 0;
+        for (std::size_t t = 0; t < p.tokens.size(); ++t) {
+          const auto [f, e] = range(p.tokens[t], p.prefix && t + 1 == p.tokens.size());
+          for (std::size_t i = f; i < e; ++i) work += df_[i];
         }
-        s.phrase.clear();
-        scored = std::move(rows);
+        scored = phrase_shares(key, work, [&]() -> std::shared_ptr<const Shares> {
+          phrase_rows(p.tokens, p.prefix, s);
+          const double idf = idf_of(s.phrase.size());
+          // Its rows in ascending order, as every list of shares is: many rows (a common
+          // word's start) are read off in order, a few sorted.
+          if (s.phrase.size() * 16 > n) {
+            s.phrase.clear();
+            for (std::uint32_t row = 0; row < n; ++row) {
+              if (s.freq[row] != 0) s.phrase.push_back(row);
+            }
+          } else {
+            std::sort(s.phrase.begin(), s.phrase.end());
+          }
+          auto rows = std::make_shared<Shares>();
+          rows->rows.reserve(s.phrase.size());
+          rows->shares.reserve(s.phrase.size());
+          for (std::uint32_t row : s.phrase) {
+            rows->add(row, share(idf, s.freq[row], row));
+            s.freq[row] = 0;
+          }
+          s.phrase.clear();
+          return rows;
+        });
       }
       m.scored_.emplace_back(std::move(key), std::move(scored));
       it = std::prev(m.scored_.end());
     }
-    for (const auto& [row, share] : *it->second) {
-      if (s.mask[row] == 0) s.touched.push_back(row);
-      s.score[row] += share;
-      s.mask[row] |= 1u << p.group;
-    }
+    lists.push_back({it->second.get(), p.group});
   }
-  const std::uint32_t all = groups.size() == 32 ? 0xffffffffu : ((1u << groups.size()) - 1u);
-  auto better = [](const auto& a, const auto& b) {
-    return a.second < b.second || (a.second == b.second && a.first < b.first);
-  };
-  // The best k of the rows kept, in a heap whose top is the worst of them: most rows of a
-  // common word are compared with the top once and go.
+  // The best k rows, without scoring every row a common word holds (store_topk.h).
   std::vector<std::pair<std::int64_t, double>> out;
-  out.reserve(std::min(k, s.touched.size()) + 1);
-  for (std::uint32_t row : s.touched) {
-    const bool keep = combine == Combine::any ? s.mask[row] != 0 : s.mask[row] == all;
-    if (keep && k > 0) {
-      std::pair<std::int64_t, double> hit{rowids_[row], -1.0 * s.score[row]};
-      if (out.size() < k) {
-        out.push_back(hit);
-        std::push_heap(out.begin(), out.end(), better);
-      } else if (better(hit, out.front())) {
-        std::pop_heap(out.begin(), out.end(), better);
-        out.back() = hit;
-        std::push_heap(out.begin(), out.end(), better);
-      }
-    }
-    s.score[row] = 0;
-    s.mask[row] = 0;
-  }
-  std::sort_heap(out.begin(), out.end(), better);
+  for (const auto& [row, score] : top_k(lists, groups.size(), combine == Combine::all, k))
+    out.emplace_back(rowids_[row], -1.0 * score);
   return out;
 }
 

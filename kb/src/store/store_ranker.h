@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "store/sqlite_util.h"
+#include "store/store_topk.h"
 
 namespace kb {
 
@@ -46,7 +47,7 @@ class MemRanker {
   /// score, worked out once for the search's every part (all words, the last one a
   /// prefix, any word). Only for one ranker.
   /// A phrase's rows in order, each with its share of the score.
-  using Shares = std::vector<std::pair<std::uint32_t, double>>;
+  using Shares = ScoredRows;
   class Memo {
     friend class MemRanker;
     std::vector<std::pair<std::string, std::shared_ptr<const Shares>>> scored_;
@@ -60,6 +61,11 @@ class MemRanker {
   /// FTS5's `"a"* OR "b"` would find; nullopt when one has no token.
   std::optional<bool> finds(sqlite3* db, const std::vector<std::string>& spellings,
                             bool prefix_first) const;
+
+  /// Gotchas before the other records, each in the order given: what search shows an
+  /// operator first (store_search.cpp), read off the kinds kept here rather than looked
+  /// up row by row in the index. Rowids of no row count as gotchas.
+  void gotchas_first(std::vector<std::pair<std::int64_t, double>>& rows) const;
 
   std::size_t rows() const { return rowids_.size(); }
   /// Bytes held, about (the kept shares of common words included).
@@ -90,6 +96,7 @@ class MemRanker {
   std::string positions_;
   std::vector<std::uint64_t> pos_at_;   ///< term i's positions start at positions_[pos_at_[i]]
   std::vector<std::uint32_t> weights_;  ///< column number -> its weight in the ranking
+  std::vector<bool> other_;             ///< row number -> the record is not a gotcha
 
   /// A word's shares depend on nothing but the index (its rows, their lengths, N): worked
   /// out by the first search of a common word (at least keep_from_rows_ rows), then kept
@@ -100,6 +107,15 @@ class MemRanker {
   std::shared_ptr<const Shares> term_shares(std::size_t term) const;
   mutable std::mutex kept_mu_;
   mutable std::unordered_map<std::size_t, std::shared_ptr<const Shares>> kept_;
+  /// The same for a phrase (`kv-cache`, `prompt's`) or a word's start (`cach*`) whose terms
+  /// hold at least keep_from_rows_ postings together: matching it reads their positions,
+  /// the dearest step of a search. By the phrase's key (rank()).
+  mutable std::unordered_map<std::string, std::shared_ptr<const Shares>> kept_phrases_;
+  /// A phrase's shares, worked out by `make` unless kept; kept when `work` (the postings
+  /// read) reaches keep_from_rows_ and kKeptBytes allow.
+  template <typename Make>
+  std::shared_ptr<const Shares> phrase_shares(const std::string& key, std::size_t work,
+                                              Make&& make) const;
   mutable std::size_t kept_bytes_ = 0;
 
   std::string_view term(std::size_t i) const {

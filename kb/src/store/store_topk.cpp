@@ -1,0 +1,202 @@
+// The best k rows of a query from its phrases' scored rows (store_topk.h).
+
+#include "store/store_topk.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace kb {
+namespace {
+
+struct Hit {
+  double score;
+  std::uint32_t row;
+};
+
+// The better of two hits: the higher score, then the lower row. As a heap's order, the
+// heap's front is the worst hit kept.
+bool better(const Hit& a, const Hit& b) {
+  return a.score > b.score || (a.score == b.score && a.row < b.row);
+}
+
+// The best k hits seen so far.
+class Best {
+ public:
+  explicit Best(std::size_t k) : k_(k) { heap_.reserve(k + 1); }
+  bool full() const { return heap_.size() >= k_; }
+  // The score a row must beat to be kept (a tie loses: rows come in ascending order, so a
+  // later row with the same score is the worse one).
+  double bar() const {
+    return full() ? heap_.front().score : -std::numeric_limits<double>::infinity();
+  }
+  // Whether a row whose score is at most `bound` can still be kept. Bounds are sums of
+  // shares added in another order than the score's own sum: a margin far above a double's
+  // rounding keeps every row that could.
+  bool reachable(double bound) const { return !full() || bound * (1 + 1e-9) > bar(); }
+  void offer(Hit h) {
+    if (k_ == 0) return;
+    if (heap_.size() < k_) {
+      heap_.push_back(h);
+      std::push_heap(heap_.begin(), heap_.end(), better);
+    } else if (better(h, heap_.front())) {
+      std::pop_heap(heap_.begin(), heap_.end(), better);
+      heap_.back() = h;
+      std::push_heap(heap_.begin(), heap_.end(), better);
+    }
+  }
+  std::vector<std::pair<std::uint32_t, double>> sorted() {
+    std::sort_heap(heap_.begin(), heap_.end(), better);
+    std::vector<std::pair<std::uint32_t, double>> out;
+    out.reserve(heap_.size());
+    for (const Hit& h : heap_) out.emplace_back(h.row, h.score);
+    return out;
+  }
+
+ private:
+  std::size_t k_;
+  std::vector<Hit> heap_;
+};
+
+// The first index at or after `at` whose row is `row` or later: galloping, so that a walk
+// through a long list in steps of any size costs about the log of each step.
+std::size_t seek(const std::vector<std::uint32_t>& rows, std::size_t at, std::uint32_t row) {
+  const std::size_t n = rows.size();
+  if (at >= n || rows[at] >= row) return at;
+  std::size_t lo = at, step = 1, hi = at + 1;
+  while (hi < n && rows[hi] < row) {
+    lo = hi;
+    step *= 2;
+    hi = lo + step;
+  }
+  hi = std::min(hi, n);
+  return static_cast<std::size_t>(
+      std::lower_bound(rows.begin() + static_cast<std::ptrdiff_t>(lo) + 1,
+                       rows.begin() + static_cast<std::ptrdiff_t>(hi), row) -
+      rows.begin());
+}
+
+// Each phrase's place in its rows while rows are visited in ascending order.
+struct Cursors {
+  const std::vector<TopkPhrase>& phrases;
+  std::vector<std::size_t> at;
+  std::vector<char> holds;  // whether the row being scored is in the phrase
+  explicit Cursors(const std::vector<TopkPhrase>& p)
+      : phrases(p), at(p.size(), 0), holds(p.size(), 0) {}
+  // Whether phrase i holds `row`, moving its place there.
+  bool find(std::size_t i, std::uint32_t row) {
+    const auto& rows = phrases[i].rows->rows;
+    at[i] = seek(rows, at[i], row);
+    holds[i] = at[i] < rows.size() && rows[at[i]] == row;
+    return holds[i] != 0;
+  }
+  double share(std::size_t i) const { return phrases[i].rows->shares[at[i]]; }
+  std::uint32_t current(std::size_t i) const {
+    const auto& rows = phrases[i].rows->rows;
+    return at[i] < rows.size() ? rows[at[i]] : std::numeric_limits<std::uint32_t>::max();
+  }
+  // The row's score: the shares of the phrases holding it (holds[] set for every phrase),
+  // added in phrase order, as FTS5's bm25 adds them.
+  double score() const {
+    double s = 0;
+    for (std::size_t i = 0; i < phrases.size(); ++i) {
+      if (holds[i]) s += share(i);
+    }
+    return s;
+  }
+  // Past `row` in every phrase whose place is on it.
+  void pass(std::uint32_t row) {
+    for (std::size_t i = 0; i < phrases.size(); ++i) {
+      if (current(i) == row) ++at[i];
+    }
+  }
+};
+
+std::vector<std::pair<std::uint32_t, double>> top_all(const std::vector<TopkPhrase>& phrases,
+                                                      std::size_t groups, std::size_t k) {
+  // The rows of the group with the fewest are the only candidates; each must be in some
+  // phrase of every other group, looked up from the smallest group up.
+  std::vector<std::size_t> size(groups, 0);
+  std::vector<std::vector<std::size_t>> of(groups);
+  double max_sum = 0;
+  for (std::size_t i = 0; i < phrases.size(); ++i) {
+    size[phrases[i].group] += phrases[i].rows->size();
+    of[phrases[i].group].push_back(i);
+    max_sum += phrases[i].rows->max;
+  }
+  std::vector<std::size_t> order(groups);
+  for (std::size_t g = 0; g < groups; ++g) order[g] = g;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return size[a] < size[b]; });
+  Best best(k);
+  if (size[order.front()] == 0) return best.sorted();
+  Cursors c(phrases);
+  const std::vector<std::size_t>& driver = of[order.front()];
+  while (true) {
+    std::uint32_t row = std::numeric_limits<std::uint32_t>::max();
+    for (std::size_t i : driver) row = std::min(row, c.current(i));
+    if (row == std::numeric_limits<std::uint32_t>::max()) break;
+    // No row left can beat the k-th best when every phrase's best share together cannot.
+    if (!best.reachable(max_sum)) break;
+    bool every = true;
+    for (std::size_t g = 1; g < groups && every; ++g) {
+      bool found = false;
+      for (std::size_t i : of[order[g]]) found = c.find(i, row) || found;
+      every = found;
+    }
+    if (every) {
+      for (std::size_t i = 0; i < phrases.size(); ++i) c.find(i, row);
+      best.offer({c.score(), row});
+    }
+    c.pass(row);
+  }
+  return best.sorted();
+}
+
+std::vector<std::pair<std::uint32_t, double>> top_any(const std::vector<TopkPhrase>& phrases,
+                                                      std::size_t k) {
+  // Phrases by their best share, smallest first; `below[t]` is what the first t of them can
+  // add to a row at most. The first `ess` of them are the non-essential ones: together they
+  // cannot bring a row to the k-th best score, so only rows of the others are candidates,
+  // and they are only looked up for those.
+  const std::size_t m = phrases.size();
+  std::vector<std::size_t> order(m);
+  for (std::size_t i = 0; i < m; ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return phrases[a].rows->max < phrases[b].rows->max;
+  });
+  std::vector<double> below(m + 1, 0);
+  for (std::size_t t = 0; t < m; ++t) below[t + 1] = below[t] + phrases[order[t]].rows->max;
+  Best best(k);
+  Cursors c(phrases);
+  std::size_t ess = 0;
+  while (ess < m) {
+    std::uint32_t row = std::numeric_limits<std::uint32_t>::max();
+    for (std::size_t t = ess; t < m; ++t) row = std::min(row, c.current(order[t]));
+    if (row == std::numeric_limits<std::uint32_t>::max()) break;
+    double partial = 0;
+    for (std::size_t t = ess; t < m; ++t) {
+      if (c.find(order[t], row)) partial += c.share(order[t]);
+    }
+    bool keep = best.reachable(partial + below[ess]);
+    for (std::size_t t = ess; keep && t-- > 0;) {
+      if (c.find(order[t], row)) partial += c.share(order[t]);
+      keep = best.reachable(partial + below[t]);
+    }
+    if (keep) {
+      best.offer({c.score(), row});
+      while (ess < m && !best.reachable(below[ess + 1])) ++ess;
+    }
+    c.pass(row);
+  }
+  return best.sorted();
+}
+
+}  // namespace
+
+std::vector<std::pair<std::uint32_t, double>> top_k(const std::vector<TopkPhrase>& phrases,
+                                                    std::size_t groups, bool all, std::size_t k) {
+  if (phrases.empty() || groups == 0 || k == 0) return {};
+  return all ? top_all(phrases, groups, k) : top_any(phrases, k);
+}
+
+}  // namespace kb
