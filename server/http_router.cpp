@@ -349,6 +349,15 @@ bool Router::reserved(const Request& req) const {
   }
 }
 
+bool Router::cpu_bound(const Request& req) const {
+  try {
+    const Route* r = impl_->find(req);
+    return r != nullptr && r->cpu_bound;
+  } catch (...) {
+    return false;
+  }
+}
+
 void Router::handle(Request& req, Response& res, const std::atomic<bool>* gone) const {
   impl_->free_released();
   const auto start = std::chrono::steady_clock::now();

@@ -49,6 +49,8 @@ class Router {
   /// Whether `req` is answered on the reserved worker, never queued behind others: the
   /// routes a load balancer or a scraper polls (Route::reserved).
   bool reserved(const httplib::Request& req) const;
+  /// Whether `req` is pure CPU work, answered by the workers kept for it (Route::cpu_bound).
+  bool cpu_bound(const httplib::Request& req) const;
 
   /// Fills `res` for a request the front end refused before routing (framing errors,
   /// 408, 503 over the connection limits): the JSON error shape with `status`.

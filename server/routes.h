@@ -96,6 +96,9 @@ struct Route {
   /// Answered by a worker of its own, never queued behind slow requests: what a load
   /// balancer or a scraper polls must answer while every other worker is busy.
   bool reserved = false;
+  /// Pure CPU work (a search): answered by the workers kept for such requests, one per
+  /// core, in the order they came (net::Callbacks::cpu_bound).
+  bool cpu_bound = false;
 };
 
 /// The declaration of `name` among the route's parameters, or null.

@@ -166,6 +166,9 @@ Server::Server(ServeConfig config) : impl_(std::make_unique<Impl>()) {
   callbacks.reserved = [router = m.router.get()](const httplib::Request& req) {
     return router->reserved(req);
   };
+  callbacks.cpu_bound = [router = m.router.get()](const httplib::Request& req) {
+    return router->cpu_bound(req);
+  };
   // The loop answers what is already built itself, unless every answer is logged: a log
   // line is a write the loop must not wait for.
   if (!m.access_stdout && !m.access_file.is_open()) {

@@ -9,6 +9,7 @@
 #include <sys/eventfd.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <cerrno>
 #include <cstdio>
@@ -86,6 +87,8 @@ void Listener::Loop::start() {
   workers = std::make_unique<WorkerPool>(config.workers, std::chrono::seconds(1),
                                          [] { ::malloc_trim(0); });
   reserved_workers = std::make_unique<WorkerPool>(1);
+  cpu_workers = std::make_unique<WorkerPool>(std::max(1u, std::thread::hardware_concurrency()),
+                                             std::chrono::seconds(1), [] { ::malloc_trim(0); });
   {
     std::lock_guard<std::mutex> lock(running_mu);
     running = true;
@@ -107,6 +110,7 @@ void Listener::Loop::stop() {
   }
   if (workers) workers->stop();
   if (reserved_workers) reserved_workers->stop();
+  if (cpu_workers) cpu_workers->stop();
   table.for_each([this](Connection& c) { close(c); });
   table.collect();
   close_fds();

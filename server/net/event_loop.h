@@ -78,6 +78,7 @@ struct Listener::Loop {
   ConnectionTable table;
   std::unique_ptr<WorkerPool> workers;
   std::unique_ptr<WorkerPool> reserved_workers;  // Callbacks::reserved requests only
+  std::unique_ptr<WorkerPool> cpu_workers;       // Callbacks::cpu_bound requests only
   std::size_t max_connections = 0;
   int listen_fd = -1;
   int epoll_fd = -1;

@@ -53,6 +53,13 @@ struct Callbacks {
   /// On the loop thread, optional: whether a complete request goes to the reserved
   /// worker, which answers nothing else, so it never waits behind slow requests.
   std::function<bool(const httplib::Request& req)> reserved;
+  /// On the loop thread, optional: whether a complete request is pure CPU work (a search
+  /// over an index in memory), answered by workers of its own, one per core, in the order
+  /// such requests came. With more of them running at once than cores, each is slowed by
+  /// all the others, so a slow one ends as late as its own time multiplied by their
+  /// number; queued, it waits only for those ahead of it (bench/RESULTS.md, round 18: p99
+  /// of distinct searches at 16 connections about halved).
+  std::function<bool(const httplib::Request& req)> cpu_bound;
   /// On the loop thread, optional: the answer to a complete request when it is at hand
   /// (already built), so it needs no worker; false leaves it to `handle`. Must not block.
   std::function<bool(httplib::Request& req, httplib::Response& res)> answer_now;

@@ -156,3 +156,13 @@ TEST_CASE("route patterns match as std::regex does, on every route", "[server][r
   }
   CHECK(matched > 1000);  // the paths do reach the routes
 }
+
+TEST_CASE("routes: searches are the cpu-bound ones, answered by workers of their own",
+          "[server][routes]") {
+  std::vector<std::string_view> cpu;
+  for (const auto& r : kb::http::route_table()) {
+    if (r.cpu_bound) cpu.push_back(r.name);
+    CHECK_FALSE((r.cpu_bound && r.reserved));
+  }
+  CHECK(cpu == std::vector<std::string_view>{"/api/v1/search"});
+}

@@ -138,26 +138,21 @@ std::size_t utf8_chars(std::string_view s) {
 // The best rows of one FTS5 query, ranked once per index generation and kept: a word found
 // in most records costs a ranking of every row holding it (about 0.2 s at 100k records),
 // and a search box asks for the same few words again and again.
-using RankedRows = std::vector<std::pair<std::int64_t, double>>;
 struct Ranked {
   std::mutex mu;  ///< held while ranking, so concurrent asks of one query rank it once
-  /// (rowid, bm25) best first: the best `asked` rows, all of them when fewer. Replaced
-  /// (never changed) when a caller needs more than were asked.
-  std::shared_ptr<const RankedRows> rows;
-  std::size_t asked = 0;
+  bool ready = false;
+  std::vector<std::pair<std::int64_t, double>> rows;  ///< (rowid, bm25) best first
   /// Hits of the first kKeptHits rows as read back (snippets made), by rowid: a row of
   /// one generation always reads back the same, and a snippet re-tokenizes the row.
   std::mutex hits_mu;
   std::unordered_map<std::int64_t, SearchHit> hits;
 };
 
-// Rows ranked and kept per query, at most: the largest page (limit 100) with room to skip
-// rows a reload changed (the snapshot asks again for more when it drops some).
+// Rows ranked and kept per query: the largest page (limit 100) with room to skip rows a
+// reload changed (the snapshot asks again for more when it drops some). Gotchas come first
+// among these (gotchas_first), so fewer rows would change what a page shows, not only
+// how deep it can go: the static site's search ranks with the same window.
 constexpr std::int64_t kRankedRows = 256;
-// Rows ranked at first: a page of 20 and room. Fewer rows asked is less work for the
-// ranking in memory (it skips rows that cannot reach the last one kept); a caller needing
-// more ranks again, for as many as it needs and at least twice as many.
-constexpr std::size_t kFirstRows = 32;
 // Queries kept per generation; past this the cache starts over (a query ranks again).
 constexpr std::size_t kMaxQueries = 512;
 // Rows per query whose hits are kept with their snippets (the largest page: limit 100).
@@ -276,12 +271,11 @@ void gotchas_first(sqlite3* db, std::vector<std::pair<std::int64_t, double>>& ro
                         [&](const auto& row) { return !other.count(row.first); });
 }
 
-// The kept ranking of `match` for index generation `gen` with at least `need` rows (or all
-// there are), ranking it first when no caller has ranked as many. A caller holding an
-// older generation than the cache ranks without keeping.
-std::pair<std::shared_ptr<Ranked>, std::shared_ptr<const RankedRows>> ranking(
-    RankedQueries& cache, std::uint64_t gen, sqlite3* db, const std::string& match,
-    const MemRanker* mem, const Query& query, std::size_t need) {
+// The kept ranking of `match` for index generation `gen`, ranking it first when no caller
+// has. A caller holding an older generation than the cache ranks without keeping.
+std::shared_ptr<Ranked> ranking(RankedQueries& cache, std::uint64_t gen, sqlite3* db,
+                                const std::string& match, const MemRanker* mem,
+                                const Query& query) {
   std::shared_ptr<Ranked> entry;
   {
     std::lock_guard<std::mutex> lock(cache.mu);
@@ -299,16 +293,13 @@ std::pair<std::shared_ptr<Ranked>, std::shared_ptr<const RankedRows>> ranking(
   }
   if (!entry) entry = std::make_shared<Ranked>();
   std::lock_guard<std::mutex> lock(entry->mu);
-  const bool all_there = entry->rows && entry->rows->size() < entry->asked;
-  if (!entry->rows || (!all_there && entry->asked < need)) {
-    // Only the ranking in memory stops early; FTS5 ranks every row it finds anyway.
-    const std::size_t k =
-        mem ? std::min<std::size_t>(kRankedRows, std::max({need, kFirstRows, 2 * entry->asked}))
-            : static_cast<std::size_t>(kRankedRows);
+  if (!entry->ready) {
     // Into a local first: a ranking cut short (the query budget) must leave nothing behind.
     std::vector<std::pair<std::int64_t, double>> rows;
     std::optional<std::vector<std::pair<std::int64_t, double>>> held;
-    if (mem) held = mem->rank(db, *query.groups, query.prefix, query.combine, k, query.memo);
+    if (mem)
+      held = mem->rank(db, *query.groups, query.prefix, query.combine,
+                       static_cast<std::size_t>(kRankedRows), query.memo);
     if (held) {
       rows = std::move(*held);
       mem->gotchas_first(rows);
@@ -318,10 +309,10 @@ std::pair<std::shared_ptr<Ranked>, std::shared_ptr<const RankedRows>> ranking(
       while (st.step()) rows.emplace_back(st.int64(0), st.real(1));
       gotchas_first(db, rows);
     }
-    entry->rows = std::make_shared<const RankedRows>(std::move(rows));
-    entry->asked = held ? k : static_cast<std::size_t>(kRankedRows);
+    entry->rows = std::move(rows);
+    entry->ready = true;
   }
-  return {entry, entry->rows};
+  return entry;
 }
 
 // The phrases of a query as FTS5 numbers them (groups in order, each group's spellings in
@@ -375,10 +366,9 @@ std::unordered_map<std::int64_t, SearchHit> read_hits(sqlite3* db, const Query& 
 void ranked_hits(RankedQueries& cache, std::uint64_t gen, sqlite3* db, const std::string& match,
                  const MemRanker* mem, const Query& query, std::size_t limit,
                  std::vector<SearchHit>& out, std::unordered_set<std::int64_t>& seen) {
-  // The rows an earlier part found are skipped: as many more are needed.
-  auto [ranked, ranked_rows] = ranking(cache, gen, db, match, mem, query, seen.size() + limit);
+  auto ranked = ranking(cache, gen, db, match, mem, query);
   std::vector<std::pair<std::int64_t, double>> rows;
-  for (const auto& row : *ranked_rows) {
+  for (const auto& row : ranked->rows) {
     if (!seen.count(row.first)) rows.push_back(row);
   }
   std::size_t next = 0, added = 0;
