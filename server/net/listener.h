@@ -58,7 +58,7 @@ struct Callbacks {
   /// such requests came. With more of them running at once than cores, each is slowed by
   /// all the others, so a slow one ends as late as its own time multiplied by their
   /// number; queued, it waits only for those ahead of it (bench/RESULTS.md, round 18: p99
-  /// of distinct searches at 16 connections about halved).
+  /// of distinct searches at 16 connections about a fourth of what it was).
   std::function<bool(const httplib::Request& req)> cpu_bound;
   /// On the loop thread, optional: the answer to a complete request when it is at hand
   /// (already built), so it needs no worker; false leaves it to `handle`. Must not block.
