@@ -340,22 +340,27 @@ std::size_t Router::body_limit(const Request& req) const {
   }
 }
 
-bool Router::reserved(const Request& req) const {
+namespace {
+
+// A flag of the route `req` takes; false when none does (or the path cannot be read).
+template <typename Find>
+bool route_flag(Find&& find, bool Route::*flag) {
   try {
-    const Route* r = impl_->find(req);
-    return r != nullptr && r->reserved;
+    const Route* r = find();
+    return r != nullptr && r->*flag;
   } catch (...) {
     return false;
   }
 }
 
+}  // namespace
+
+bool Router::reserved(const Request& req) const {
+  return route_flag([&] { return impl_->find(req); }, &Route::reserved);
+}
+
 bool Router::cpu_bound(const Request& req) const {
-  try {
-    const Route* r = impl_->find(req);
-    return r != nullptr && r->cpu_bound;
-  } catch (...) {
-    return false;
-  }
+  return route_flag([&] { return impl_->find(req); }, &Route::cpu_bound);
 }
 
 void Router::handle(Request& req, Response& res, const std::atomic<bool>* gone) const {

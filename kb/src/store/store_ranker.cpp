@@ -400,14 +400,22 @@ std::shared_ptr<const MemRanker::Shares> MemRanker::term_shares(std::size_t term
     const double D = static_cast<double>(lengths_[row]);
     out->add(row, idf * ((f * (k1 + 1.0)) / (f + k1 * (1 - b + b * D / avgdl_))));
   }
-  if (rows >= keep_from_rows_) {
-    const std::size_t cost = out->bytes();
-    std::lock_guard<std::mutex> lock(kept_mu_);
-    if (auto it = kept_.find(term); it != kept_.end()) return it->second;
-    if (kept_bytes_ + cost <= kKeptBytes) {
-      kept_bytes_ += cost;
-      kept_.emplace(term, out);
-    }
+  if (rows < keep_from_rows_) return out;
+  const std::size_t cost = out->bytes();
+  return keep(kept_, term, std::move(out), cost);
+}
+
+template <typename Map>
+std::shared_ptr<const MemRanker::Shares> MemRanker::keep(Map& kept,
+                                                         const typename Map::key_type& key,
+                                                         std::shared_ptr<const Shares> out,
+                                                         std::size_t cost) const {
+  std::lock_guard<std::mutex> lock(kept_mu_);
+  // Another search may have kept the same while this one worked it out: one copy is kept.
+  if (auto it = kept.find(key); it != kept.end()) return it->second;
+  if (kept_bytes_ + cost <= kKeptBytes) {
+    kept_bytes_ += cost;
+    kept.emplace(key, out);
   }
   return out;
 }
@@ -416,22 +424,15 @@ template <typename Make>
 std::shared_ptr<const MemRanker::Shares> MemRanker::phrase_shares(const std::string& key,
                                                                   std::size_t work,
                                                                   Make&& make) const {
-  const bool keep = work >= keep_from_rows_;
-  if (keep) {
+  const bool keeps = work >= keep_from_rows_;
+  if (keeps) {
     std::lock_guard<std::mutex> lock(kept_mu_);
     if (auto it = kept_phrases_.find(key); it != kept_phrases_.end()) return it->second;
   }
   std::shared_ptr<const Shares> out = make();
-  if (keep) {
-    const std::size_t cost = out->bytes() + key.capacity() + 64;
-    std::lock_guard<std::mutex> lock(kept_mu_);
-    if (auto it = kept_phrases_.find(key); it != kept_phrases_.end()) return it->second;
-    if (kept_bytes_ + cost <= kKeptBytes) {
-      kept_bytes_ += cost;
-      kept_phrases_.emplace(key, out);
-    }
-  }
-  return out;
+  if (!keeps) return out;
+  const std::size_t cost = out->bytes() + key.capacity() + 64;
+  return keep(kept_phrases_, key, std::move(out), cost);
 }
 
 std::optional<std::vector<std::pair<std::int64_t, double>>> MemRanker::rank(
