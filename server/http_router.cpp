@@ -340,27 +340,14 @@ std::size_t Router::body_limit(const Request& req) const {
   }
 }
 
-namespace {
-
-// A flag of the route `req` takes; false when none does (or the path cannot be read).
-template <typename Find>
-bool route_flag(Find&& find, bool Route::*flag) {
+net::Lane Router::lane(const Request& req) const {
   try {
-    const Route* r = find();
-    return r != nullptr && r->*flag;
+    const Route* r = impl_->find(req);
+    if (r && r->reserved) return net::Lane::reserved;
+    if (r && r->cpu_bound) return net::Lane::cpu;
   } catch (...) {
-    return false;
   }
-}
-
-}  // namespace
-
-bool Router::reserved(const Request& req) const {
-  return route_flag([&] { return impl_->find(req); }, &Route::reserved);
-}
-
-bool Router::cpu_bound(const Request& req) const {
-  return route_flag([&] { return impl_->find(req); }, &Route::cpu_bound);
+  return net::Lane::general;
 }
 
 void Router::handle(Request& req, Response& res, const std::atomic<bool>* gone) const {

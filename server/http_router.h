@@ -11,6 +11,7 @@
 #include <memory>
 #include <string_view>
 
+#include "net/listener.h"
 #include "routes.h"
 
 namespace kb::http {
@@ -46,11 +47,10 @@ class Router {
   /// route takes it). Never blocks or throws.
   std::size_t body_limit(const httplib::Request& req) const;
 
-  /// Whether `req` is answered on the reserved worker, never queued behind others: the
-  /// routes a load balancer or a scraper polls (Route::reserved).
-  bool reserved(const httplib::Request& req) const;
-  /// Whether `req` is pure CPU work, answered by the workers kept for it (Route::cpu_bound).
-  bool cpu_bound(const httplib::Request& req) const;
+  /// The workers `req` goes to: the reserved one, never queued behind others, for the
+  /// routes a load balancer or a scraper polls (Route::reserved); those kept for pure CPU
+  /// work (Route::cpu_bound); else the general ones. Never blocks or throws.
+  net::Lane lane(const httplib::Request& req) const;
 
   /// Fills `res` for a request the front end refused before routing (framing errors,
   /// 408, 503 over the connection limits): the JSON error shape with `status`.

@@ -97,7 +97,7 @@ struct Route {
   /// balancer or a scraper polls must answer while every other worker is busy.
   bool reserved = false;
   /// Pure CPU work (a search): answered by the workers kept for such requests, one per
-  /// core, in the order they came (net::Callbacks::cpu_bound).
+  /// core, in the order they came (net::Lane::cpu).
   bool cpu_bound = false;
 };
 

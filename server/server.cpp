@@ -163,11 +163,8 @@ Server::Server(ServeConfig config) : impl_(std::make_unique<Impl>()) {
                                                const std::atomic<bool>& gone) {
     router->handle(req, res, &gone);
   };
-  callbacks.reserved = [router = m.router.get()](const httplib::Request& req) {
-    return router->reserved(req);
-  };
-  callbacks.cpu_bound = [router = m.router.get()](const httplib::Request& req) {
-    return router->cpu_bound(req);
+  callbacks.lane = [router = m.router.get()](const httplib::Request& req) {
+    return router->lane(req);
   };
   // The loop answers what is already built itself, unless every answer is logged: a log
   // line is a write the loop must not wait for.

@@ -213,9 +213,10 @@ void Listener::Loop::dispatch(Connection& c, Clock::time_point now) {
   // The worker writes what the socket takes at once (most answers), unless a 100
   // Continue is still queued ahead of it; the loop writes the rest.
   const int fd = c.out_sent >= c.out.size() ? c.fd : -1;
-  WorkerPool& pool = callbacks.reserved && callbacks.reserved(req)     ? *reserved_workers
-                     : callbacks.cpu_bound && callbacks.cpu_bound(req) ? *cpu_workers
-                                                                       : *workers;
+  const Lane lane = callbacks.lane ? callbacks.lane(req) : Lane::general;
+  WorkerPool& pool = lane == Lane::reserved ? *reserved_workers
+                     : lane == Lane::cpu    ? *cpu_workers
+                                            : *workers;
   pool.submit([this, id = c.id, fd, keep_alive, gone = c.gone, req = std::move(req)]() mutable {
     if (gone->load()) {
       // Its client left while it queued: nobody reads an answer, so none is made.

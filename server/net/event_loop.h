@@ -77,8 +77,8 @@ struct Listener::Loop {
   ConnectionStats& stats;
   ConnectionTable table;
   std::unique_ptr<WorkerPool> workers;
-  std::unique_ptr<WorkerPool> reserved_workers;  // Callbacks::reserved requests only
-  std::unique_ptr<WorkerPool> cpu_workers;       // Callbacks::cpu_bound requests only
+  std::unique_ptr<WorkerPool> reserved_workers;  // Lane::reserved requests only
+  std::unique_ptr<WorkerPool> cpu_workers;       // Lane::cpu requests only
   std::size_t max_connections = 0;
   int listen_fd = -1;
   int epoll_fd = -1;

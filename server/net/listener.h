@@ -43,6 +43,19 @@ struct ListenerConfig {
   ParserLimits parser;
 };
 
+/// The workers a complete request goes to.
+enum class Lane {
+  general,   ///< the `workers` of ListenerConfig
+  reserved,  ///< a worker that answers nothing else, so it never waits behind slow requests
+  /// Workers of their own, one per core, in the order such requests came: for pure CPU
+  /// work (a search over an index in memory). With more of them running at once than
+  /// cores, each is slowed by all the others, so a slow one ends as late as its own time
+  /// multiplied by their number; queued, it waits only for those ahead of it
+  /// (bench/RESULTS.md, round 18: p99 of distinct searches at 16 connections about a
+  /// fourth of what it was).
+  cpu,
+};
+
 /// What the loop calls to answer.
 struct Callbacks {
   /// On a worker thread: the answer to a complete request. `gone` turns true when its
@@ -50,16 +63,9 @@ struct Callbacks {
   /// wanted, and long work may stop.
   std::function<void(httplib::Request& req, httplib::Response& res, const std::atomic<bool>& gone)>
       handle;
-  /// On the loop thread, optional: whether a complete request goes to the reserved
-  /// worker, which answers nothing else, so it never waits behind slow requests.
-  std::function<bool(const httplib::Request& req)> reserved;
-  /// On the loop thread, optional: whether a complete request is pure CPU work (a search
-  /// over an index in memory), answered by workers of its own, one per core, in the order
-  /// such requests came. With more of them running at once than cores, each is slowed by
-  /// all the others, so a slow one ends as late as its own time multiplied by their
-  /// number; queued, it waits only for those ahead of it (bench/RESULTS.md, round 18: p99
-  /// of distinct searches at 16 connections about a fourth of what it was).
-  std::function<bool(const httplib::Request& req)> cpu_bound;
+  /// On the loop thread, optional: the workers a complete request goes to (general when
+  /// unset). One call per request: it matches the request's route once.
+  std::function<Lane(const httplib::Request& req)> lane;
   /// On the loop thread, optional: the answer to a complete request when it is at hand
   /// (already built), so it needs no worker; false leaves it to `handle`. Must not block.
   std::function<bool(httplib::Request& req, httplib::Response& res)> answer_now;

@@ -58,8 +58,11 @@ struct Lanes {
       res.status = 200;
       res.set_content("ok", "text/plain");
     };
-    cb.reserved = [](const httplib::Request& req) { return req.path == "/healthz"; };
-    cb.cpu_bound = [](const httplib::Request& req) { return req.path == "/search"; };
+    cb.lane = [](const httplib::Request& req) {
+      return req.path == "/healthz"  ? net::Lane::reserved
+             : req.path == "/search" ? net::Lane::cpu
+                                     : net::Lane::general;
+    };
     cb.refuse = [](const httplib::Request&, int status, std::string_view message,
                    httplib::Response& res) {
       res.status = status;
