@@ -502,11 +502,12 @@ std::optional<std::vector<std::pair<std::int64_t, double>>> MemRanker::rank(
         // One term: its rows are its postings, their shares fixed for this index.
         scored = from < to ? term_shares(from) : std::make_shared<const Shares>();
       } else {
-        // The postings a match reads: every term of the phrase (of each token's range).
+        // The postings a match reads: every term of the phrase (of each token's range),
+        // counted only as far as deciding whether it is kept needs.
         std::size_t work = 0;
-        for (std::size_t t = 0; t < p.tokens.size(); ++t) {
+        for (std::size_t t = 0; t < p.tokens.size() && work < keep_from_rows_; ++t) {
           const auto [f, e] = range(p.tokens[t], p.prefix && t + 1 == p.tokens.size());
-          for (std::size_t i = f; i < e; ++i) work += df_[i];
+          for (std::size_t i = f; i < e && work < keep_from_rows_; ++i) work += df_[i];
         }
         scored = phrase_shares(key, work, [&]() -> std::shared_ptr<const Shares> {
           phrase_rows(p.tokens, p.prefix, s);

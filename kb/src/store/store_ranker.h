@@ -111,13 +111,13 @@ class MemRanker {
   /// hold at least keep_from_rows_ postings together: matching it reads their positions,
   /// the dearest step of a search. By the phrase's key (rank()).
   mutable std::unordered_map<std::string, std::shared_ptr<const Shares>> kept_phrases_;
-  /// A phrase's shares, worked out by `make` unless kept; kept when `work` (the postings
-  /// read) reaches keep_from_rows_ and kKeptBytes allow.
   /// `out` kept under `key` in `kept` when kKeptBytes allow `cost` more; what another
   /// search kept first when it did.
   template <typename Map>
   std::shared_ptr<const Shares> keep(Map& kept, const typename Map::key_type& key,
                                      std::shared_ptr<const Shares> out, std::size_t cost) const;
+  /// A phrase's shares, worked out by `make` unless kept; kept when `work` (the postings
+  /// read) reaches keep_from_rows_ and kKeptBytes allow.
   template <typename Make>
   std::shared_ptr<const Shares> phrase_shares(const std::string& key, std::size_t work,
                                               Make&& make) const;
