@@ -284,6 +284,17 @@ TEST_CASE("search ranking in memory: a word's kept scores rank as working them o
     // The first round kept the words' scores; the second found them.
     CHECK(keeping->bytes() > before);
   }
+  // The typo check answers from kept phrases (as written or as a prefix) as FTS5 does:
+  // phrases found, phrases of no row, a phrase kept only as written asked as a prefix.
+  for (const std::string p : {"kv-cache", "router's", "does-not-occur", "cache hit", "p/d"}) {
+    for (bool prefix : {false, true}) {
+      REQUIRE(keeping->rank(db, {{p}}, prefix, C::all, 5));
+      finds_as_fts5(db, *keeping, p);
+    }
+  }
+  REQUIRE(keeping->rank(db, {{"decode decode"}}, false, C::all, 5));
+  finds_as_fts5(db, *keeping, "decode decode");
+  finds_as_fts5(db, *keeping, "decode deco");
   CHECK(fresh->bytes() == kb::MemRanker::build(db, nullptr, 1u << 31)->bytes());
 }
 

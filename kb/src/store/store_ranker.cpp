@@ -354,6 +354,18 @@ void MemRanker::phrase_rows(const std::vector<std::string>& tokens, bool prefix,
   for (std::uint32_t row : rows) s.slot[row] = 0;
 }
 
+std::string MemRanker::phrase_key(const std::vector<std::string>& tokens, bool prefix) {
+  std::string key = prefix ? "*" : "=";
+  for (const std::string& t : tokens) key.append(t).push_back('\0');
+  return key;
+}
+
+std::shared_ptr<const MemRanker::Shares> MemRanker::kept_phrase(const std::string& key) const {
+  std::lock_guard<std::mutex> lock(kept_mu_);
+  auto it = kept_phrases_.find(key);
+  return it == kept_phrases_.end() ? nullptr : it->second;
+}
+
 std::optional<bool> MemRanker::finds(sqlite3* db, const std::vector<std::string>& spellings,
                                      bool prefix_first) const {
   FtsTokenizer tok(db);
@@ -369,6 +381,18 @@ std::optional<bool> MemRanker::finds(sqlite3* db, const std::vector<std::string>
       const auto [from, to] = range(t.front(), prefix);
       found = from < to;
       continue;
+    }
+    // A phrase a search has kept answers without reading positions: the search asked
+    // before this check (a typo's) usually kept it. Found as written is found as a prefix.
+    if (auto kept = kept_phrase(phrase_key(t, false)); kept && !kept->rows.empty()) {
+      found = true;
+      continue;
+    }
+    if (prefix) {
+      if (auto kept = kept_phrase(phrase_key(t, true))) {
+        found = !kept->rows.empty();
+        continue;
+      }
     }
     phrase_rows(t, prefix, s);
     found = !s.phrase.empty();
@@ -426,8 +450,7 @@ std::shared_ptr<const MemRanker::Shares> MemRanker::phrase_shares(const std::str
                                                                   Make&& make) const {
   const bool keeps = work >= keep_from_rows_;
   if (keeps) {
-    std::lock_guard<std::mutex> lock(kept_mu_);
-    if (auto it = kept_phrases_.find(key); it != kept_phrases_.end()) return it->second;
+    if (auto kept = kept_phrase(key)) return kept;
   }
   std::shared_ptr<const Shares> out = make();
   if (!keeps) return out;
@@ -481,8 +504,7 @@ std::optional<std::vector<std::pair<std::int64_t, double>>> MemRanker::rank(
   std::vector<TopkPhrase> lists;
   lists.reserve(phrases.size());
   for (const Phrase& p : phrases) {
-    std::string key = p.prefix ? "*" : "=";
-    for (const std::string& t : p.tokens) key.append(t).push_back('\0');
+    std::string key = phrase_key(p.tokens, p.prefix);
     auto it = std::find_if(m.scored_.begin(), m.scored_.end(),
                            [&](const auto& e) { return e.first == key; });
     if (it == m.scored_.end()) {

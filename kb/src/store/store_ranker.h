@@ -122,6 +122,10 @@ class MemRanker {
   std::shared_ptr<const Shares> phrase_shares(const std::string& key, std::size_t work,
                                               Make&& make) const;
   mutable std::size_t kept_bytes_ = 0;
+  /// A phrase's key among the kept ones: its tokens, the last a prefix when `prefix`.
+  static std::string phrase_key(const std::vector<std::string>& tokens, bool prefix);
+  /// The phrase kept under `key`, if any.
+  std::shared_ptr<const Shares> kept_phrase(const std::string& key) const;
 
   std::string_view term(std::size_t i) const {
     return std::string_view(terms_).substr(term_at_[i], term_at_[i + 1] - term_at_[i]);
