@@ -14,10 +14,13 @@ struct Hit {
 };
 
 // The better of two hits: the higher score, then the lower row. As a heap's order, the
-// heap's front is the worst hit kept.
-bool better(const Hit& a, const Hit& b) {
-  return a.score > b.score || (a.score == b.score && a.row < b.row);
-}
+// heap's front is the worst hit kept. (A type, not a function: the heap's steps inline it.)
+struct Better {
+  bool operator()(const Hit& a, const Hit& b) const {
+    return a.score > b.score || (a.score == b.score && a.row < b.row);
+  }
+};
+constexpr Better better{};
 
 // The best k hits seen so far.
 class Best {
@@ -39,9 +42,19 @@ class Best {
       heap_.push_back(h);
       std::push_heap(heap_.begin(), heap_.end(), better);
     } else if (better(h, heap_.front())) {
-      std::pop_heap(heap_.begin(), heap_.end(), better);
-      heap_.back() = h;
-      std::push_heap(heap_.begin(), heap_.end(), better);
+      // The worst kept gives way: `h` sinks from the front to its place (one pass, where
+      // pop_heap then push_heap would make two).
+      const std::size_t n = heap_.size();
+      std::size_t at = 0;
+      while (true) {
+        std::size_t child = 2 * at + 1;
+        if (child >= n) break;
+        if (child + 1 < n && better(heap_[child], heap_[child + 1])) ++child;
+        if (!better(h, heap_[child])) break;
+        heap_[at] = heap_[child];
+        at = child;
+      }
+      heap_[at] = h;
     }
   }
   std::vector<std::pair<std::uint32_t, double>> sorted() {
@@ -165,28 +178,66 @@ std::vector<std::pair<std::uint32_t, double>> top_any(const std::vector<TopkPhra
     return phrases[a].rows->max < phrases[b].rows->max;
   });
   std::vector<double> below(m + 1, 0);
-  for (std::size_t t = 0; t < m; ++t) below[t + 1] = below[t] + phrases[order[t]].rows->max;
+  std::vector<std::size_t> place(m);  // phrase -> its place in `order`
+  for (std::size_t t = 0; t < m; ++t) {
+    below[t + 1] = below[t] + phrases[order[t]].rows->max;
+    place[order[t]] = t;
+  }
+  constexpr std::uint32_t kEnd = std::numeric_limits<std::uint32_t>::max();
+  // Each phrase's place (in `order`'s order), the row there (kEnd past the last), and
+  // whether the row being scored is in it, with its share.
+  std::vector<std::size_t> at(m, 0);
+  std::vector<std::uint32_t> cur(m);
+  std::vector<char> holds(m, 0);
+  std::vector<double> share(m, 0);
+  const auto rows_of = [&](std::size_t t) -> const ScoredRows& { return *phrases[order[t]].rows; };
+  for (std::size_t t = 0; t < m; ++t) cur[t] = rows_of(t).size() ? rows_of(t).rows[0] : kEnd;
   Best best(k);
-  Cursors c(phrases);
   std::size_t ess = 0;
-  while (ess < m) {
-    std::uint32_t row = std::numeric_limits<std::uint32_t>::max();
-    for (std::size_t t = ess; t < m; ++t) row = std::min(row, c.current(order[t]));
-    if (row == std::numeric_limits<std::uint32_t>::max()) break;
+  std::uint32_t row = kEnd;
+  for (std::size_t t = 0; t < m; ++t) row = std::min(row, cur[t]);
+  while (row != kEnd) {
+    // The essential phrases holding the row, each moved past it, and the next row any of
+    // them holds: one pass.
     double partial = 0;
+    std::uint32_t next = kEnd;
     for (std::size_t t = ess; t < m; ++t) {
-      if (c.find(order[t], row)) partial += c.share(order[t]);
+      holds[t] = cur[t] == row;
+      if (holds[t]) {
+        const ScoredRows& r = rows_of(t);
+        share[t] = r.shares[at[t]];
+        partial += share[t];
+        cur[t] = ++at[t] < r.size() ? r.rows[at[t]] : kEnd;
+      }
+      next = std::min(next, cur[t]);
     }
     bool keep = best.reachable(partial + below[ess]);
     for (std::size_t t = ess; keep && t-- > 0;) {
-      if (c.find(order[t], row)) partial += c.share(order[t]);
+      const ScoredRows& r = rows_of(t);
+      at[t] = seek(r.rows, at[t], row);
+      holds[t] = at[t] < r.size() && r.rows[at[t]] == row;
+      if (holds[t]) {
+        share[t] = r.shares[at[t]];
+        partial += share[t];
+      }
       keep = best.reachable(partial + below[t]);
     }
     if (keep) {
-      best.offer({c.score(), row});
+      // The score as FTS5 adds it: the shares of the phrases holding the row, in phrase
+      // order (every phrase was looked at: `keep` held through all of them).
+      double score = 0;
+      for (std::size_t i = 0; i < m; ++i) {
+        if (holds[place[i]]) score += share[place[i]];
+      }
+      best.offer({score, row});
+      const std::size_t was = ess;
       while (ess < m && !best.reachable(below[ess + 1])) ++ess;
+      if (ess != was) {  // fewer phrases bring candidates now
+        next = kEnd;
+        for (std::size_t t = ess; t < m; ++t) next = std::min(next, cur[t]);
+      }
     }
-    c.pass(row);
+    row = next;
   }
   return best.sorted();
 }
