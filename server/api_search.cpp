@@ -36,9 +36,10 @@ void search(const Ctx& c) {
   const std::size_t limit = c.integer("limit");
   // A word that finds nothing may be a typo of an engine or setting name: suggested, and
   // searched instead when the query as typed finds nothing at all.
-  auto results = c.snap.search(q, limit);
+  std::vector<std::string> found;  // words the search saw: no need to look for them again
+  auto results = c.snap.search(q, limit, &found);
   const std::string suggestion = corrected_query(
-      c.snap.corpus(), [&](std::string_view w) { return c.snap.finds(w); }, q);
+      c.snap.corpus(), [&](std::string_view w) { return c.snap.finds(w, &found); }, q);
   const bool corrected = results.empty() && !suggestion.empty();
   if (corrected) results = c.snap.search(suggestion, limit);
   json hits = json::array();

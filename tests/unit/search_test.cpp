@@ -261,6 +261,21 @@ TEST_CASE("search: a symptom's, engine's or setting's other spelling finds its o
   CHECK(store.finds("Trtllm", &syn));
   CHECK(store.finds("knob worker"));  // a sentence: any of its words
   CHECK_FALSE(store.finds(""));
+  // A search says which of its terms it saw some row hold (as written or by a synonym):
+  // the typo check then looks only for the others. Every word of a row found; some words
+  // of none; a word found only by its synonym; a word found only as a prefix is not
+  // reported (finds() looks for it).
+  std::vector<std::string> found;
+  store.search("worker lock", 10, std::chrono::milliseconds(2000), &syn, &found);
+  CHECK(found == std::vector<std::string>{"worker", "lock"});
+  store.search("blorpt decode corrup trtllm", 10, std::chrono::milliseconds(2000), &syn, &found);
+  CHECK(found == std::vector<std::string>{"decode", "trtllm"});
+  for (const std::string w : {"blorpt", "decode", "corrup", "trtllm"}) {
+    INFO(w);
+    CHECK(store.finds(w, &syn, std::chrono::milliseconds(2000), &found) == store.finds(w, &syn));
+  }
+  CHECK(store.finds("blorpt", &syn, std::chrono::milliseconds(2000),
+                    &found) == false);  // not reported: looked for, and not found
 }
 
 TEST_CASE("search: a page asked after a shorter one is the page a first search gives", "[search]") {

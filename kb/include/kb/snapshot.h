@@ -115,12 +115,15 @@ class Snapshot {
   std::vector<const Record*> referencing(std::string_view id) const;
   /// Full-text hits whose record is in this snapshot, unchanged since it was indexed;
   /// throws Error(timeout) past the query budget.
-  std::vector<SearchHit> search(std::string_view q, std::size_t limit) const;
+  /// `found`: the query's terms some record holds (Store::search), for finds().
+  std::vector<SearchHit> search(std::string_view q, std::size_t limit,
+                                std::vector<std::string>* found = nullptr) const;
   /// How search ranks now (Store::search_ranking); "none" without an index.
   std::string_view search_ranking() const;
   /// Whether searching `word` alone finds any record (as written, as a prefix, or by a
   /// synonym): the first matching row ends it, nothing is ranked.
-  bool finds(std::string_view word) const;
+  /// `found`: terms a search() of this snapshot reported found.
+  bool finds(std::string_view word, const std::vector<std::string>* found = nullptr) const;
   /// Records added, changed or deleted after `since_ms`, oldest first.
   std::vector<ChangeStamp> changes_since(std::int64_t since_ms) const;
   /// This snapshot's load time in unix ms, never older than any change stamp: the cursor

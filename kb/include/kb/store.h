@@ -90,9 +90,12 @@ class Store {
   /// Full-text search; `query` is user text, never FTS syntax (every term is quoted).
   /// Stops with kb::Error(timeout) past `budget`.
   /// With `synonyms`, each query word is searched as any spelling of its groups.
+  /// `found`, when given, gets the query's terms the search saw some row hold (as
+  /// written, or by a synonym): finds() need not look for them again.
   std::vector<SearchHit> search(std::string_view query, std::size_t limit,
                                 std::chrono::milliseconds budget = std::chrono::milliseconds(2000),
-                                const SearchSynonyms* synonyms = nullptr) const;
+                                const SearchSynonyms* synonyms = nullptr,
+                                std::vector<std::string>* found = nullptr) const;
 
   /// Starts making the ranking search keeps in memory for the index as it is now (on a
   /// thread of its own for a large index; FTS5 ranks until it is ready). Search makes it
@@ -104,8 +107,10 @@ class Store {
   /// Whether a search of `word` alone would find a row (as written, as a prefix of 3+
   /// characters, or by a synonym), without ranking: the cheap test behind a typo
   /// suggestion.
+  /// `found`: terms a search() reported found (true without looking).
   bool finds(std::string_view word, const SearchSynonyms* synonyms = nullptr,
-             std::chrono::milliseconds budget = std::chrono::milliseconds(2000)) const;
+             std::chrono::milliseconds budget = std::chrono::milliseconds(2000),
+             const std::vector<std::string>* found = nullptr) const;
 
   /// Every record matching `query` (same rules as search()) as (id, content_hash),
   /// unranked and without snippets: the cheap form for filtering a list by text.

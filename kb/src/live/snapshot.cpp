@@ -147,16 +147,18 @@ const SearchSynonyms& synonyms(SnapshotData& data, const Corpus& corpus) {
 
 }  // namespace
 
-bool Snapshot::finds(std::string_view word) const {
+bool Snapshot::finds(std::string_view word, const std::vector<std::string>* found) const {
   if (!store_) return false;
-  return store_->finds(word, &synonyms(*impl_, corpus()), options_.query_budget);
+  return store_->finds(word, &synonyms(*impl_, corpus()), options_.query_budget, found);
 }
 
 std::string_view Snapshot::search_ranking() const {
   return store_ ? store_->search_ranking() : std::string_view("none");
 }
 
-std::vector<SearchHit> Snapshot::search(std::string_view q, std::size_t limit) const {
+std::vector<SearchHit> Snapshot::search(std::string_view q, std::size_t limit,
+                                        std::vector<std::string>* found) const {
+  if (found) found->clear();
   if (!store_ || limit == 0) return {};
   const SearchSynonyms& syn = synonyms(*impl_, corpus());
   // Hits a reload changed after this snapshot are dropped; when any were, ask again for
@@ -164,7 +166,7 @@ std::vector<SearchHit> Snapshot::search(std::string_view q, std::size_t limit) c
   std::size_t want = limit;
   std::vector<SearchHit> out;
   for (int round = 0; round < 4; ++round) {
-    auto hits = store_->search(q, want, options_.query_budget, &syn);
+    auto hits = store_->search(q, want, options_.query_budget, &syn, found);
     out.clear();
     for (auto& h : hits) {
       const Record* r = corpus().find(h.id);

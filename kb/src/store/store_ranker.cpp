@@ -560,6 +560,19 @@ std::optional<std::vector<std::pair<std::int64_t, double>>> MemRanker::rank(
     }
     lists.push_back({it->second.get(), p.group});
   }
+  // Which groups some row holds as written: what the typo check would ask again.
+  m.found_.resize(groups.size(), -1);
+  for (std::size_t g = 0; g < groups.size(); ++g) {
+    bool whole = true, any = false;
+    for (std::size_t i = 0; i < phrases.size(); ++i) {
+      if (phrases[i].group != g) continue;
+      if (phrases[i].prefix)
+        whole = false;
+      else
+        any = any || lists[i].rows->size() > 0;
+    }
+    if (any || whole) m.found_[g] = any ? 1 : 0;
+  }
   // The best k rows, without scoring every row a common word holds (store_topk.h).
   std::vector<std::pair<std::int64_t, double>> out;
   for (const auto& [row, score] : top_k(lists, groups.size(), combine == Combine::all, k))

@@ -37,22 +37,32 @@ class MemRanker {
   /// How a query's groups combine: every group (AND), or any (OR).
   enum class Combine { all, any };
 
+  /// A phrase's rows in order, each with its share of the score.
+  using Shares = ScoredRows;
+  /// What one search's parts have in common: each phrase's rows and their share of the
+  /// score, worked out once for the search's every part (all words, the last one a
+  /// prefix, any word). Only for one ranker.
+  class Memo {
+   public:
+    /// Whether some row holds group `g` of the query as written (a spelling of it, none
+    /// taken as a prefix): known once a rank() looked at the group's rows.
+    std::optional<bool> found(std::size_t g) const {
+      if (g >= found_.size() || found_[g] < 0) return std::nullopt;
+      return found_[g] != 0;
+    }
+
+   private:
+    friend class MemRanker;
+    std::vector<std::pair<std::string, std::shared_ptr<const Shares>>> scored_;
+    std::vector<signed char> found_;  ///< per group: -1 not known, 0 no row, 1 some row
+  };
+
   /// The best `k` rows (rowid, FTS5's bm25: negative, lower is better) of a query whose
   /// groups hold alternative spellings, each a phrase of FTS5's query in this order, the
   /// last group's first spelling a prefix when `prefix_last`. Ties go to the lower rowid.
   /// A spelling of several tokens (`kv-cache`) is a phrase: its tokens side by side in one
   /// column. nullopt when a spelling has no token of FTS5's tokenizer: FTS5 must answer
   /// then. `db` lends FTS5's tokenizer.
-  /// What one search's parts have in common: each phrase's rows and their share of the
-  /// score, worked out once for the search's every part (all words, the last one a
-  /// prefix, any word). Only for one ranker.
-  /// A phrase's rows in order, each with its share of the score.
-  using Shares = ScoredRows;
-  class Memo {
-    friend class MemRanker;
-    std::vector<std::pair<std::string, std::shared_ptr<const Shares>>> scored_;
-  };
-
   std::optional<std::vector<std::pair<std::int64_t, double>>> rank(
       sqlite3* db, const std::vector<std::vector<std::string>>& groups, bool prefix_last,
       Combine combine, std::size_t k, Memo* memo = nullptr) const;

@@ -437,7 +437,9 @@ std::string fts_query(std::string_view user_text) {
 
 std::vector<SearchHit> Store::search(std::string_view query, std::size_t limit,
                                      std::chrono::milliseconds budget,
-                                     const SearchSynonyms* synonyms) const {
+                                     const SearchSynonyms* synonyms,
+                                     std::vector<std::string>* found) const {
+  if (found) found->clear();
   const std::vector<std::string> terms = content_terms(search_terms(query));
   if (terms.empty() || limit == 0) return {};
   std::vector<std::vector<std::string>> groups;
@@ -468,8 +470,11 @@ std::vector<SearchHit> Store::search(std::string_view query, std::size_t limit,
   const auto mem = mem_ranker(impl_->mem, impl_->path, gen, db);
   using C = MemRanker::Combine;
   MemRanker::Memo memo;
+  const std::size_t named = hits.size();
   ranked_hits(*impl_->ranked, gen, db, exact, mem.get(), Query{&groups, false, C::all, &memo},
               limit - hits.size(), hits, seen);
+  // A row holding every term as written: each term finds something.
+  const bool every_found = hits.size() > named;
   const bool prefix_ok = utf8_chars(terms.back()) >= kMinPrefixChars;
   if (hits.size() < limit && prefix_ok)
     ranked_hits(*impl_->ranked, gen, db, groups_query(groups, true), mem.get(),
@@ -479,6 +484,11 @@ std::vector<SearchHit> Store::search(std::string_view query, std::size_t limit,
   if (hits.size() < limit && terms.size() > 1)
     ranked_hits(*impl_->ranked, gen, db, any_query(groups), mem.get(),
                 Query{&groups, false, C::any, &memo}, limit - hits.size(), hits, seen);
+  if (found) {
+    for (std::size_t g = 0; g < terms.size(); ++g) {
+      if (every_found || memo.found(g).value_or(false)) found->push_back(terms[g]);
+    }
+  }
   return hits;
 }
 
@@ -497,8 +507,12 @@ std::string_view Store::search_ranking() const {
 }
 
 bool Store::finds(std::string_view word, const SearchSynonyms* synonyms,
-                  std::chrono::milliseconds budget) const {
+                  std::chrono::milliseconds budget, const std::vector<std::string>* found) const {
   const std::vector<std::string> terms = search_terms(word);
+  // A term a search just found as written is found as a prefix too.
+  if (found && terms.size() == 1 &&
+      std::find(found->begin(), found->end(), terms[0]) != found->end())
+    return true;
   if (terms.size() != 1) return !terms.empty() && !search(word, 1, budget, synonyms).empty();
   const std::vector<std::vector<std::string>> groups{synonyms ? synonyms->alternatives(terms[0])
                                                               : std::vector<std::string>{terms[0]}};
