@@ -528,7 +528,9 @@ const std::vector<std::pair<std::string_view, Put>>& encoders() {
            put_text(x, "versions", e.versions);
            json d = json::array();
            for (const auto& def : e.defaults) {
-             json y = {{"value", def.value}};
+             json y = json::object();
+             put_text(y, "value", def.value);
+             put_text(y, "derived", def.derived);
              put_text(y, "versions", def.versions);
              d.push_back(std::move(y));
            }

@@ -314,7 +314,8 @@ void record_schemas(json& s, const json& version, const json& severity, const js
              {"json", array_of(spelling)},
              {"keys", array_of(spelling)},
              {"versions", str()},
-             {"defaults", array_of(object({{"value", str()}, {"versions", str()}}, {"value"}))}},
+             {"defaults",
+              array_of(object({{"value", str()}, {"derived", str()}, {"versions", str()}}, {}))}},
             {"engine", "flags", "env", "json", "keys", "defaults"}))}},
       {"type", "key", "value_type", "scope", "synonyms", "values", "engines"});
   own["model"] = object({{"type", {{"type", "string"}, {"const", "model"}}},

@@ -65,7 +65,8 @@ List engine_rows(const View& v, const Links& links, const Record& r) {
       // The first entry whose range holds wins, so one without a range covers the rest.
       const char* rest = defaults.empty() ? "all versions" : "other versions";
       Data item;
-      set(item, "value", def.value.str());
+      if (!def.value.empty()) set(item, "value", def.value.str());
+      if (!def.derived.empty()) set(item, "derived", def.derived.str());
       set(item, "versions", def.versions.empty() ? std::string(rest) : def.versions.str());
       defaults.push_back(std::move(item));
     }

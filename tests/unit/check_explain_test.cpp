@@ -70,3 +70,67 @@ TEST_CASE("advice: the first paragraph of Markdown as plain text", "[check][advi
         "Run with --x, see the docs. More here.");
   CHECK(first_paragraph_plain("") == "");
 }
+
+TEST_CASE("explain: a default the engine works out when it starts is unknown, never false",
+          "[check][explain]") {
+  std::vector<Diagnostic> diags;
+  auto explain = [&](const std::string& script) {
+    Read r = read_texts({{"a.sh", script}});
+    auto e = DeployFixture::get().index.explain(r.deployment, "zz-derived-default", {}, diags);
+    REQUIRE(e);
+    return *e;
+  };
+  // A version whose default is derived: the clause is unknown, and says what decides it.
+  auto derived = explain(
+      "pip install sglang==0.5.16\npython3 -m sglang.launch_server --model-path m "
+      "--zz-derived-marker\n");
+  CHECK(derived.result == "may apply");
+  const Clause& c = derived.services[0].root.children[1];
+  CHECK(c.truth == "unknown");
+  REQUIRE(c.facts.size() == 1);
+  CHECK(c.facts[0].find("attention_backend is worked out by sglang when it starts, from the GPU "
+                        "and the model") != std::string::npos);
+  CHECK(c.facts[0].find("--set attention_backend=VALUE") != std::string::npos);
+  // A version whose default is a value: decided.
+  CHECK(explain("pip install sglang==0.0.5\npython3 -m sglang.launch_server --model-path m "
+                "--zz-derived-marker\n")
+            .result == "applies");
+  // No version: a value or a derived one, unknown.
+  CHECK(explain("python3 -m sglang.launch_server --model-path m --zz-derived-marker\n").result ==
+        "may apply");
+  // Stated: decided either way.
+  CHECK(explain("pip install sglang==0.5.16\npython3 -m sglang.launch_server --model-path m "
+                "--zz-derived-marker "
+                "--attention-backend flash_attn\n")
+            .result == "does not apply");
+  CHECK(explain("pip install sglang==0.5.16\npython3 -m sglang.launch_server --model-path m "
+                "--zz-derived-marker "
+                "--attention-backend flashinfer\n")
+            .result == "applies");
+}
+
+TEST_CASE("explain: prefill and decode both leaving a setting to one engine do not differ in it",
+          "[check][explain]") {
+  std::vector<Diagnostic> diags;
+  auto result = [&](const std::string& script) {
+    Read r = read_texts({{"pd.sh", script}});
+    auto e = DeployFixture::get().index.explain(r.deployment, "zz-derived-differs", {}, diags);
+    REQUIRE(e);
+    return e->result;
+  };
+  const std::string prefill =
+      "vllm serve m --port 8100 --kv-transfer-config "
+      "'{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_producer\"}'";
+  const std::string decode =
+      "vllm serve m --port 8200 --kv-transfer-config "
+      "'{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_consumer\"}'";
+  // The same engine and version chooses on both sides: nothing says they differ.
+  CHECK(result("pip install vllm==0.26.0\n" + prefill + " &\n" + decode + " &\n") ==
+        "does not apply");
+  // One side states it, the other leaves it to vLLM: they may differ.
+  CHECK(result("pip install vllm==0.26.0\n" + prefill + " --attention-backend flashinfer &\n" +
+               decode + " &\n") == "may apply");
+  // Both state it, differently: they differ.
+  CHECK(result("pip install vllm==0.26.0\n" + prefill + " --attention-backend flashinfer &\n" +
+               decode + " --attention-backend flash_attn &\n") == "applies");
+}

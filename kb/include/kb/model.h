@@ -461,6 +461,10 @@ struct Spelling {
 struct SettingDefault {
   Str versions;
   Str value;
+  /// Instead of a value: what the engine works the value out from when it starts
+  /// (SGLang's request cap, from its memory pools). Unknown to a deployment that does not
+  /// state it, never false.
+  Str derived;
   Pos pos;
 };
 

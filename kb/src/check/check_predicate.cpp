@@ -137,6 +137,14 @@ Why value_why(const Env& env, const ServiceEnv& s, const std::string& key, const
     if (!v.from->via.empty()) text += " (" + v.from->via + ")";
     return {text, file_of(s, v.from->file), v.from->pos, v.from->end};
   }
+  if (v.by_default && v.derived) {
+    const DeployedEngine& e = *v.by_default->engine;
+    return {key + who + " is worked out by " + std::string(text::id_slug(e.id)) +
+                " when it starts, from " + v.derived->derived.str() +
+                ": the input does not state it (stating it, or --set " + key +
+                "=VALUE, would decide it)",
+            file_of(s, e.file), e.version_pos.line ? e.version_pos : e.pos, e.end};
+  }
   if (v.by_default) {
     const DeployedEngine& e = *v.by_default->engine;
     std::string text = key + " = " + v.value.value_or("?") + who + " (the default of " +
@@ -215,9 +223,10 @@ Value effective(const Env& env, const ServiceEnv& s, const std::string& key,
       v.by_default = inst;
       return v;
     }
-    if (d.uncertain) {
+    if (d.uncertain || d.derived) {
       v.maybe = true;
       v.by_default = inst;
+      v.derived = d.derived ? d.from : nullptr;
       return v;
     }
   }

@@ -91,11 +91,12 @@ struct Env {
 /// A setting's value on a service: set, defaulted, uncertain, or not known at all.
 struct Value {
   std::optional<std::string> value;
-  bool maybe = false;                    ///< a default that depends on an unknown version
-  const Setting* from = nullptr;         ///< the deployment fact, when set
-  const Instance* by_default = nullptr;  ///< the engine whose default it is
-  std::string unknown;                   ///< why it is not known, when neither a fact nor a default
-  std::vector<std::string> one_of;       ///< when maybe: the values it may take; empty: any
+  bool maybe = false;                       ///< a default that depends on an unknown version
+  const Setting* from = nullptr;            ///< the deployment fact, when set
+  const Instance* by_default = nullptr;     ///< the engine whose default it is
+  const SettingDefault* derived = nullptr;  ///< the default by_default works out at start-up
+  std::string unknown;              ///< why it is not known, when neither a fact nor a default
+  std::vector<std::string> one_of;  ///< when maybe: the values it may take; empty: any
 };
 
 /// The effective value of `key` on service `s`.

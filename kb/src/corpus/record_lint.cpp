@@ -321,8 +321,14 @@ class Linter {
       for (const KeyValue& kv : v.implies) key_value(kv, {});
     }
     for (const EngineSpelling& e : def.engines) {
-      for (const SettingDefault& d : e.defaults)
-        value(r_, d.value, d.pos, "defaults", diag_code("setting.bad-value"));
+      for (const SettingDefault& d : e.defaults) {
+        if (!d.value.empty() && !d.derived.empty()) {
+          add(Severity::error, diag_code("setting.bad-default"), d.pos,
+              "a default has a value or says what it is derived from, not both");
+        } else if (d.derived.empty()) {
+          value(r_, d.value, d.pos, "defaults", diag_code("setting.bad-value"));
+        }
+      }
       for (const auto* list : {&e.flags, &e.env, &e.keys}) {
         for (const Spelling& s : *list) {
           if (s.has_value) value(r_, s.value, s.pos, s.name, diag_code("setting.bad-value"));

@@ -67,12 +67,18 @@ DefaultValue Vocabulary::default_for(const Record& setting, const std::string& e
       if (range && !range->contains(*version)) continue;
     }
     for (const auto& d : e.defaults) {
-      auto value = normalize_value(setting.setting, d.value).value;
+      // A default worked out at start-up stands as a value no setting can have.
+      static const std::string kDerived = "\x01derived";
+      auto value = d.derived.empty() ? normalize_value(setting.setting, d.value).value
+                                     : std::optional<std::string>(kDerived);
       if (!value) continue;
       if (version) {
         auto range = VersionRange::parse(d.versions);
         if (text::trim(d.versions).empty() || (range && range->contains(*version))) {
-          out.value = *value;
+          if (d.derived.empty())
+            out.value = *value;
+          else
+            out.derived = true;
           out.from = &d;
           return out;
         }
@@ -85,7 +91,10 @@ DefaultValue Vocabulary::default_for(const Record& setting, const std::string& e
   const bool agree = std::all_of(possible.begin(), possible.end(),
                                  [&](const auto& p) { return p.first == possible.front().first; });
   if (agree) {
-    out.value = possible.front().first;
+    if (possible.front().second->derived.empty())
+      out.value = possible.front().first;
+    else
+      out.derived = true;
     out.from = possible.front().second;
   } else {
     out.uncertain = true;

@@ -24,8 +24,10 @@ class Corpus;
 
 /// A setting's default for one engine, when the engine's version may or may not be known.
 struct DefaultValue {
-  std::optional<std::string> value;      ///< normalised; empty when unknown or none
-  bool uncertain = false;                ///< the version is not known and the candidates disagree
+  std::optional<std::string> value;  ///< normalised; empty when unknown or none
+  bool uncertain = false;            ///< the version is not known and the candidates disagree
+  /// The engine works it out when it starts (`from->derived` says from what): no value.
+  bool derived = false;
   const SettingDefault* from = nullptr;  ///< the entry that gave it
 };
 

@@ -194,7 +194,8 @@ void SettingsReader::entrypoint_implies(const Vec<KeyValue>& implies, const Str&
       std::optional<Version> ev;
       if (!e.version.empty()) ev = Version::parse(e.version);
       const DefaultValue d = ctx_.vocab.default_for(*rec, e.id, ev);
-      if (d.uncertain || (d.value && otherwise && *otherwise != *d.value)) known = false;
+      if (d.uncertain || d.derived || (d.value && otherwise && *otherwise != *d.value))
+        known = false;
       if (d.value) otherwise = d.value;
     }
     if (!known || !otherwise || values.empty()) continue;

@@ -645,9 +645,10 @@ return s;
 }
 
 const Setters<SettingDefault>& setting_default_setters() {
-  static const Setters<SettingDefault> s = {
-      {"setting-default"},
-      {{"versions", TEXT(SettingDefault, versions)}, {"value", TEXT(SettingDefault, value)}}};
+  static const Setters<SettingDefault> s = {{"setting-default"},
+                                            {{"versions", TEXT(SettingDefault, versions)},
+                                             {"value", TEXT(SettingDefault, value)},
+                                             {"derived", TEXT(SettingDefault, derived)}}};
   return s;
 }
 

@@ -405,8 +405,12 @@ const Struct kSettingDefault = {
     "setting-default",
     "The engine's default; the first entry whose versions contain the engine's wins.",
     {of("versions", T::version_range, "the versions it holds for; absent: all", "\">=0.8.0\""),
-     required(of("value", T::scalar, "the default value", "true"))},
-    {}};
+     of("value", T::scalar, "the default value", "true"),
+     text("derived",
+          "instead of a value: what the engine works the value out from when it starts; a "
+          "predicate on the setting is then unknown (possible) unless the deployment states it",
+          "the KV and request memory pools")},
+    {"value", "derived"}};
 
 const Struct kEngineSpelling = {
     "engine-spelling",
