@@ -361,3 +361,29 @@ TEST_CASE("kb check --quiet: no notes or warnings on stderr", "[cli][check]") {
   CHECK(quiet.err.empty());
   CHECK(quiet.out == loud.out);
 }
+
+TEST_CASE("kb check: a node two services read through a YAML alias is noted once", "[cli][check]") {
+  auto dir = scratch("alias-note");
+  spit(dir / "serve.yaml", R"(applications:
+  - name: pd
+    import_path: ray.serve.llm:build_pd_openai_app
+    args:
+      prefill_config: &config
+        model_loading_config:
+          model_id: Qwen/Qwen3-8B
+        engine_kwargs:
+          kv_transfer_config:
+            kv_connector: NixlConnector
+            kv_role: kv_both
+      decode_config: *config
+)");
+  Run r = kb_in(
+      dir, "check serve.yaml --records '" + (fs::path(KB_SOURCE_DIR) / "records").string() + "'");
+  const std::string note =
+      "serve.yaml:10:27: note[check.normalized]: --kv-transfer-config.kv_connector: "
+      "NixlConnector is read as kv_connector: nixl";
+  INFO(r.err);
+  const auto first = r.err.find(note);
+  REQUIRE(first != std::string::npos);
+  CHECK(r.err.find(note, first + 1) == std::string::npos);
+}

@@ -28,9 +28,10 @@ std::string_view image_ref(std::string_view via) {
 }
 
 // Whether two engines of unknown version are one build: from one image reference, written
-// the same way (whatever the tag hides), or run by services of one script that names no
-// image at all (one machine's installation: the script's prefill and decode `vllm serve`,
-// and the NIXL their connector loads).
+// the same way (whatever the tag hides), or run by services of one file that names no
+// image at all (one installation: a script's prefill and decode `vllm serve` and the NIXL
+// their connector loads; a Ray Serve application's prefill and decode configs, which run
+// on one Ray cluster's Python environment).
 bool same_build(const Instance& a, const ServiceEnv& sa, const Instance& b, const ServiceEnv& sb) {
   const std::string_view ref = image_ref(a.engine->via);
   if (!ref.empty()) return ref == image_ref(b.engine->via);
@@ -38,7 +39,9 @@ bool same_build(const Instance& a, const ServiceEnv& sa, const Instance& b, cons
     if (!s.service || s.service->file.empty()) return false;
     const auto& engines = s.service->engines;
     return std::any_of(engines.begin(), engines.end(),
-                       [](const DeployedEngine& e) { return e.via.starts_with("command "); }) &&
+                       [](const DeployedEngine& e) {
+                         return e.via.starts_with("command ") || e.via.starts_with("values ");
+                       }) &&
            std::none_of(engines.begin(), engines.end(),
                         [](const DeployedEngine& e) { return !image_ref(e.via).empty(); });
   };

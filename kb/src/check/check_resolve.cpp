@@ -91,11 +91,18 @@ class Resolver {
       s.value = *value;
       s.setting = rec->id;
       // A fact a reader found says how it was spelled in `via`; only a changed value is news.
+      // Once per place: services reading one node (a YAML alias, a shared mapping) say it
+      // once.
       if (s.raw_value != s.value || (s.raw_key != s.key && s.via.empty())) {
-        diags_.push_back({Severity::note, diag_code("check.normalized"), file_of(s.file),
-                          s.pos.line, s.pos.column,
-                          s.raw_key + ": " + s.raw_value + " is read as " + s.key + ": " + s.value,
-                          "", ""});
+        std::string message =
+            s.raw_key + ": " + s.raw_value + " is read as " + s.key + ": " + s.value;
+        if (noted_
+                .insert(s.file + ":" + std::to_string(s.pos.line) + ":" +
+                        std::to_string(s.pos.column) + ":" + message)
+                .second) {
+          diags_.push_back({Severity::note, diag_code("check.normalized"), file_of(s.file),
+                            s.pos.line, s.pos.column, std::move(message), "", ""});
+        }
       }
       auto dup =
           std::find_if(out.begin(), out.end(), [&](const Setting& x) { return x.key == s.key; });
@@ -237,6 +244,7 @@ class Resolver {
   std::string file_;  // owned: a caller may pass a temporary (a record's Str converted)
   bool allow_;
   std::vector<Diagnostic>& diags_;
+  std::set<std::string> noted_;  ///< check.normalized notes given: file:line:column:message
 };
 
 bool has_role(const std::vector<Service*>& group, std::string_view role) {

@@ -68,7 +68,9 @@ DefaultValue Vocabulary::default_for(const Record& setting, const std::string& e
     }
     for (const auto& d : e.defaults) {
       // A default worked out at start-up stands as a value no setting can have.
-      static const std::string kDerived = "\x01derived";
+      static const std::string kDerived =
+          "\x01"
+          "derived";
       auto value = d.derived.empty() ? normalize_value(setting.setting, d.value).value
                                      : std::optional<std::string>(kDerived);
       if (!value) continue;
