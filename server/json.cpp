@@ -415,6 +415,7 @@ const std::vector<std::pair<std::string_view, Put>>& encoders() {
            if (!ch.env_vars.empty()) x["env_vars"] = ch.env_vars;
            if (!ch.engine_args.empty()) x["engine_args"] = ch.engine_args;
            if (!ch.keys_of.raw.empty()) x["keys_of"] = reference(c, ch.keys_of, Kind::engine);
+           if (!ch.settings.empty()) x["settings"] = ch.settings;
            put_text(x, "role", ch.role);
            put_text(x, "inherit", ch.inherit);
            a.push_back(std::move(x));

@@ -240,6 +240,7 @@ void record_schemas(json& s, const json& version, const json& severity, const js
                                    {"env_vars", array_of(str())},
                                    {"engine_args", array_of(str())},
                                    {"keys_of", ref},
+                                   {"settings", array_of(str())},
                                    {"role", str()},
                                    {"inherit", str()}},
                                   {"values"}))},

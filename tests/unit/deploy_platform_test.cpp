@@ -56,8 +56,7 @@ TEST_CASE("platform: a pool's fields the record lists are settings of its pods a
   CHECK(r.unread("ZzPool spec.prefill offload.policy: lru", 19));
   // In the main pool, and off: nothing set.
   pool = kPool;
-  pool.replace(pool.find("  prefill:\n"), 11,
-               "  offload:\n    cpu: false\n  prefill:\n");
+  pool.replace(pool.find("  prefill:\n"), 11, "  offload:\n    cpu: false\n  prefill:\n");
   Read off = read_texts({{"pool.yaml", pool}});
   REQUIRE(off.names() == std::vector<std::string>{"pool/main", "pool/prefill"});
   CHECK(setting(off.service("pool/main"), "kv_connector")->value == "NixlConnector");
@@ -419,6 +418,7 @@ const char* kValues = R"(zzEngines:
       cache:
         enabled: true
         kvRole: kv_producer
+        zzNotSpelled: 7
       env:
         - name: VLLM_BATCH_INVARIANT
           value: "1"
@@ -457,8 +457,10 @@ TEST_CASE("chart values: each item a service, its fields the chart's spellings",
   CHECK(setting(a, "tensor_parallel_size")->value == "2");
   CHECK(setting(a, "tensor_parallel_size")->pos.line == 10);
   CHECK(setting(a, "batch_invariant")->value == "1");
-  // Fields no record spells are not settings, and are not listed either.
+  // Fields no record spells are not settings, and are not listed either; except under a
+  // path the chart says holds only engine settings (its `settings`).
   CHECK_FALSE(r.unread("values replicaCount: 2", 7));
+  CHECK(r.unread("values cache.zzNotSpelled: 7", 14));
 
   const Service& b = r.service("b");
   // An image no record knows: the chart's engine, version unknown.

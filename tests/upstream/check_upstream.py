@@ -247,7 +247,7 @@ def unread_spelling(kind, text):
     if kind == "env":
         m = re.match(r"^env\s+(\S+)", text)
     elif kind == "key":
-        m = re.match(r"^config file\s+([^:\s]+)\s*:", text)
+        m = re.match(r"^(?:config file|values)\s+([^:\s]+)\s*:", text)
     elif kind == "field":
         m = re.match(r"^(\S+\s+[^=\s]+)", text)
     else:

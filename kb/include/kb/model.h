@@ -423,7 +423,10 @@ struct ChartValues {
   /// file of the service's engine is.
   Vec<std::string> engine_args;
   RefValue keys_of;  ///< the item's fields are keys this engine spells
-  Str role;          ///< the role of every such service, when the chart says
+  /// Item fields whose fields are all engine settings the chart renders into flags or
+  /// variables (`vllmConfig`): one no record spells is listed as not understood.
+  Vec<std::string> settings;
+  Str role;  ///< the role of every such service, when the chart says
   /// A mapping whose fields every item has unless it sets them ("." the top level), the
   /// engine's chart lists aside: TensorRT-LLM's disagg_config top-level options.
   Str inherit;

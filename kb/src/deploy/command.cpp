@@ -416,7 +416,7 @@ void Interpreter::add_one(const Process& p) {
   if (p.keys_of.empty()) {
     settings.keys(p.keys);
   } else {
-    settings.chart_keys(p.keys, p.keys_of);
+    settings.chart_keys(p.keys, p.keys_of, p.settings_in);
   }
   settings.env(p.env);
   settings.args(args, p.file, positional_model);

@@ -66,6 +66,9 @@ struct Process {
   /// `keys` are spellings of this engine, which the service need not run (a chart's
   /// values: `vllmConfig.enablePrefixCaching` is production-stack's spelling); "" none.
   std::string keys_of;
+  /// Prefixes of `keys` (`vllmConfig.`) under which every field is a setting: one no
+  /// record spells is not understood rather than not a setting.
+  std::vector<std::string> settings_in;
   /// The engine's own arguments by their long names (a chart's `engine_args`), read as a
   /// `--config` file of the engine the service runs is.
   std::vector<KeyFact> engine_keys;

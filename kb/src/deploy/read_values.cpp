@@ -260,6 +260,17 @@ class ValuesReader final : public Reader {
         if (!at_path(n, e->first.value)) leaves(e->second, e->first.value, in, p.keys);
       }
       p.keys_of = *keys_of;
+      // The chart's other fields under a settings path are read another way (the engine's
+      // extra arguments, its environment), not as settings.
+      for (const std::string& path : chart.settings) p.settings_in.push_back(path + ".");
+      for (const auto* lists :
+           {&chart.args, &chart.env, &chart.env_vars, &chart.engine_args, &chart.command}) {
+        for (const std::string& path : *lists) {
+          std::erase_if(p.keys, [&](const KeyFact& k) {
+            return k.key == path || k.key.starts_with(path + ".");
+          });
+        }
+      }
     }
     interp.add(p);
   }

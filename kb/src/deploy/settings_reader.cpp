@@ -458,11 +458,22 @@ void SettingsReader::config_file(const std::vector<KeyFact>& keys, const std::st
   only_engine_.clear();
 }
 
-void SettingsReader::chart_keys(const std::vector<KeyFact>& keys, const std::string& engine) {
+void SettingsReader::chart_keys(const std::vector<KeyFact>& keys, const std::string& engine,
+                                const std::vector<std::string>& settings_in) {
   only_engine_ = engine;
   for (const KeyFact& k : keys) {
     const SpellingRef* ref = choose(ctx_.vocab.key(k.key));
-    if (!ref) continue;  // fields no record spells (replicaCount, pvcStorage) are not settings
+    if (!ref) {
+      // Fields no record spells (replicaCount, pvcStorage) are not settings, except under
+      // a path the chart renders into the engine's flags (vllmConfig.dtype).
+      for (const std::string& prefix : settings_in) {
+        if (k.key.starts_with(prefix)) {
+          unread(k.file, k.pos, k.via + ": " + k.value, "no settings record spells this key");
+          break;
+        }
+      }
+      continue;
+    }
     const SettingDef& def = ref->setting->setting;
     if (ref->spelling->has_value) {
       if (switched_off(k.value)) continue;

@@ -50,7 +50,10 @@ class SettingsReader {
   void config_file(const std::vector<KeyFact>& keys, const std::string& engine);
   /// The fields of a chart's values item as `engine` spells them (the chart renders them
   /// into the engine's flags). A key with a fixed value is a switch: false leaves it unset.
-  void chart_keys(const std::vector<KeyFact>& keys, const std::string& engine);
+  /// A chart item's fields, spelled as `engine`'s keys; a field under one of
+  /// `settings_in` (`vllmConfig.`) that no record spells is listed as not understood.
+  void chart_keys(const std::vector<KeyFact>& keys, const std::string& engine,
+                  const std::vector<std::string>& settings_in = {});
   /// Moves the winning settings into the service, in the order they were first seen.
   void finish();
 

@@ -476,6 +476,9 @@ const Setters<ChartValues>& chart_setters() {
 , {"keys_of", SET(ChartValues){x.keys_of = ref(v, sub(p, f.name));
 }
 }
+, {"settings", SET(ChartValues){x.settings = strings(v);
+}
+}
 , {"role", TEXT(ChartValues, role)}, {
   "inherit", TEXT(ChartValues, inherit)
 }

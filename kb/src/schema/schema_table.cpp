@@ -303,6 +303,11 @@ const Struct kChartValues = {
          "the item's fields (dotted, `vllmConfig.enablePrefixCaching`) are keys this engine "
          "spells in settings records",
          "vllm-production-stack"),
+     list(text("settings",
+               "item fields whose every field is an engine setting the chart renders into a "
+               "flag or variable (with `keys_of`); a field no settings record spells is "
+               "listed as not understood",
+               "vllmConfig")),
      text("role", "the role of every such service (a value of settings/role)", "router"),
      text("inherit",
           "a mapping whose fields every item has unless it sets them (dotted path; `.` the "
