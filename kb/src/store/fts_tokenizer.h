@@ -56,6 +56,20 @@ class FtsTokenizer {
     return out;
   }
 
+  /// The token FTS5 indexes for one word of a document (its stem); "" when it gives none.
+  std::string stem(std::string_view word) {
+    std::string out;
+    if (!tok_) return out;
+    module_.xTokenize(tok_, &out, FTS5_TOKENIZE_DOCUMENT, word.data(),
+                      static_cast<int>(word.size()),
+                      [](void* out, int tflags, const char* token, int n, int, int) {
+                        auto& s = *static_cast<std::string*>(out);
+                        if (!(tflags & FTS5_TOKEN_COLOCATED) && s.empty()) s.assign(token, n);
+                        return SQLITE_OK;
+                      });
+    return out;
+  }
+
   /// One token of a document: its text and its bytes in the document, [start, end).
   struct Token {
     std::string text;
@@ -68,6 +82,7 @@ class FtsTokenizer {
   std::vector<Token> document(std::string_view text) {
     std::vector<Token> out;
     if (!tok_) return out;
+    out.reserve(text.size() / 6 + 4);  // about a token per six bytes of prose
     module_.xTokenize(tok_, &out, FTS5_TOKENIZE_DOCUMENT, text.data(),
                       static_cast<int>(text.size()),
                       [](void* out, int tflags, const char* token, int n, int start, int end) {

@@ -394,10 +394,20 @@ std::optional<bool> MemRanker::finds(sqlite3* db, const std::vector<std::string>
         continue;
       }
     }
+    std::string key = phrase_key(t, prefix);
+    {
+      std::lock_guard<std::mutex> lock(kept_mu_);
+      if (auto it = found_phrases_.find(key); it != found_phrases_.end()) {
+        found = it->second;
+        continue;
+      }
+    }
     phrase_rows(t, prefix, s);
     found = !s.phrase.empty();
     for (std::uint32_t row : s.phrase) s.freq[row] = 0;
     s.phrase.clear();
+    std::lock_guard<std::mutex> lock(kept_mu_);
+    if (found_phrases_.size() < kFoundPhrases) found_phrases_.emplace(std::move(key), found);
   }
   return found;
 }

@@ -136,6 +136,11 @@ class MemRanker {
   static std::string phrase_key(const std::vector<std::string>& tokens, bool prefix);
   /// The phrase kept under `key`, if any.
   std::shared_ptr<const Shares> kept_phrase(const std::string& key) const;
+  /// Whether a phrase finds a row, by its key, for the phrases finds() matched itself:
+  /// like a word's range, a fact of the index, which a typo check of the same phrase in
+  /// another sentence asks again. At most kFoundPhrases noted (under kept_mu_).
+  static constexpr std::size_t kFoundPhrases = std::size_t{1} << 16;
+  mutable std::unordered_map<std::string, bool> found_phrases_;
 
   std::string_view term(std::size_t i) const {
     return std::string_view(terms_).substr(term_at_[i], term_at_[i + 1] - term_at_[i]);

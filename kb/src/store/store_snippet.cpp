@@ -6,7 +6,9 @@
 #include "store/store_snippet.h"
 
 #include <algorithm>
+#include <bitset>
 #include <cstdint>
+#include <optional>
 
 namespace kb {
 namespace {
@@ -54,6 +56,103 @@ struct Scorer {
   }
 };
 
+// Which columns can hold a phrase, told from their bytes without tokenizing them: a porter
+// stem keeps its word's first byte and, when it has two, the second (or an `i` for the
+// word's `y`: "ays" -> "ai"), as tokenized by unicode61 from ASCII text. So a column of
+// ASCII whose words all start otherwise than every phrase token holds no phrase; any
+// other byte, and the column is tokenized.
+class Starts {
+ public:
+  explicit Starts(const std::vector<SnippetPhrase>& phrases) {
+    for (const SnippetPhrase& p : phrases) {
+      for (const std::string& t : p.tokens) {
+        if (t.empty()) {
+          all_ = true;
+        } else if (t.size() == 1) {
+          one_.set(static_cast<unsigned char>(t[0]));
+        } else {
+          two_.set(key(t[0], t[1]));
+        }
+      }
+    }
+  }
+  // The tokens of an ASCII column as FTS5's porter over unicode61 gives them (runs of
+  // letters and digits, folded), each stemmed only when it can be a phrase's token: the
+  // others keep an empty text, which no phrase token is. nullopt for other text, which
+  // the caller tokenizes whole.
+  std::optional<std::vector<FtsTokenizer::Token>> tokens(FtsTokenizer& tok,
+                                                         std::string_view text) const {
+    if (all_) return std::nullopt;
+    std::vector<FtsTokenizer::Token> out;
+    out.reserve(text.size() / 6 + 4);
+    std::size_t i = 0;
+    const std::size_t n = text.size();
+    while (i < n) {
+      const auto c = static_cast<unsigned char>(text[i]);
+      if (c >= 0x80) return std::nullopt;
+      if (!alnum(c)) {
+        ++i;
+        continue;
+      }
+      std::size_t e = i + 1;
+      while (e < n && alnum(static_cast<unsigned char>(text[e]))) ++e;
+      if (e < n && static_cast<unsigned char>(text[e]) >= 0x80) return std::nullopt;
+      FtsTokenizer::Token t;
+      t.start = static_cast<int>(i);
+      t.end = static_cast<int>(e);
+      const char c0 = lower(c);
+      bool candidate = one_.test(static_cast<unsigned char>(c0));
+      if (!candidate && e - i >= 2) {
+        const char c1 = lower(static_cast<unsigned char>(text[i + 1]));
+        candidate = two_.test(key(c0, c1)) || (c1 == 'y' && two_.test(key(c0, 'i')));
+      }
+      if (candidate) t.text = tok.stem(text.substr(i, e - i));
+      out.push_back(std::move(t));
+      i = e;
+    }
+    return out;
+  }
+
+  bool may_hold(std::string_view text) const {
+    if (all_) return true;
+    bool in_word = false;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+      const auto c = static_cast<unsigned char>(text[i]);
+      if (c >= 0x80) return true;
+      const bool word = alnum(c);
+      if (word && !in_word) {
+        const char c0 = lower(c);
+        if (one_.test(static_cast<unsigned char>(c0))) return true;
+        if (i + 1 < text.size()) {
+          const auto n = static_cast<unsigned char>(text[i + 1]);
+          if (n >= 0x80) return true;
+          if (alnum(n)) {
+            const char c1 = lower(n);
+            if (two_.test(key(c0, c1)) || (c1 == 'y' && two_.test(key(c0, 'i')))) return true;
+          }
+        }
+      }
+      in_word = word;
+    }
+    return false;
+  }
+
+ private:
+  static bool alnum(unsigned char c) {
+    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+  }
+  static char lower(unsigned char c) {
+    return static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+  }
+  static std::size_t key(char a, char b) {
+    return static_cast<std::size_t>(static_cast<unsigned char>(a)) << 8 |
+           static_cast<unsigned char>(b);
+  }
+  bool all_ = false;
+  std::bitset<256> one_;
+  std::bitset<65536> two_;
+};
+
 // Tokens that start a sentence: the first, and each after a '.' or ':' and white space.
 std::vector<int> sentence_starts(std::string_view text,
                                  const std::vector<FtsTokenizer::Token>& toks) {
@@ -81,10 +180,20 @@ std::string make_snippet(FtsTokenizer& tok, const std::vector<std::string_view>&
                          const std::vector<SnippetPhrase>& phrases, const SnippetStyle& style) {
   const int ncol = static_cast<int>(columns.size());
   std::vector<std::vector<FtsTokenizer::Token>> toks(columns.size());
+  std::vector<char> tokenized(columns.size(), 0);
   std::vector<Inst> inst;
+  const Starts starts(phrases);
   for (int c = 0; c < ncol; ++c) {
     if (!indexed[static_cast<std::size_t>(c)]) continue;
-    toks[static_cast<std::size_t>(c)] = tok.document(columns[static_cast<std::size_t>(c)]);
+    // A column that cannot hold a phrase has no instance: its tokens are needed only if
+    // it is the one shown (read below).
+    const std::string_view column = columns[static_cast<std::size_t>(c)];
+    if (!starts.may_hold(column)) continue;
+    if (auto fast = starts.tokens(tok, column))
+      toks[static_cast<std::size_t>(c)] = std::move(*fast);
+    else
+      toks[static_cast<std::size_t>(c)] = tok.document(column);
+    tokenized[static_cast<std::size_t>(c)] = 1;
     const auto& t = toks[static_cast<std::size_t>(c)];
     for (std::size_t at = 0; at < t.size(); ++at) {
       for (std::size_t p = 0; p < phrases.size(); ++p) {
@@ -97,7 +206,7 @@ std::string make_snippet(FtsTokenizer& tok, const std::vector<std::string_view>&
   const Scorer scorer{inst, phrases, ntoken};
   int best_score = 0, best_col = 0, best_start = 0, col_size = 0;
   for (int c = 0; c < ncol; ++c) {
-    if (!indexed[static_cast<std::size_t>(c)]) continue;
+    if (!tokenized[static_cast<std::size_t>(c)]) continue;  // no instance in it
     const auto& t = toks[static_cast<std::size_t>(c)];
     const int size = static_cast<int>(t.size());
     const std::vector<int> first = sentence_starts(columns[static_cast<std::size_t>(c)], t);
@@ -127,6 +236,8 @@ std::string make_snippet(FtsTokenizer& tok, const std::vector<std::string_view>&
     }
   }
   const std::string_view text = columns[static_cast<std::size_t>(best_col)];
+  if (indexed[static_cast<std::size_t>(best_col)] && !tokenized[static_cast<std::size_t>(best_col)])
+    toks[static_cast<std::size_t>(best_col)] = tok.document(text);
   const auto& t = toks[static_cast<std::size_t>(best_col)];
   if (col_size == 0) col_size = static_cast<int>(t.size());
 
