@@ -30,3 +30,34 @@ TEST_CASE("search page: did you mean, and one result is one result", "[server][s
         std::string::npos);
   CHECK(page->body.find(" 1 results") == std::string::npos);
 }
+
+TEST_CASE("search API: a suggestion follows the knowledge base it was made from",
+          "[server][search]") {
+  TreeCopy tree;
+  kb::http::ServeConfig cfg;
+  cfg.records = tree.root();
+  TestServer s(cfg);
+  // No name is near "zorbacahce": no suggestion, and asking again (kept) says the same.
+  for (int i = 0; i < 2; ++i) {
+    json j = get_json(s, "/api/v1/search?q=zorbacahce&limit=5");
+    CHECK_FALSE(j.contains("suggestion"));
+  }
+  // An engine of that name arrives: the next knowledge base suggests it, not what the
+  // one before kept for the word.
+  tree.write("engines/zorbacache.yaml",
+             "id: engines/zorbacache\nname: Zorbacache\nrepo: example/zorbacache\n"
+             "description: |\n  An engine for the suggestion test.\n");
+  auto until = [&](auto done) {  // a reload, on a busy machine: up to 30 s
+    const auto guard = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+    while (!done(get_json(s, "/api/v1/search?q=zorbacahce&limit=5"))) {
+      if (std::chrono::steady_clock::now() > guard) return false;
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    return true;
+  };
+  CHECK(until([](const json& j) { return j.value("suggestion", "") == "zorbacache"; }));
+  // And once it is gone, no more.
+  tree.remove("engines/zorbacache.yaml");
+  CHECK(until([](const json& j) { return !j.contains("suggestion"); }));
+  CHECK(s.errors().empty());
+}
