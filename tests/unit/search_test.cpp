@@ -202,6 +202,15 @@ TEST_CASE("search: a symptom's, engine's or setting's other spelling finds its o
        "  - {value: hang, synonyms: [stuck]}\n"},
       {"settings/prefix-caching.yaml",
        "title: Prefix caching\nkey: prefix_caching\ntype: bool\nsynonyms: [apc]\n"},
+      {"settings/gpu.yaml",
+       "title: GPU\nkey: gpu\ntype: enum\nscope: hardware\nvalues:\n"
+       "  - {value: a100, synonyms: [A100-80GB, \"NVIDIA-A100-*\"], implies: {gpu_arch: sm80}}\n"
+       "  - {value: gb10, implies: {gpu_arch: sm121, unified_memory: true}}\n"},
+      {"settings/gpu-arch.yaml",
+       "title: GPU architecture\nkey: gpu_arch\ntype: enum\nscope: hardware\nvalues:\n"
+       "  - {value: sm80, synonyms: [ampere-datacenter]}\n  - {value: sm121}\n"},
+      {"settings/unified-memory.yaml",
+       "title: Unified memory\nkey: unified_memory\ntype: bool\nscope: hardware\n"},
       {"engines/tensorrt-llm.yaml",
        "title: TensorRT-LLM\nname: TensorRT-LLM\nrepo: NVIDIA/TensorRT-LLM\n"
        "aliases: [trtllm]\n"},
@@ -230,6 +239,15 @@ TEST_CASE("search: a symptom's, engine's or setting's other spelling finds its o
   CHECK(syn.alternatives("apc") == std::vector<std::string>{"apc", "prefix_caching"});
   CHECK(syn.alternatives("Prefix-Caching") == std::vector<std::string>{"Prefix-Caching"});
   CHECK(syn.alternatives("lmcache") == std::vector<std::string>{"lmcache"});
+  // A card finds its architecture, never the way back (an architecture holds many cards),
+  // and no bool it implies; its other names find it; patterns are no words.
+  CHECK(syn.alternatives("A100") == std::vector<std::string>{"A100", "sm80"});
+  CHECK(syn.alternatives("a100-80gb") == std::vector<std::string>{"a100-80gb", "a100"});
+  CHECK(syn.alternatives("sm80") == std::vector<std::string>{"sm80"});
+  CHECK(syn.alternatives("ampere-datacenter") ==
+        std::vector<std::string>{"ampere-datacenter", "sm80"});
+  CHECK(syn.alternatives("gb10") == std::vector<std::string>{"gb10", "sm121"});
+  CHECK(syn.alternatives("NVIDIA-A100-*") == std::vector<std::string>{"NVIDIA-A100-*"});
 
   kb::EvidenceIndex evidence = kb::EvidenceIndex::build(*corpus);
   kb::Store store = kb::Store::open_writable(":memory:");

@@ -30,8 +30,30 @@ SearchSynonyms search_synonyms(const std::vector<std::shared_ptr<const Record>>&
     for (const auto& f : folded) out.by_word[f].push_back(at);
     out.groups.push_back(std::move(kept));
   };
+  // Hardware settings that are enums (gpu_arch): what a hardware value implies of them is
+  // searched too (a card's architecture).
+  std::set<std::string, std::less<>> hardware_enums;
+  for (const auto& rp : records) {
+    if (rp->kind == Kind::setting && rp->setting->scope == setting_scope::kHardware &&
+        rp->setting->type == "enum")
+      hardware_enums.insert(rp->setting->key.str());
+  }
   for (const auto& rp : records) {
     const Record& r = *rp;
+    if (r.kind == Kind::setting && r.setting->scope == setting_scope::kHardware) {
+      // A card by its other names (`A100-80GB` ~ `a100`; patterns are not words), and
+      // toward what it implies (`a100` -> `sm80`, never back: an architecture holds many).
+      for (const auto& v : r.setting->values) {
+        std::vector<std::string> g{v.value.str()};
+        for (const auto& syn : v.synonyms) {
+          if (syn.find('*') == std::string::npos) g.push_back(syn);
+        }
+        add(std::move(g));
+        for (const auto& kv : v.implies) {
+          if (hardware_enums.contains(kv.key.raw.view())) add({kv.value.str(), v.value.str()});
+        }
+      }
+    }
     if (r.kind == Kind::engine) {
       const std::string_view id = r.id.view();
       std::vector<std::string> g{std::string(id.substr(id.find('/') + 1))};
