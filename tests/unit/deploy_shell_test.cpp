@@ -296,6 +296,25 @@ TEST_CASE("shell: eval reads its string as commands and local sets variables", "
   CHECK(!r.unread("local", 2));
 }
 
+TEST_CASE("shell: an array's elements are no command", "[deploy][shell]") {
+  // vLLM's Mooncake connector example checks its files exist: the proxy in the array is
+  // no router (it would be, with the setting of the proxy it names); nor is a command
+  // kept in an array for later a service where it is kept.
+  const std::string script =
+      "check_required_files() {\n"
+      "    local files=(\"disagg_proxy_demo.py\" 'b (c).py')\n"
+      "    for file in \"${files[@]}\"; do [[ -f \"$file\" ]] || exit 1; done\n"
+      "}\n"
+      "PIDS=()\n"
+      "SERVE=(\n  vllm serve Qwen/Qwen3-32B\n)\n"
+      "check_required_files\n"
+      "vllm serve Qwen/Qwen3-8B --enable-prefix-caching &\n";
+  Read r = read_texts({{"run.sh", script}});
+  for (const auto& d : r.diags) INFO(format_diagnostic(d));
+  REQUIRE(r.names() == std::vector<std::string>{"run.sh:10"});
+  CHECK(r.deployment.services.front().model == "Qwen/Qwen3-8B");
+}
+
 TEST_CASE("shell: a JSON flag whose value the script makes when it runs is unknown, not bad",
           "[deploy][shell]") {
   Read r = read_texts({{"run.sh",

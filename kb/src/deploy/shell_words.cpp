@@ -189,6 +189,33 @@ bool ShellLexer::word(const Vars& vars, Word& w) {
   std::string out;
   while (i_ < text_.size()) {
     const char c = text_[i_];
+    if (c == '(' && !out.empty() && out.back() == '=' && is_assignment(out + "x")) {
+      // An array (`files=("proxy.py")`): one word, kept as written; its elements are no
+      // command.
+      const std::size_t from = i_;
+      int depth = 0;
+      char quote = 0;
+      while (i_ < text_.size()) {
+        const char d = text_[i_];
+        if (quote) {
+          if (d == quote) quote = 0;
+          if (d == '\\' && quote == '"') ++i_;
+        } else if (d == '\'' || d == '"') {
+          quote = d;
+        } else if (d == '\\') {
+          ++i_;
+        } else if (d == '(') {
+          ++depth;
+        } else if (d == ')' && --depth == 0) {
+          ++i_;
+          break;
+        }
+        ++i_;
+      }
+      i_ = std::min(i_, text_.size());
+      out += std::string(text_.substr(from, i_ - from));
+      continue;
+    }
     if (blank(c) || c == '\n' || separator(c) || c == '<' || c == '>') break;
     if (c == '\\') {
       if (i_ + 1 < text_.size() && text_[i_ + 1] != '\n') out += text_[i_ + 1];
