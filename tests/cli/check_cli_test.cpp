@@ -387,3 +387,45 @@ TEST_CASE("kb check: a node two services read through a YAML alias is noted once
   REQUIRE(first != std::string::npos);
   CHECK(r.err.find(note, first + 1) == std::string::npos);
 }
+
+TEST_CASE("kb check: a cache server works for its serving graph's model", "[cli][check]") {
+  // LMCache's multi-process server names no model; the workers beside it serve Qwen3,
+  // which is no multimodal and no MLA model: no possible finding on the server for what a
+  // multimodal or MLA model would hit. Two workers of different models leave it unknown.
+  const std::string records = (fs::path(KB_SOURCE_DIR) / "records").string();
+  auto dir = scratch("cache-server-model");
+  const std::string server = "lmcache server --host 0.0.0.0 --port 5555 &\n";
+  const std::string worker =
+      "vllm serve MODEL --port PORT --kv-transfer-config "
+      "'{\"kv_connector\":\"LMCacheMPConnector\",\"kv_role\":\"kv_both\"}' &\n";
+  auto with = [&](std::string model, std::string port) {
+    std::string w = worker;
+    w.replace(w.find("MODEL"), 5, model);
+    w.replace(w.find("PORT"), 4, port);
+    return w;
+  };
+  spit(dir / "one.sh", server + with("Qwen/Qwen3-8B", "8100") + with("Qwen/Qwen3-8B", "8200"));
+  spit(dir / "two.sh",
+       server + with("Qwen/Qwen3-8B", "8100") + with("deepseek-ai/DeepSeek-V3", "8200"));
+  Run one = kb_in(dir, "check one.sh --print-deployment --records '" + records + "'");
+  INFO(one.out << one.err);
+  CHECK(one.out.find("multimodal = false  via model Qwen/Qwen3-8B of 'one.sh:2', its serving "
+                     "graph's (models/qwen3)") != std::string::npos);
+  // Findings on the server (services named after the line they start on).
+  auto on_server = [&](const std::string& file) {
+    Run r = kb_in(dir, "check " + file + " -f json --records '" + records + "'");
+    json j = json::parse(r.out, nullptr, false);
+    REQUIRE(j.is_object());
+    std::vector<std::string> ids;
+    for (const json& f : j["findings"]) {
+      for (const json& s : f["services"]) {
+        if (s["name"] == file + ":1") ids.push_back(f["id"]);
+      }
+    }
+    return ids;
+  };
+  CHECK(on_server("one.sh").empty());
+  // Its model unknown, a multimodal model's gotcha for LMCache is possible on it.
+  const auto two = on_server("two.sh");
+  CHECK(std::find(two.begin(), two.end(), "gotchas/lmcache-mm-hash-16bit-collision") != two.end());
+}

@@ -10,6 +10,7 @@
 
 #include "check/check_resolve.h"
 #include "core/text_util.h"
+#include "deploy/settings_reader.h"
 #include "kb/corpus.h"
 #include "kb/diagnostic_codes.h"
 #include "schema/setting_values.h"
@@ -186,6 +187,40 @@ class Resolver {
       if (e.needs_enabling && could_enable_at_run_time(svc, e.id)) e.needs_enabling = false;
     }
     std::erase_if(svc.engines, [](const DeployedEngine& e) { return e.needs_enabling; });
+  }
+
+  // A service that serves no model of its own (a router, a cache server: a role that runs
+  // no shipped engine) and names none works for the model of its serving graph: when
+  // every service of the graph that serves one names the same model a record knows, it
+  // takes that model and its traits (an LMCache server beside Qwen3 workers holds no
+  // multimodal KV). Otherwise its model stays unknown.
+  void graph_models(std::vector<Service>& services) {
+    std::map<std::string, std::vector<Service*>> graphs;
+    for (Service& s : services) graphs[s.group].push_back(&s);
+    for (auto& graph : graphs) {
+      const Service* named = nullptr;
+      bool one = true;
+      for (const Service* s : graph.second) {
+        if (!deploy::runs_shipped(vocab_, s->role)) continue;
+        if (s->model_record.empty() || (named && named->model_record != s->model_record)) {
+          one = false;
+          break;
+        }
+        if (!named) named = s;
+      }
+      if (!one || !named) continue;
+      const Record* model = corpus_.find(named->model_record);
+      if (!model) continue;
+      for (Service* s : graph.second) {
+        if (!s->model.empty() || deploy::runs_shipped(vocab_, s->role)) continue;
+        s->model = named->model;
+        s->model_pos = named->file == s->file ? named->model_pos : s->pos;
+        s->model_record = named->model_record;
+        const std::string via = "model " + named->model + " of '" + named->name +
+                                "', its serving graph's (" + std::string(model->id) + ")";
+        for (const KeyValue& kv : model->traits) derive(*s, kv, named->file, named->model_pos, via);
+      }
+    }
   }
 
  private:
@@ -408,6 +443,7 @@ void resolve_deployment(Deployment& d, const Corpus& corpus, const Vocabulary& v
     r.implications(s);
   }
   group_services(services, d.file);
+  r.graph_models(services);
   derive_settings(services, vocab);
   d.services = std::move(services);
 }
