@@ -533,6 +533,7 @@ const std::vector<std::pair<std::string_view, Put>>& encoders() {
              put_text(y, "value", def.value);
              put_text(y, "derived", def.derived);
              put_text(y, "versions", def.versions);
+             if (!def.roles.empty()) y["roles"] = def.roles;
              d.push_back(std::move(y));
            }
            x["defaults"] = d;

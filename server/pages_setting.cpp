@@ -67,7 +67,13 @@ List engine_rows(const View& v, const Links& links, const Record& r) {
       Data item;
       if (!def.value.empty()) set(item, "value", def.value.str());
       if (!def.derived.empty()) set(item, "derived", def.derived.str());
-      set(item, "versions", def.versions.empty() ? std::string(rest) : def.versions.str());
+      std::string versions = def.versions.empty() ? std::string(rest) : def.versions.str();
+      if (!def.roles.empty()) {
+        std::string roles;
+        for (const std::string& r : def.roles) roles += (roles.empty() ? "" : ", ") + r;
+        versions += "; " + roles + " only";
+      }
+      set(item, "versions", versions);
       defaults.push_back(std::move(item));
     }
     set(row, "has_defaults", !defaults.empty());

@@ -429,3 +429,29 @@ TEST_CASE("kb check: a cache server works for its serving graph's model", "[cli]
   const auto two = on_server("two.sh");
   CHECK(std::find(two.begin(), two.end(), "gotchas/lmcache-mm-hash-16bit-collision") != two.end());
 }
+
+TEST_CASE("kb check: a default that names its roles runs its value's engine there",
+          "[cli][check]") {
+  // SGLang's transfer backend defaults to mooncake, and only a prefill or decode server
+  // moves KV: there Mooncake runs (its gotchas apply, its version unknown); a plain server
+  // has no transfer backend and runs no Mooncake.
+  const std::string records = (fs::path(KB_SOURCE_DIR) / "records").string();
+  auto dir = scratch("role-default");
+  spit(dir / "pd.sh",
+       "python3 -m sglang.launch_server --model-path Qwen/Qwen3-8B --disaggregation-mode "
+       "prefill --port 30000 &\n"
+       "python3 -m sglang.launch_server --model-path Qwen/Qwen3-8B --disaggregation-mode "
+       "decode --port 30001 &\n");
+  spit(dir / "plain.sh", "python3 -m sglang.launch_server --model-path Qwen/Qwen3-8B &\n");
+  Run pd = kb_in(dir, "check pd.sh --print-deployment --records '" + records + "'");
+  INFO(pd.out << pd.err);
+  CHECK(pd.out.find("engines/mooncake (version not known)  via kv_transfer_backend = mooncake "
+                    "(the default of sglang on a prefill server)") != std::string::npos);
+  Run why = kb_in(dir, "check pd.sh --explain gotchas/mooncake-tcp-write-completes-before-delivery "
+                       "--records '" + records + "'");
+  CHECK(why.out.find("[unknown] engine mooncake <0.3.12") != std::string::npos);
+  Run plain = kb_in(dir, "check plain.sh --print-deployment --records '" + records + "'");
+  INFO(plain.out);
+  CHECK(plain.out.find("engines/mooncake") == std::string::npos);
+  CHECK(plain.out.find("kv_transfer_backend") == std::string::npos);
+}

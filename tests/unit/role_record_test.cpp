@@ -213,3 +213,22 @@ TEST_CASE("lint checks a role's routed_by keys and that servers have a port to b
   INFO(dump(diags));
   CHECK_FALSE(find(diags, "settings/role.yaml", "setting.bad-value"));
 }
+
+TEST_CASE("lint checks the roles a setting's default holds for", "[roles]") {
+  const auto diags = lint(Files{
+      {"settings/role.yaml", kRoleWithEncode},
+      {"settings/zz.yaml",
+       "title: z\nkey: zz\ntype: enum\nvalues: [a, b]\nengines:\n  - engine: e\n"
+       "    defaults:\n      - {value: a, roles: [prefil, decode]}\n"},
+      {"engines/e.yaml", "name: E\n"}});
+  INFO(dump(diags));
+  const kb::Diagnostic* bad = find(diags, "settings/zz.yaml", "setting.bad-value");
+  REQUIRE(bad);
+  CHECK(bad->line == 8);
+  CHECK(bad->message.starts_with("defaults.roles"));
+  CHECK(bad->hint.find("did you mean 'prefill'?") != std::string::npos);
+  // `decode` is a role: one diagnostic only.
+  CHECK(std::count_if(diags.begin(), diags.end(), [](const kb::Diagnostic& d) {
+          return d.code == "setting.bad-value";
+        }) == 1);
+}

@@ -468,6 +468,10 @@ struct SettingDefault {
   /// (SGLang's request cap, from its memory pools). Unknown to a deployment that does not
   /// state it, never false.
   Str derived;
+  /// The roles (values of settings/role) it holds for; empty: every service. A default
+  /// that names its roles also brings its value's `engines`: the setting matters only
+  /// there (SGLang's transfer backend, on a prefill or decode server).
+  Vec<std::string> roles;
   Pos pos;
 };
 

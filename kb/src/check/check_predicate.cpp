@@ -217,7 +217,8 @@ Value effective(const Env& env, const ServiceEnv& s, const std::string& key,
     }
   }
   for (const Instance* inst : s.instances) {
-    DefaultValue d = env.vocab->default_for(*setting, inst->engine->id, inst->version);
+    DefaultValue d =
+        env.vocab->default_for(*setting, inst->engine->id, inst->version, s.service->role);
     if (d.value) {
       v.value = d.value;
       v.by_default = inst;

@@ -181,6 +181,7 @@ class Resolver {
       }
     }
     if (const Setting* role = svc.find(service_role::kKey)) svc.role = role->value;
+    default_engines(svc);
     // A plugin the image ships that no setting enabled does not run; a setting that could
     // enable it but is set at run time leaves it running (unknown is not "off").
     for (DeployedEngine& e : svc.engines) {
@@ -224,6 +225,52 @@ class Resolver {
   }
 
  private:
+  // Engines a default brings: a default that names the roles it holds for (SGLang's
+  // transfer backend, mooncake, on a prefill or decode server) runs its value's engines
+  // there, as the value written out would. A setting the service states is its own.
+  void default_engines(Service& svc) {
+    std::vector<DeployedEngine> added;
+    for (const DeployedEngine& e : svc.engines) {
+      if (e.id.empty() || e.needs_enabling) continue;
+      std::optional<Version> version;
+      if (!e.version.empty()) version = Version::parse(e.version);
+      for (const Record* rec : vocab_.role_defaults()) {
+        if (svc.find(rec->setting->key)) continue;
+        const DefaultValue d = vocab_.default_for(*rec, e.id, version, svc.role);
+        if (!d.value || !d.from || d.from->roles.empty()) continue;
+        for (const SettingValue& v : rec->setting->values) {
+          if (v.value != *d.value) continue;
+          for (const RefValue& ref : v.engines) {
+            auto id = corpus_.target(Kind::engine, ref.raw);
+            if (!id) continue;
+            const std::string via = rec->setting->key.str() + " = " + *d.value +
+                                    " (the default of " + slug(e.id) + " on a " + svc.role +
+                                    " server)";
+            bool have = false;
+            for (DeployedEngine& x : svc.engines) {
+              if (x.id != *id) continue;
+              have = true;
+              if (x.needs_enabling) {
+                x.needs_enabling = false;  // the default enables the plugin the image ships
+                x.via += "; enabled by " + via;
+              }
+            }
+            for (const DeployedEngine& x : added) have = have || x.id == *id;
+            if (have) continue;
+            DeployedEngine de;
+            de.name = slug(*id);
+            de.id = *id;
+            de.pos = e.pos;
+            de.file = e.file;
+            de.via = via;
+            added.push_back(std::move(de));
+          }
+        }
+      }
+    }
+    for (DeployedEngine& de : added) svc.engines.push_back(std::move(de));
+  }
+
   // Whether a setting set at run time has a value that would run engine `id`.
   bool could_enable_at_run_time(const Service& svc, const std::string& id) const {
     for (const Setting& s : svc.config) {

@@ -328,6 +328,8 @@ class Linter {
         } else if (d.derived.empty()) {
           value(r_, d.value, d.pos, "defaults", diag_code("setting.bad-value"));
         }
+        for (const std::string& r : d.roles)
+          role(r, d.pos, "defaults.roles", diag_code("setting.bad-value"));
       }
       for (const auto* list : {&e.flags, &e.env, &e.keys}) {
         for (const Spelling& s : *list) {

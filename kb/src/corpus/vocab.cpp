@@ -24,6 +24,16 @@ std::shared_ptr<const Vocabulary> Vocabulary::build(const Corpus& corpus) {
     if (rec->kind == Kind::model) v->models_.push_back(rec.get());
     if (rec->kind != Kind::setting) continue;
     if (!rec->setting->derive.empty()) v->derived_.push_back(rec.get());
+    {
+      const SettingDef& def = *rec->setting;
+      const bool runs = std::any_of(def.values.begin(), def.values.end(),
+                                    [](const SettingValue& x) { return !x.engines.empty(); });
+      const bool scoped = std::any_of(def.engines.begin(), def.engines.end(), [](const auto& e) {
+        return std::any_of(e.defaults.begin(), e.defaults.end(),
+                           [](const SettingDefault& d) { return !d.roles.empty(); });
+      });
+      if (runs && scoped) v->role_defaults_.push_back(rec.get());
+    }
     for (const SettingValue& value : rec->setting->values) {
       for (const KeyValue& kv : value.implies) {
         auto& by = v->implied_by_[kv.key.raw.str()];
@@ -56,7 +66,8 @@ const Record* Vocabulary::setting(std::string_view key) const {
 }
 
 DefaultValue Vocabulary::default_for(const Record& setting, const std::string& engine_id,
-                                     const std::optional<Version>& version) const {
+                                     const std::optional<Version>& version,
+                                     std::string_view role) const {
   DefaultValue out;
   std::vector<std::pair<std::string, const SettingDefault*>> possible;
   for (const auto& e : setting.setting->engines) {
@@ -67,6 +78,8 @@ DefaultValue Vocabulary::default_for(const Record& setting, const std::string& e
       if (range && !range->contains(*version)) continue;
     }
     for (const auto& d : e.defaults) {
+      if (!d.roles.empty() && std::find(d.roles.begin(), d.roles.end(), role) == d.roles.end())
+        continue;  // not a service of its roles
       // A default worked out at start-up stands as a value no setting can have.
       static const std::string kDerived =
           "\x01"

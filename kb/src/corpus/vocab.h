@@ -50,9 +50,12 @@ class Vocabulary {
 
   /// The settings record a key or synonym names exactly, or nullptr.
   const Record* setting(std::string_view key) const;
-  /// The default of `setting` for engine `engine_id` at `version` (nullopt: not known).
+  /// The default of `setting` for engine `engine_id` at `version` (nullopt: not known), on
+  /// a service of `role` (a default that names its roles holds only for those).
   DefaultValue default_for(const Record& setting, const std::string& engine_id,
-                           const std::optional<Version>& version) const;
+                           const std::optional<Version>& version, std::string_view role = {}) const;
+  /// The enum settings with a default that names its roles and a value that runs engines.
+  const std::vector<const Record*>& role_defaults() const { return role_defaults_; }
   /// The engines (ids) that declare a default for `setting`.
   std::vector<std::string> engines_with_default(const Record& setting) const;
   /// The model records whose `match` globs match `model_id`, best (longest glob) first.
@@ -80,6 +83,7 @@ class Vocabulary {
   const Corpus* corpus_ = nullptr;
   std::vector<const Record*> models_;
   std::vector<const Record*> derived_;
+  std::vector<const Record*> role_defaults_;
   std::unordered_map<std::string, std::vector<const Record*>> implied_by_;
   std::unordered_map<std::string, std::vector<SpellingRef>> flags_, env_, keys_, json_;
   std::unordered_map<std::string, std::vector<SpellingRef>> flags_folded_, json_folded_;

@@ -193,7 +193,7 @@ void SettingsReader::entrypoint_implies(const Vec<KeyValue>& implies, const Str&
       if (e.id == entry_engine_) continue;
       std::optional<Version> ev;
       if (!e.version.empty()) ev = Version::parse(e.version);
-      const DefaultValue d = ctx_.vocab.default_for(*rec, e.id, ev);
+      const DefaultValue d = ctx_.vocab.default_for(*rec, e.id, ev, svc_.role);
       if (d.uncertain || d.derived || (d.value && otherwise && *otherwise != *d.value))
         known = false;
       if (d.value) otherwise = d.value;

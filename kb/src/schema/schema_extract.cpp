@@ -648,11 +648,17 @@ return s;
 }
 
 const Setters<SettingDefault>& setting_default_setters() {
-  static const Setters<SettingDefault> s = {{"setting-default"},
-                                            {{"versions", TEXT(SettingDefault, versions)},
-                                             {"value", TEXT(SettingDefault, value)},
-                                             {"derived", TEXT(SettingDefault, derived)}}};
-  return s;
+  static const Setters<SettingDefault> s = {
+      {"setting-default"},
+      {{"versions", TEXT(SettingDefault, versions)}, {"value", TEXT(SettingDefault, value)},
+       {"derived", TEXT(SettingDefault, derived)},
+       {"roles", SET(SettingDefault){x.roles = strings(v);
+}
+}
+}
+}
+;
+return s;
 }
 
 const Setters<EngineSpelling>& engine_spelling_setters() {

@@ -414,7 +414,13 @@ const Struct kSettingDefault = {
      text("derived",
           "instead of a value: what the engine works the value out from when it starts; a "
           "predicate on the setting is then unknown (possible) unless the deployment states it",
-          "the KV and request memory pools")},
+          "the KV and request memory pools"),
+     list(text("roles",
+               "the roles (values of settings/role) it holds for; absent: every service. A "
+               "service of another role has no value, and a default that names its roles "
+               "also runs its value's engines (a value's `engines`), as a value written out "
+               "does",
+               "[prefill, decode]"))},
     {"value", "derived"}};
 
 const Struct kEngineSpelling = {
