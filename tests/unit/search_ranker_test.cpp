@@ -113,6 +113,29 @@ void finds_as_fts5(sqlite3* db, const kb::MemRanker& ranker, const std::string& 
   }
 }
 
+// Compares kb's snippet of each row `match` finds (at most `limit`, in rowid order) with
+// FTS5's snippet(); returns how many rows were compared.
+std::size_t compare_snippets(sqlite3* db, kb::FtsTokenizer& tok, const std::string& match,
+                             const std::vector<kb::SnippetPhrase>& phrases, int limit) {
+  static const std::vector<bool> kIndexed = {false, false, true, true, true, true, true, true};
+  const kb::SnippetStyle style{"\x02", "\x03", "\xe2\x80\xa6", 24};
+  kb::sql::Stmt st(db,
+                   "SELECT rowid, snippet(fts, -1, char(2), char(3), '…', 24), id, content_hash,"
+                   " title, symptom, root_cause, workaround, notes, other FROM fts"
+                   " WHERE fts MATCH ? ORDER BY rowid LIMIT ?");
+  st.bind(1, match);
+  st.bind(2, static_cast<std::int64_t>(limit));
+  std::size_t compared = 0;
+  while (st.step()) {
+    std::vector<std::string_view> cols;
+    for (int c = 2; c < 10; ++c) cols.push_back(st.view(c));
+    INFO("rowid " << st.int64(0));
+    CHECK(kb::make_snippet(tok, cols, kIndexed, phrases, style) == st.text(1));
+    ++compared;
+  }
+  return compared;
+}
+
 }  // namespace
 
 TEST_CASE("search ranking in memory: FTS5's rows, order and bm25 for every kind of query",
@@ -221,8 +244,6 @@ TEST_CASE("search snippets from the stored text: FTS5's snippet() for every kind
                        {a, p.substr(0, p.size() - 1)},
                        true});
   }
-  static const std::vector<bool> kIndexed = {false, false, true, true, true, true, true, true};
-  const kb::SnippetStyle style{"\x02", "\x03", "\xe2\x80\xa6", 24};
   std::size_t compared = 0;
   for (const Q& q : queries) {
     INFO(q.match);
@@ -231,18 +252,7 @@ TEST_CASE("search snippets from the stored text: FTS5's snippet() for every kind
       const bool prefix = q.prefix_last && i + 1 == q.spellings.size();
       ph.push_back({tok.tokens(q.spellings[i], prefix), prefix});
     }
-    kb::sql::Stmt st(db,
-                     "SELECT rowid, snippet(fts, -1, char(2), char(3), '…', 24), id, content_hash,"
-                     " title, symptom, root_cause, workaround, notes, other FROM fts"
-                     " WHERE fts MATCH ? ORDER BY rowid LIMIT 40");
-    st.bind(1, q.match);
-    while (st.step()) {
-      std::vector<std::string_view> cols;
-      for (int c = 2; c < 10; ++c) cols.push_back(st.view(c));
-      INFO("rowid " << st.int64(0));
-      CHECK(kb::make_snippet(tok, cols, kIndexed, ph, style) == st.text(1));
-      ++compared;
-    }
+    compared += compare_snippets(db, tok, q.match, ph, 40);
   }
   CHECK(compared > 2000);
 }
@@ -275,26 +285,13 @@ TEST_CASE("search snippets: a column is skipped only when no word in it can stem
   }
   kb::FtsTokenizer tok(db);
   REQUIRE(tok.ok());
-  static const std::vector<bool> kIndexed = {false, false, true, true, true, true, true, true};
-  const kb::SnippetStyle style{"\x02", "\x03", "\xe2\x80\xa6", 24};
   std::size_t compared = 0;
   for (const std::string q : {"eyed", "ei", "days", "day", "a", "i", "x1", "cach", "poni", "happi",
                               "hope", "relat", "eye", "ey"}) {
     for (const bool prefix : {false, true}) {
       INFO(q << (prefix ? "*" : ""));
-      std::vector<kb::SnippetPhrase> ph{{tok.tokens(q, prefix), prefix}};
-      kb::sql::Stmt st(db,
-                       "SELECT rowid, snippet(fts, -1, char(2), char(3), '…', 24), id,"
-                       " content_hash, title, symptom, root_cause, workaround, notes, other"
-                       " FROM fts WHERE fts MATCH ? ORDER BY rowid");
-      st.bind(1, "\"" + q + "\"" + (prefix ? "*" : ""));
-      while (st.step()) {
-        std::vector<std::string_view> cols;
-        for (int c = 2; c < 10; ++c) cols.push_back(st.view(c));
-        INFO("rowid " << st.int64(0));
-        CHECK(kb::make_snippet(tok, cols, kIndexed, ph, style) == st.text(1));
-        ++compared;
-      }
+      const std::vector<kb::SnippetPhrase> ph{{tok.tokens(q, prefix), prefix}};
+      compared += compare_snippets(db, tok, "\"" + q + "\"" + (prefix ? "*" : ""), ph, 1000);
     }
   }
   CHECK(compared > 20);
