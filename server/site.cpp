@@ -115,7 +115,18 @@ std::string search_index_js(const pages::View& v) {
     }
     out += ']';
   }
-  out += "]};\n";
+  // Names of one word two query words may join into, by their joined letters.
+  std::vector<std::pair<std::string, std::string>> joined(synonyms.joined.begin(),
+                                                          synonyms.joined.end());
+  std::sort(joined.begin(), joined.end());
+  out += "],\"join\":{";
+  for (std::size_t i = 0; i < joined.size(); ++i) {
+    if (i) out += ',';
+    json::append_ascii_string(out, joined[i].first);
+    out += ':';
+    json::append_ascii_string(out, joined[i].second);
+  }
+  out += "}};\n";
   return out;
 }
 

@@ -94,6 +94,19 @@ for f in sorted(glob.glob(os.path.join(repo, "records", "*", "*.yaml")))[::11]:
     if ns == "gotchas":
         pasted.append((ns + "/" + slug, slug))
 generated += [q for _, q in pasted]
+pasted_at = len(generated) - len(pasted)
+# A name written as one word typed as two (`MultiConnector` as "multi connector"): both
+# searches join the words into the name alike, each query exactly (no tie can differ).
+split = []
+for f in sorted(glob.glob(os.path.join(repo, "records", "settings", "*.yaml"))):
+    rec = yaml.safe_load(open(f, encoding="utf-8")) or {}
+    for v in rec.get("values") or []:
+        for w in ([v.get("value")] + list(v.get("synonyms") or [])) if isinstance(v, dict) else [v]:
+            w = str(w)
+            if re.fullmatch(r"[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]+)+", w):
+                split.append(re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", w).lower() + " ignored")
+split_at = len(generated)
+generated += split
 
 
 def score(ranked_lists):
@@ -229,10 +242,16 @@ if served and static:
         failed = True
     for name, lists in (("server", served_generated), ("static site", static_generated)):
         wrong = [(q, want, got[:1]) for (want, q), got in
-                 zip(pasted, lists[len(generated) - len(pasted):]) if got[:1] != [want]]
+                 zip(pasted, lists[pasted_at:pasted_at + len(pasted)]) if got[:1] != [want]]
         print(f"{name}: {len(pasted) - len(wrong)}/{len(pasted)} pasted ids and slugs find "
               f"their record first")
         for q, want, got in wrong:
             print(f"  {q!r}: got {got}, want {want}")
         failed |= bool(wrong)
+    differ = [(q, a[:5], b[:5]) for q, a, b in
+              zip(split, served_generated[split_at:], static_generated[split_at:]) if a[:5] != b[:5]]
+    print(f"{len(split) - len(differ)}/{len(split)} names typed as two words give the same top 5")
+    for q, a, b in differ:
+        print(f"  differ: {q!r}\n    server {a}\n    static {b}")
+    failed |= len(split) < 3 or bool(differ)
 sys.exit(1 if failed else 0)

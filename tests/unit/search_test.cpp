@@ -248,6 +248,28 @@ TEST_CASE("search: a symptom's, engine's or setting's other spelling finds its o
         std::vector<std::string>{"ampere-datacenter", "sm80"});
   CHECK(syn.alternatives("gb10") == std::vector<std::string>{"gb10", "sm121"});
   CHECK(syn.alternatives("NVIDIA-A100-*") == std::vector<std::string>{"NVIDIA-A100-*"});
+  // Two words that join into a name written as one: the name joins the first word's.
+  {
+    const std::vector<std::string> terms{"tensorrt", "LLM", "Tensor", "RT", "prefix", "caching"};
+    std::vector<std::vector<std::string>> groups;
+    for (const auto& t : terms) groups.push_back(syn.alternatives(t));
+    syn.join_pairs(terms, groups);
+    // `tensorrt-llm` is no one-word name; `TensorRT` + `LLM` is not `tensorrtllm` either.
+    CHECK(groups[0] == std::vector<std::string>{"tensorrt"});
+    CHECK(groups[1] == std::vector<std::string>{"LLM"});
+    // prefix_caching is written with `_`: not a one-word name.
+    CHECK(groups[4] == std::vector<std::string>{"prefix"});
+  }
+  {
+    const std::vector<std::string> terms{"garb", "age", "is", "gar", "bage"};
+    std::vector<std::vector<std::string>> groups;
+    for (const auto& t : terms) groups.push_back(syn.alternatives(t));
+    syn.join_pairs(terms, groups);
+    CHECK(groups[0] == std::vector<std::string>{"garb", "garbage"});
+    CHECK(groups[1] == std::vector<std::string>{"age"});
+    CHECK(groups[2] == std::vector<std::string>{"is"});  // `isgar` names nothing
+    CHECK(groups[3] == std::vector<std::string>{"gar", "garbage"});
+  }
 
   kb::EvidenceIndex evidence = kb::EvidenceIndex::build(*corpus);
   kb::Store store = kb::Store::open_writable(":memory:");

@@ -230,6 +230,22 @@
     return out;
   }
 
+  // Two words that join into a name written as one (index.join, kb/store.h
+  // SearchSynonyms::join_pairs: `multi connector` -> `MultiConnector`): the name joins the
+  // first word's spellings, unless one of them folds to it or there are 16.
+  function joinKey(w) { return /^[A-Za-z0-9]+$/.test(w) ? w.toLowerCase() : ""; }
+  function joinPairs(groups) {
+    var join = index.join || {};
+    for (var i = 0; i + 1 < terms.length && i < groups.length; i++) {
+      var a = joinKey(terms[i]), b = joinKey(terms[i + 1]);
+      if (!a || !b || !Object.prototype.hasOwnProperty.call(join, a + b)) continue;
+      var name = join[a + b], f = fold(name);
+      if (groups[i].length >= 16) continue;
+      if (!groups[i].some(function (w) { return fold(w) === f; })) groups[i].push(name);
+    }
+    return groups;
+  }
+
   var KEPT = 256, LIMIT = 200;
   // One FTS5 query's best rows, by bm25: each group a term's spellings, one phrase each;
   // a row holds every term (`all`: some spelling of each) or any spelling. Every phrase of
@@ -287,7 +303,7 @@
       if (named >= 0) { seen[named] = true; hitRows.push(named); }
     }
     // Each term with its other spellings: one phrase per spelling, grouped by term.
-    var groups = terms.map(function (t) { return alternatives(t).map(tokens); });
+    var groups = joinPairs(terms.map(alternatives)).map(function (g) { return g.map(tokens); });
     take(ranked(groups, false, true));
     var chars = Array.from(terms[terms.length - 1]).length;
     if (hitRows.length < LIMIT && chars >= 3) take(ranked(groups, true, true));

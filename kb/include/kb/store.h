@@ -175,10 +175,22 @@ struct SearchSynonyms {
   /// all), each once; just `term` when it is in none. The word is looked up folded, then
   /// without a plural `es` or `s` (`hangs` finds `hang`).
   std::vector<std::string> alternatives(std::string_view term) const;
+  /// Names written as one word (`MultiConnector`, `lmcache`: engine ids and aliases,
+  /// setting keys, values and synonyms) by their letters and digits in lower case
+  /// (search_join): two words of a query that join into one ("multi connector") are
+  /// searched as the name too.
+  std::unordered_map<std::string, std::string> joined;
+  /// Adds to each group of `groups` (a query's terms with their alternatives, in order)
+  /// the name its term and the next one join into, when there is one and it is not there.
+  void join_pairs(const std::vector<std::string>& terms,
+                  std::vector<std::vector<std::string>>& groups) const;
 };
 SearchSynonyms search_synonyms(const std::vector<std::shared_ptr<const Record>>& records);
 /// A spelling as synonyms compare it: ASCII lower case, `-` and spaces as `_`.
 std::string search_fold(std::string_view word);
+/// A word as joined names compare it: its ASCII letters and digits in lower case; "" when
+/// it holds anything else (a name of one word only).
+std::string search_join(std::string_view word);
 
 /// Turns user text into an FTS5 query that cannot be a syntax error: each term quoted,
 /// terms AND-ed. Empty when the text holds no searchable term.

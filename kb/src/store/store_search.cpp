@@ -445,6 +445,7 @@ std::vector<SearchHit> Store::search(std::string_view query, std::size_t limit,
   std::vector<std::vector<std::string>> groups;
   for (const std::string& t : terms)
     groups.push_back(synonyms ? synonyms->alternatives(t) : std::vector<std::string>{t});
+  if (synonyms) synonyms->join_pairs(terms, groups);
   Lease lease(impl_.get(), true);
   sqlite3* db = lease.get();
   QueryBudget limit_time(db, budget);

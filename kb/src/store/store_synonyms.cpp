@@ -1,5 +1,6 @@
 // The spellings search takes as one word (kb/store.h SearchSynonyms), from the records.
 
+#include <algorithm>
 #include <cctype>
 #include <set>
 
@@ -13,6 +14,16 @@ std::string search_fold(std::string_view word) {
   for (char c : word) {
     const auto u = static_cast<unsigned char>(c);
     out += c == '-' || std::isspace(u) ? '_' : static_cast<char>(std::tolower(u));
+  }
+  return out;
+}
+
+std::string search_join(std::string_view word) {
+  std::string out;
+  for (char c : word) {
+    const auto u = static_cast<unsigned char>(c);
+    if (!std::isalnum(u) || u >= 0x80) return {};
+    out += static_cast<char>(std::tolower(u));
   }
   return out;
 }
@@ -37,6 +48,27 @@ SearchSynonyms search_synonyms(const std::vector<std::shared_ptr<const Record>>&
     if (rp->kind == Kind::setting && rp->setting->scope == setting_scope::kHardware &&
         rp->setting->type == "enum")
       hardware_enums.insert(rp->setting->key.str());
+  }
+  // Names of one word, long enough that two query words joining into one by chance is
+  // unlikely (`lmcache`, `MultiConnector`).
+  auto name = [&](std::string_view n) {
+    std::string k = search_join(n);
+    if (k.size() >= 6) out.joined.emplace(std::move(k), std::string(n));
+  };
+  for (const auto& rp : records) {
+    const Record& r = *rp;
+    if (r.kind == Kind::engine) {
+      const std::string_view id = r.id.view();
+      name(id.substr(id.find('/') + 1));
+      for (const auto& a : r.aliases) name(a);
+    } else if (r.kind == Kind::setting) {
+      name(r.setting->key.view());
+      for (const auto& syn : r.setting->synonyms) name(syn);
+      for (const auto& v : r.setting->values) {
+        name(v.value.view());
+        for (const auto& syn : v.synonyms) name(syn);
+      }
+    }
   }
   for (const auto& rp : records) {
     const Record& r = *rp;
@@ -91,6 +123,20 @@ std::vector<std::string> SearchSynonyms::alternatives(std::string_view term) con
     if (seen.insert(search_fold(groups[g].front())).second) out.push_back(groups[g].front());
   }
   return out;
+}
+
+void SearchSynonyms::join_pairs(const std::vector<std::string>& terms,
+                                std::vector<std::vector<std::string>>& groups) const {
+  for (std::size_t i = 0; i + 1 < terms.size() && i < groups.size(); ++i) {
+    const std::string a = search_join(terms[i]), b = search_join(terms[i + 1]);
+    if (a.empty() || b.empty()) continue;
+    auto it = joined.find(a + b);
+    if (it == joined.end() || groups[i].size() >= 16) continue;
+    const std::string f = search_fold(it->second);
+    const bool there = std::any_of(groups[i].begin(), groups[i].end(),
+                                   [&](const std::string& w) { return search_fold(w) == f; });
+    if (!there) groups[i].push_back(it->second);
+  }
 }
 
 }  // namespace kb
