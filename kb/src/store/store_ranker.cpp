@@ -511,6 +511,14 @@ std::optional<std::vector<std::pair<std::int64_t, double>>> MemRanker::rank(
   const double k1 = 1.2, b = 0.75;
   Memo local;
   Memo& m = memo ? *memo : local;
+  // A word's start is the dearest list to make: every term it starts, read whole. When no
+  // row holds every other group, none holds them and the start too, and it is never read
+  // (a sentence's words rarely meet in one row). The others' lists are the search's own.
+  if (combine == Combine::all && prefix_last && groups.size() > 1) {
+    const std::vector<std::vector<std::string>> rest(groups.begin(), groups.end() - 1);
+    auto held = rank(db, rest, false, Combine::all, 1, &m);
+    if (held && held->empty()) return held;
+  }
   std::vector<TopkPhrase> lists;
   lists.reserve(phrases.size());
   for (const Phrase& p : phrases) {
