@@ -7,6 +7,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <filesystem>
 #include <map>
@@ -374,19 +375,16 @@ std::vector<std::pair<std::uint32_t, double>> every_row(const std::vector<kb::To
   return out;
 }
 
-}  // namespace
-
-TEST_CASE("search ranking: the best k rows found early are those scoring every row finds",
-          "[search][ranker]") {
-  // Lists shaped like a sentence's words: a few rare ones with large shares, common ones
-  // with small shares, some rows in many lists, and shares drawn from a few values so that
-  // ties (broken by the lower row) are common.
-  std::mt19937 rng(7);
-  std::size_t compared = 0, pruned_any = 0;
-  for (int round = 0; round < 400; ++round) {
-    const std::size_t groups = 1 + rng() % 6;
-    const std::size_t rows_in_index = 50 + rng() % 3000;
-    std::vector<kb::ScoredRows> lists;
+// Lists shaped like a sentence's words: a few rare ones with large shares, common ones
+// with small shares, some rows in many lists, and shares drawn from a few values so that
+// ties (broken by the lower row) are common.
+struct SentenceLists {
+  std::size_t groups;
+  std::size_t rows_in_index;
+  std::vector<kb::ScoredRows> lists;
+  std::vector<kb::TopkPhrase> phrases;
+  explicit SentenceLists(std::mt19937& rng)
+      : groups(1 + rng() % 6), rows_in_index(50 + rng() % 3000) {
     std::vector<std::size_t> group_of;
     for (std::size_t g = 0; g < groups; ++g) {
       const std::size_t spellings = 1 + (rng() % 4 == 0 ? rng() % 3 : 0);
@@ -402,8 +400,24 @@ TEST_CASE("search ranking: the best k rows found early are those scoring every r
         group_of.push_back(g);
       }
     }
-    std::vector<kb::TopkPhrase> phrases;
     for (std::size_t i = 0; i < lists.size(); ++i) phrases.push_back({&lists[i], group_of[i]});
+  }
+  SentenceLists(const SentenceLists&) = delete;
+};
+
+}  // namespace
+
+TEST_CASE("search ranking: the best k rows found early are those scoring every row finds",
+          "[search][ranker]") {
+  // Lists shaped like a sentence's words: a few rare ones with large shares, common ones
+  // with small shares, some rows in many lists, and shares drawn from a few values so that
+  // ties (broken by the lower row) are common.
+  std::mt19937 rng(7);
+  std::size_t compared = 0, pruned_any = 0;
+  for (int round = 0; round < 400; ++round) {
+    const SentenceLists s(rng);
+    const auto& phrases = s.phrases;
+    const std::size_t groups = s.groups;
     for (bool all : {true, false}) {
       for (std::size_t k : {std::size_t{1}, std::size_t{5}, std::size_t{20}, std::size_t{256}}) {
         INFO("round " << round << (all ? " all" : " any") << " k=" << k);
@@ -417,6 +431,60 @@ TEST_CASE("search ranking: the best k rows found early are those scoring every r
   }
   CHECK(compared == 3200);
   CHECK(pruned_any > 300);  // most any-word rankings had more rows than they kept
+}
+
+TEST_CASE("search ranking: a page's first rows alone are those of the best k, gotchas first",
+          "[search][ranker]") {
+  // What a page shows of the best k: the gotchas among them first, then the other records,
+  // past the rows shown already -- found alone when enough gotchas rank among the best k,
+  // else the best k themselves. Either way the page is the one every row's score gives.
+  std::mt19937 rng(11);
+  std::size_t compared = 0, first_only = 0, whole_full = 0;
+  for (int round = 0; round < 300; ++round) {
+    const SentenceLists s(rng);
+    // Rows that are not gotchas: none, a few, most or all of them.
+    const double others = std::array<double, 4>{0.0, 0.2, 0.85, 1.0}[rng() % 4];
+    std::vector<bool> other(s.rows_in_index);
+    for (std::size_t row = 0; row < other.size(); ++row)
+      other[row] = std::uniform_real_distribution<double>(0, 1)(rng) < others;
+    for (bool all : {true, false}) {
+      for (std::size_t k : {std::size_t{5}, std::size_t{20}, std::size_t{256}}) {
+        const auto best = every_row(s.phrases, s.groups, all, k);
+        // Shown already: some of the best rows and some others.
+        std::vector<std::uint32_t> skip;
+        for (std::size_t i = 0; i < best.size(); ++i) {
+          if (rng() % 8 == 0) skip.push_back(best[i].first);
+        }
+        for (int i = 0; i < 3; ++i) skip.push_back(static_cast<std::uint32_t>(rng() % s.rows_in_index));
+        std::sort(skip.begin(), skip.end());
+        skip.erase(std::unique(skip.begin(), skip.end()), skip.end());
+        for (std::size_t need : {std::size_t{1}, std::size_t{4}, std::size_t{20}}) {
+          INFO("round " << round << (all ? " all" : " any") << " k=" << k << " need=" << need);
+          auto page = best;
+          std::stable_partition(page.begin(), page.end(),
+                                [&](const auto& r) { return !other[r.first]; });
+          std::erase_if(page, [&](const auto& r) {
+            return std::binary_search(skip.begin(), skip.end(), r.first);
+          });
+          const auto got = kb::top_k_first(s.phrases, s.groups, all, k, {&other, &skip, need});
+          if (got.whole) {
+            REQUIRE(got.rows == best);
+            whole_full += page.size() >= need;
+          } else {
+            // Only what the page shows first: `need` gotchas, in the page's order.
+            REQUIRE(page.size() >= need);
+            page.resize(need);
+            REQUIRE(got.rows == page);
+            ++first_only;
+          }
+          ++compared;
+        }
+      }
+    }
+  }
+  CHECK(compared == 5400);
+  CHECK(first_only > 1000);  // most pages were found alone
+  CHECK(whole_full > 100);   // and when gotchas were too few, the best k answered
 }
 
 TEST_CASE("search ranking in memory: a few best rows of many, as FTS5 ranks them",

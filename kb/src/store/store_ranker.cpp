@@ -471,6 +471,13 @@ std::shared_ptr<const MemRanker::Shares> MemRanker::phrase_shares(const std::str
 std::optional<std::vector<std::pair<std::int64_t, double>>> MemRanker::rank(
     sqlite3* db, const std::vector<std::vector<std::string>>& groups, bool prefix_last,
     Combine combine, std::size_t k, Memo* memo) const {
+  return rank_first(db, groups, prefix_last, combine, k, memo, First{0, nullptr}, nullptr);
+}
+
+std::optional<std::vector<std::pair<std::int64_t, double>>> MemRanker::rank_first(
+    sqlite3* db, const std::vector<std::vector<std::string>>& groups, bool prefix_last,
+    Combine combine, std::size_t k, Memo* memo, const First& first, bool* whole) const {
+  if (whole) *whole = true;
   if (groups.empty() || groups.size() > 32) return std::nullopt;
   FtsTokenizer tok(db);
   if (!tok.ok()) return std::nullopt;
@@ -592,9 +599,23 @@ std::optional<std::vector<std::pair<std::int64_t, double>>> MemRanker::rank(
     if (any || whole) m.found_[g] = any ? 1 : 0;
   }
   // The best k rows, without scoring every row a common word holds (store_topk.h).
+  const bool all = combine == Combine::all;
+  TopkRows found;
+  if (first.need > 0) {
+    std::vector<std::uint32_t> skip;
+    for (std::int64_t rowid : *first.skip) {
+      auto it = std::lower_bound(rowids_.begin(), rowids_.end(), rowid);
+      if (it != rowids_.end() && *it == rowid)
+        skip.push_back(static_cast<std::uint32_t>(it - rowids_.begin()));
+    }
+    std::sort(skip.begin(), skip.end());
+    found = top_k_first(lists, groups.size(), all, k, TopkFirst{&other_, &skip, first.need});
+  } else {
+    found.rows = top_k(lists, groups.size(), all, k);
+  }
+  if (whole) *whole = found.whole;
   std::vector<std::pair<std::int64_t, double>> out;
-  for (const auto& [row, score] : top_k(lists, groups.size(), combine == Combine::all, k))
-    out.emplace_back(rowids_[row], -1.0 * score);
+  for (const auto& [row, score] : found.rows) out.emplace_back(rowids_[row], -1.0 * score);
   return out;
 }
 

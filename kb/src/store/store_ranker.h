@@ -67,6 +67,20 @@ class MemRanker {
       sqlite3* db, const std::vector<std::vector<std::string>>& groups, bool prefix_last,
       Combine combine, std::size_t k, Memo* memo = nullptr) const;
 
+  /// The rows a page shows first of a query's best k: gotchas whose rowids are not in
+  /// `skip`, `need` of them.
+  struct First {
+    std::size_t need;
+    const std::vector<std::int64_t>* skip;  ///< any order
+  };
+  /// rank()'s best k rows -- or, when `first.need` of the rows a page shows first rank
+  /// among them, only those, best first (`*whole` false): found with their bar, far
+  /// higher than the k-th row's, so a sentence's any-word walk stops sooner
+  /// (store_topk.h's top_k_first).
+  std::optional<std::vector<std::pair<std::int64_t, double>>> rank_first(
+      sqlite3* db, const std::vector<std::vector<std::string>>& groups, bool prefix_last,
+      Combine combine, std::size_t k, Memo* memo, const First& first, bool* whole) const;
+
   /// Whether some row holds one of `spellings` (the first a prefix when `prefix_first`), as
   /// FTS5's `"a"* OR "b"` would find; nullopt when one has no token.
   std::optional<bool> finds(sqlite3* db, const std::vector<std::string>& spellings,

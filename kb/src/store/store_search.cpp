@@ -146,6 +146,11 @@ struct Ranked {
   /// one generation always reads back the same, and a snippet re-tokenizes the row.
   std::mutex hits_mu;
   std::unordered_map<std::int64_t, SearchHit> hits;
+  /// Until `ready`: only the first rows a page showed (MemRanker::rank_first), the best
+  /// `first_need` gotchas past the rows `first_skip` (ascending rowids).
+  std::vector<std::pair<std::int64_t, double>> first_rows;
+  std::size_t first_need = 0;
+  std::vector<std::int64_t> first_skip;
 };
 
 // Rows ranked and kept per query: the largest page (limit 100) with room to skip rows a
@@ -272,10 +277,16 @@ void gotchas_first(sqlite3* db, std::vector<std::pair<std::int64_t, double>>& ro
 }
 
 // The kept ranking of `match` for index generation `gen`, ranking it first when no caller
-// has. A caller holding an older generation than the cache ranks without keeping.
+// has, into `rows`: its best rows, gotchas first. When `need` > 0 and the ranking in memory
+// answers, only the first `need` rows not in `seen` may be ranked and kept (`*whole`
+// false): a page of a sentence's any-word matches needs no more, and finding them alone
+// stops its walk far sooner. A caller holding an older generation than the cache ranks
+// without keeping.
 std::shared_ptr<Ranked> ranking(RankedQueries& cache, std::uint64_t gen, sqlite3* db,
-                                const std::string& match, const MemRanker* mem,
-                                const Query& query) {
+                                const std::string& match, const MemRanker* mem, const Query& query,
+                                std::size_t need, const std::unordered_set<std::int64_t>& seen,
+                                std::vector<std::pair<std::int64_t, double>>& rows_out,
+                                bool* whole) {
   std::shared_ptr<Ranked> entry;
   {
     std::lock_guard<std::mutex> lock(cache.mu);
@@ -293,6 +304,33 @@ std::shared_ptr<Ranked> ranking(RankedQueries& cache, std::uint64_t gen, sqlite3
   }
   if (!entry) entry = std::make_shared<Ranked>();
   std::lock_guard<std::mutex> lock(entry->mu);
+  *whole = true;
+  if (!entry->ready && need > 0 && mem) {
+    std::vector<std::int64_t> skip(seen.begin(), seen.end());
+    std::sort(skip.begin(), skip.end());
+    if (entry->first_need >= need && entry->first_skip == skip) {
+      rows_out = entry->first_rows;
+      *whole = false;
+      return entry;
+    }
+    bool all_rows = true;
+    auto held = mem->rank_first(db, *query.groups, query.prefix, query.combine,
+                                static_cast<std::size_t>(kRankedRows), query.memo,
+                                MemRanker::First{need, &skip}, &all_rows);
+    if (held && !all_rows) {
+      entry->first_rows = std::move(*held);
+      entry->first_need = need;
+      entry->first_skip = std::move(skip);
+      rows_out = entry->first_rows;
+      *whole = false;
+      return entry;
+    }
+    if (held) {
+      mem->gotchas_first(*held);
+      entry->rows = std::move(*held);
+      entry->ready = true;
+    }
+  }
   if (!entry->ready) {
     // Into a local first: a ranking cut short (the query budget) must leave nothing behind.
     std::vector<std::pair<std::int64_t, double>> rows;
@@ -311,7 +349,9 @@ std::shared_ptr<Ranked> ranking(RankedQueries& cache, std::uint64_t gen, sqlite3
     }
     entry->rows = std::move(rows);
     entry->ready = true;
+    entry->first_rows.clear();
   }
+  rows_out = entry->rows;
   return entry;
 }
 
@@ -366,13 +406,27 @@ std::unordered_map<std::int64_t, SearchHit> read_hits(sqlite3* db, const Query& 
 void ranked_hits(RankedQueries& cache, std::uint64_t gen, sqlite3* db, const std::string& match,
                  const MemRanker* mem, const Query& query, std::size_t limit,
                  std::vector<SearchHit>& out, std::unordered_set<std::int64_t>& seen) {
-  auto ranked = ranking(cache, gen, db, match, mem, query);
+  std::vector<std::pair<std::int64_t, double>> ranked_rows;
+  bool whole = true;
+  auto ranked = ranking(cache, gen, db, match, mem, query, limit, seen, ranked_rows, &whole);
   std::vector<std::pair<std::int64_t, double>> rows;
-  for (const auto& row : ranked->rows) {
+  for (const auto& row : ranked_rows) {
     if (!seen.count(row.first)) rows.push_back(row);
   }
   std::size_t next = 0, added = 0;
-  while (added < limit && next < rows.size()) {
+  while (added < limit) {
+    if (next == rows.size()) {
+      // The first rows alone ran short (a reload removed some): the whole ranking makes up
+      // for them, past the rows shown.
+      if (whole) break;
+      ranking(cache, gen, db, match, mem, query, 0, seen, ranked_rows, &whole);
+      rows.clear();
+      next = 0;
+      for (const auto& row : ranked_rows) {
+        if (!seen.count(row.first)) rows.push_back(row);
+      }
+      continue;
+    }
     const std::size_t end = std::min(rows.size(), next + (limit - added));
     std::vector<std::optional<SearchHit>> batch(end - next);
     std::vector<std::int64_t> missing;

@@ -22,6 +22,13 @@ struct Better {
 };
 constexpr Better better{};
 
+// Whether a row whose score is at most `bound` can still beat `bar`. Bounds are sums of
+// shares added in another order than the score's own sum: a margin far above a double's
+// rounding keeps every row that could, and every row scoring the bar itself.
+bool above(double bound, double bar) {
+  return bound * (1 + 1e-9) > bar;
+}
+
 // The best k hits seen so far.
 class Best {
  public:
@@ -29,15 +36,25 @@ class Best {
   bool full() const { return heap_.size() >= k_; }
   // The score a row must beat to be kept (a tie loses: rows come in ascending order, so a
   // later row with the same score is the worse one).
-  double bar() const {
-    return full() ? heap_.front().score : -std::numeric_limits<double>::infinity();
-  }
-  // Whether a row whose score is at most `bound` can still be kept. Bounds are sums of
-  // shares added in another order than the score's own sum: a margin far above a double's
-  // rounding keeps every row that could.
-  bool reachable(double bound) const { return !full() || bound * (1 + 1e-9) > bar(); }
+  double bar() const { return bar_; }
+  bool reachable(double bound) const { return above(bound, bar_); }
   void offer(Hit h) {
     if (k_ == 0) return;
+    push(h);
+    if (full()) bar_ = heap_.front().score;
+  }
+  /// The worst hit kept (full() only).
+  const Hit& worst() const { return heap_.front(); }
+  std::vector<std::pair<std::uint32_t, double>> sorted() {
+    std::sort_heap(heap_.begin(), heap_.end(), better);
+    std::vector<std::pair<std::uint32_t, double>> out;
+    out.reserve(heap_.size());
+    for (const Hit& h : heap_) out.emplace_back(h.row, h.score);
+    return out;
+  }
+
+ private:
+  void push(Hit h) {
     if (heap_.size() < k_) {
       heap_.push_back(h);
       std::push_heap(heap_.begin(), heap_.end(), better);
@@ -57,17 +74,40 @@ class Best {
       heap_[at] = h;
     }
   }
-  std::vector<std::pair<std::uint32_t, double>> sorted() {
-    std::sort_heap(heap_.begin(), heap_.end(), better);
-    std::vector<std::pair<std::uint32_t, double>> out;
-    out.reserve(heap_.size());
-    for (const Hit& h : heap_) out.emplace_back(h.row, h.score);
-    return out;
+
+  std::size_t k_;
+  double bar_ = -std::numeric_limits<double>::infinity();
+  std::vector<Hit> heap_;
+};
+
+// The best k hits, and beside them the best `need` of the rows a page shows first
+// (TopkFirst). A row is worth scoring only when it could join both: once `need` first rows
+// are found, their worst is the bar, far above the k-th row's.
+class FirstBest {
+ public:
+  FirstBest(std::size_t k, const TopkFirst& f) : all_(k), first_(f.need), f_(f) {}
+  bool reachable(double bound) const { return above(bound, bar_); }
+  void offer(Hit h) {
+    all_.offer(h);
+    if (!(*f_.other)[h.row] && !std::binary_search(f_.skip->begin(), f_.skip->end(), h.row))
+      first_.offer(h);
+    bar_ = std::max(all_.bar(), first_.bar());
+  }
+  TopkRows result() {
+    // The first rows are among the best k unless k rows better than the worst of them were
+    // kept: every row better than it could reach the bar, so was offered.
+    if (first_.full() && (!all_.full() || !better(all_.worst(), first_.worst())))
+      return {first_.sorted(), false};
+    // Else the bar never rose above the k-th row kept (too few first rows, or the worst of
+    // them below it): every row skipped scores less, and the best k are those kept.
+    return {all_.sorted(), true};
   }
 
  private:
-  std::size_t k_;
-  std::vector<Hit> heap_;
+  Best all_;
+  Best first_;
+  const TopkFirst& f_;
+  double bar_ = -std::numeric_limits<double>::infinity();
 };
 
 // The first index at or after `at` whose row is `row` or later: galloping, so that a walk
@@ -124,8 +164,8 @@ struct Cursors {
   }
 };
 
-std::vector<std::pair<std::uint32_t, double>> top_all(const std::vector<TopkPhrase>& phrases,
-                                                      std::size_t groups, std::size_t k) {
+template <typename Keep>
+void top_all(const std::vector<TopkPhrase>& phrases, std::size_t groups, Keep& best) {
   // The rows of the group with the fewest are the only candidates; each must be in some
   // phrase of every other group, looked up from the smallest group up.
   std::vector<std::size_t> size(groups, 0);
@@ -140,8 +180,7 @@ std::vector<std::pair<std::uint32_t, double>> top_all(const std::vector<TopkPhra
   for (std::size_t g = 0; g < groups; ++g) order[g] = g;
   std::stable_sort(order.begin(), order.end(),
                    [&](std::size_t a, std::size_t b) { return size[a] < size[b]; });
-  Best best(k);
-  if (size[order.front()] == 0) return best.sorted();
+  if (size[order.front()] == 0) return;
   Cursors c(phrases);
   const std::vector<std::size_t>& driver = of[order.front()];
   while (true) {
@@ -162,11 +201,10 @@ std::vector<std::pair<std::uint32_t, double>> top_all(const std::vector<TopkPhra
     }
     c.pass(row);
   }
-  return best.sorted();
 }
 
-std::vector<std::pair<std::uint32_t, double>> top_any(const std::vector<TopkPhrase>& phrases,
-                                                      std::size_t k) {
+template <typename Keep>
+void top_any(const std::vector<TopkPhrase>& phrases, Keep& best) {
   // Phrases by their best share, smallest first; `below[t]` is what the first t of them can
   // add to a row at most. The first `ess` of them are the non-essential ones: together they
   // cannot bring a row to the k-th best score, so only rows of the others are candidates,
@@ -192,7 +230,6 @@ std::vector<std::pair<std::uint32_t, double>> top_any(const std::vector<TopkPhra
   std::vector<double> share(m, 0);
   const auto rows_of = [&](std::size_t t) -> const ScoredRows& { return *phrases[order[t]].rows; };
   for (std::size_t t = 0; t < m; ++t) cur[t] = rows_of(t).size() ? rows_of(t).rows[0] : kEnd;
-  Best best(k);
   std::size_t ess = 0;
   std::uint32_t row = kEnd;
   for (std::size_t t = 0; t < m; ++t) row = std::min(row, cur[t]);
@@ -239,7 +276,6 @@ std::vector<std::pair<std::uint32_t, double>> top_any(const std::vector<TopkPhra
     }
     row = next;
   }
-  return best.sorted();
 }
 
 }  // namespace
@@ -247,7 +283,24 @@ std::vector<std::pair<std::uint32_t, double>> top_any(const std::vector<TopkPhra
 std::vector<std::pair<std::uint32_t, double>> top_k(const std::vector<TopkPhrase>& phrases,
                                                     std::size_t groups, bool all, std::size_t k) {
   if (phrases.empty() || groups == 0 || k == 0) return {};
-  return all ? top_all(phrases, groups, k) : top_any(phrases, k);
+  Best best(k);
+  if (all)
+    top_all(phrases, groups, best);
+  else
+    top_any(phrases, best);
+  return best.sorted();
+}
+
+TopkRows top_k_first(const std::vector<TopkPhrase>& phrases, std::size_t groups, bool all,
+                     std::size_t k, const TopkFirst& first) {
+  if (phrases.empty() || groups == 0 || k == 0) return TopkRows{};
+  if (first.need == 0) return TopkRows{top_k(phrases, groups, all, k), true};
+  FirstBest best(k, first);
+  if (all)
+    top_all(phrases, groups, best);
+  else
+    top_any(phrases, best);
+  return best.result();
 }
 
 }  // namespace kb

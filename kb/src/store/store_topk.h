@@ -44,4 +44,28 @@ struct TopkPhrase {
 std::vector<std::pair<std::uint32_t, double>> top_k(const std::vector<TopkPhrase>& phrases,
                                                     std::size_t groups, bool all, std::size_t k);
 
+/// The rows a page shows first of the best k: those not `other` (gotchas, which search
+/// shows before the other records) nor in `skip` (shown already), `need` of them.
+struct TopkFirst {
+  const std::vector<bool>* other;          ///< row -> shown after the others
+  const std::vector<std::uint32_t>* skip;  ///< rows not to show, ascending
+  std::size_t need;
+};
+
+/// What top_k_first found: the best k rows (`whole`), or only the first `need` rows a
+/// page shows of them, best first.
+struct TopkRows {
+  std::vector<std::pair<std::uint32_t, double>> rows;
+  bool whole = true;
+};
+
+/// The first rows a page shows of the best `k` (top_k's): `first.need` rows neither other
+/// nor skipped, best first, when so many rank among the best k. Only they are kept, so an
+/// any-word query's walk skips rows by the need-th of them -- a far higher bar than the
+/// k-th row's -- and stops sooner. Else the best k rows themselves (`whole`): when fewer
+/// than `need` such rows are found, or the need-th ranks below the best k, the bar never
+/// rose above the k-th row's, and the rows kept are the best k.
+TopkRows top_k_first(const std::vector<TopkPhrase>& phrases, std::size_t groups, bool all,
+                     std::size_t k, const TopkFirst& first);
+
 }  // namespace kb
