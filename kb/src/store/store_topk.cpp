@@ -181,6 +181,13 @@ void top_all(const std::vector<TopkPhrase>& phrases, std::size_t groups, Keep& b
   std::stable_sort(order.begin(), order.end(),
                    [&](std::size_t a, std::size_t b) { return size[a] < size[b]; });
   if (size[order.front()] == 0) return;
+  // What the groups from the g-th in that order on can add to a row at most: a row whose
+  // shares so far and that together cannot beat the bar is not looked up any further.
+  std::vector<double> after(groups + 1, 0);
+  for (std::size_t g = groups; g-- > 0;) {
+    after[g] = after[g + 1];
+    for (std::size_t i : of[order[g]]) after[g] += phrases[i].rows->max;
+  }
   Cursors c(phrases);
   const std::vector<std::size_t>& driver = of[order.front()];
   while (true) {
@@ -189,11 +196,20 @@ void top_all(const std::vector<TopkPhrase>& phrases, std::size_t groups, Keep& b
     if (row == std::numeric_limits<std::uint32_t>::max()) break;
     // No row left can beat the k-th best when every phrase's best share together cannot.
     if (!best.reachable(max_sum)) break;
-    bool every = true;
+    double partial = 0;
+    for (std::size_t i : driver) {
+      if (c.find(i, row)) partial += c.share(i);
+    }
+    bool every = best.reachable(partial + after[1]);
     for (std::size_t g = 1; g < groups && every; ++g) {
       bool found = false;
-      for (std::size_t i : of[order[g]]) found = c.find(i, row) || found;
-      every = found;
+      for (std::size_t i : of[order[g]]) {
+        if (c.find(i, row)) {
+          found = true;
+          partial += c.share(i);
+        }
+      }
+      every = found && best.reachable(partial + after[g + 1]);
     }
     if (every) {
       for (std::size_t i = 0; i < phrases.size(); ++i) c.find(i, row);

@@ -6,7 +6,8 @@
 // Each phrase brings its rows in ascending order with their share of the score (bm25's
 // per-phrase term) and the largest share. A row's score is the sum of the shares of the
 // phrases it holds, added in phrase order -- the very doubles FTS5's bm25 sums. An all-words
-// query walks the rows of its smallest group and looks each up in the others; an any-word
+// query walks the rows of its smallest group and looks each up in the others, as long as
+// its shares so far and the most the groups left can add could still beat the bar; an any-word
 // query skips, MaxScore-style, the rows whose phrases together cannot reach the k-th best
 // score found so far, so that once k good rows are found a common word's rows are no
 // longer walked, only looked up for the rows a rarer word brings.
