@@ -308,6 +308,8 @@ TEST_CASE("search ranking in memory: a word's kept scores rank as working them o
   auto fresh = kb::MemRanker::build(db, nullptr, 1u << 31);
   REQUIRE(keeping);
   REQUIRE(fresh);
+  // The commonest words' scores are kept before any search (here: every word's).
+  CHECK(keeping->bytes() > fresh->bytes());
   const auto terms = sample_terms(db);
   using C = kb::MemRanker::Combine;
   const std::size_t before = keeping->bytes();
@@ -333,7 +335,7 @@ TEST_CASE("search ranking in memory: a word's kept scores rank as working them o
       same(fts5(db, quoted(a) + " OR " + quoted(phrase) + " OR " + quoted(start) + "*", 20),
            kept_phrase, "phrase and start");
     }
-    // The first round kept the words' scores; the second found them.
+    // The first round kept the phrases' and starts' scores; the second found them.
     CHECK(keeping->bytes() > before);
   }
   // The typo check answers from kept phrases (as written or as a prefix) as FTS5 does:

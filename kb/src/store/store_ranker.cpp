@@ -222,6 +222,22 @@ std::shared_ptr<const MemRanker> MemRanker::build(sqlite3* db, const std::atomic
   r->postings_.shrink_to_fit();
   r->positions_.shrink_to_fit();
   r->terms_.shrink_to_fit();
+  // The commonest words' shares, kept before any search needs them: they cost a search
+  // the most to work out (one per row holding the word), and searches name them the most.
+  // Commonest first, into part of the kept budget (the rest is for phrases and the words
+  // searches bring).
+  std::vector<std::size_t> common;
+  for (std::size_t t = 0; t < r->terms(); ++t) {
+    if (r->df_[t] >= r->keep_from_rows_) common.push_back(t);
+  }
+  std::stable_sort(common.begin(), common.end(),
+                   [&](std::size_t a, std::size_t b) { return r->df_[a] > r->df_[b]; });
+  for (std::size_t t : common) {
+    if (stop && stop->load(std::memory_order_relaxed)) return nullptr;
+    const std::size_t cost = std::size_t{r->df_[t]} * 12;
+    if (r->kept_bytes_ + cost > kPrekeptBytes) break;
+    r->term_shares(t);
+  }
   return r;
 }
 

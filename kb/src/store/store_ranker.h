@@ -127,6 +127,8 @@ class MemRanker {
   /// for every later search while kKeptBytes allow. Each share is exactly what working it
   /// out again would give.
   static constexpr std::size_t kKeptBytes = std::size_t{128} << 20;
+  /// Of those, what build() fills with the commonest words' shares.
+  static constexpr std::size_t kPrekeptBytes = kKeptBytes / 2;
   std::uint32_t keep_from_rows_ = kKeptMinRows;
   std::shared_ptr<const Shares> term_shares(std::size_t term) const;
   mutable std::mutex kept_mu_;
