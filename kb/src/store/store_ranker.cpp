@@ -59,33 +59,35 @@ struct MemRanker::Scratch {
 // One term's postings read in order, with the positions of each.
 struct MemRanker::Cursor {
   const char* post;
-  const char* pos;
+  const char* pos;  ///< the current posting's positions
+  const char* next_pos;
   std::uint32_t left;
   std::uint32_t row = 0;
   std::uint64_t weight = 0;
   Cursor(const MemRanker& r, std::size_t term)
       : post(r.postings_.data() + r.post_at_[term]),
         pos(r.positions_.data() + r.pos_at_[term]),
+        next_pos(pos),
         left(r.df_[term]) {}
-  // The next posting; its positions must be read (keys) or skipped before the one after.
+  // The next posting; its positions are read only if asked (keys).
   bool next() {
     if (left == 0) return false;
     --left;
     row += static_cast<std::uint32_t>(get_varint(post));
     weight = get_varint(post);
+    pos = next_pos;
+    next_pos = pos + get_varint(post);
     return true;
   }
   template <typename F>
-  void keys(F&& f) {
-    const std::uint64_t n = get_varint(pos);
+  void keys(F&& f) const {
+    const char* p = pos;
+    const std::uint64_t n = get_varint(p);
     std::uint64_t key = 0;
     for (std::uint64_t i = 0; i < n; ++i) {
-      key += get_varint(pos);
+      key += get_varint(p);
       f(key);
     }
-  }
-  void skip() {
-    keys([](std::uint64_t) {});
   }
 };
 
@@ -151,12 +153,14 @@ std::shared_ptr<const MemRanker> MemRanker::build(sqlite3* db, const std::atomic
       put_varint(r->postings_, first_posting ? row : row - last_row);
       put_varint(r->postings_, weight);
       std::sort(keys.begin(), keys.end());
+      const std::size_t pos_start = r->positions_.size();
       put_varint(r->positions_, keys.size());
       std::uint64_t prev = 0;
       for (std::uint64_t k : keys) {
         put_varint(r->positions_, k - prev);
         prev = k;
       }
+      put_varint(r->postings_, r->positions_.size() - pos_start);
       keys.clear();
       first_posting = false;
       last_row = row;
@@ -282,6 +286,12 @@ std::pair<std::size_t, std::size_t> MemRanker::range(std::string_view token, boo
   return {lo, to};
 }
 
+namespace {
+// Terms a phrase's last token may start for phrase_rows() to narrow its rows down by them
+// before it reads positions.
+constexpr std::size_t kWideStart = 64;
+}  // namespace
+
 void MemRanker::phrase_rows(const std::vector<std::string>& tokens, bool prefix, Scratch& s) const {
   s.phrase.clear();
   if (tokens.size() == 1) {
@@ -292,6 +302,7 @@ void MemRanker::phrase_rows(const std::vector<std::string>& tokens, bool prefix,
       for (std::uint32_t i = 0; i < df_[t]; ++i) {
         row += static_cast<std::uint32_t>(get_varint(q));
         const auto w = static_cast<double>(get_varint(q));
+        get_varint(q);  // the positions' length
         if (s.freq[row] == 0) s.phrase.push_back(row);
         s.freq[row] += w;
       }
@@ -301,13 +312,53 @@ void MemRanker::phrase_rows(const std::vector<std::string>& tokens, bool prefix,
   // A phrase: rows holding its first token, with the positions where the phrase so far
   // ends; each next token keeps the rows (and positions) it follows on. Only the last token
   // may be a prefix (FTS5's `"kv cache"*`), so the others are one term each.
+  // First the rows holding every token (the last one's terms together), from the postings
+  // alone: only their positions are read then, and a common token's other rows are
+  // stepped over.
+  std::vector<std::uint32_t> held;
+  for (std::size_t i = 0; i < tokens.size(); ++i) {
+    const bool last = i + 1 == tokens.size();
+    const auto [from, to] = range(tokens[i], last && prefix);
+    if (from == to) return;
+    // A short start (`router's*`: "s" then any word) has terms by the thousand: their
+    // postings are read once, below, not twice.
+    if (last && to - from > kWideStart) break;
+    std::vector<char> in(i == 0 ? 0 : held.size(), 0);
+    std::vector<std::uint32_t> first;
+    for (std::size_t t = from; t < to; ++t) {
+      Cursor c(*this, t);
+      std::size_t j = 0;
+      while (c.next()) {
+        if (i == 0) {
+          first.push_back(c.row);
+          continue;
+        }
+        while (j < held.size() && held[j] < c.row) ++j;
+        if (j == held.size()) break;
+        if (held[j] == c.row) in[j] = 1;
+      }
+    }
+    if (i == 0) {
+      held.swap(first);  // the first token is one term: its rows, ascending
+    } else {
+      std::size_t kept = 0;
+      for (std::size_t j = 0; j < held.size(); ++j) {
+        if (in[j]) held[kept++] = held[j];
+      }
+      held.resize(kept);
+    }
+    if (held.empty()) return;
+  }
   std::vector<std::uint32_t> rows, starts;
   std::vector<std::uint64_t> ends;
   {
     const auto [from, to] = range(tokens.front(), false);
-    if (from == to) return;
     Cursor c(*this, from);
+    std::size_t h = 0;
     while (c.next()) {
+      while (h < held.size() && held[h] < c.row) ++h;
+      if (h == held.size()) break;
+      if (held[h] != c.row) continue;
       rows.push_back(c.row);
       starts.push_back(static_cast<std::uint32_t>(ends.size()));
       c.keys([&](std::uint64_t key) { ends.push_back(key); });
@@ -323,10 +374,7 @@ void MemRanker::phrase_rows(const std::vector<std::string>& tokens, bool prefix,
     std::size_t j = 0;
     while (c.next()) {
       while (j < rows.size() && rows[j] < c.row) ++j;
-      if (j == rows.size() || rows[j] != c.row) {
-        c.skip();
-        continue;
-      }
+      if (j == rows.size() || rows[j] != c.row) continue;
       const std::size_t before = next_ends.size();
       std::uint32_t e = starts[j];
       c.keys([&](std::uint64_t key) {
@@ -350,10 +398,7 @@ void MemRanker::phrase_rows(const std::vector<std::string>& tokens, bool prefix,
     Cursor c(*this, t);
     while (c.next()) {
       const std::uint32_t at = s.slot[c.row];
-      if (at == 0) {
-        c.skip();
-        continue;
-      }
+      if (at == 0) continue;
       const std::size_t j = at - 1;
       std::uint32_t e = starts[j];
       double w = 0;
@@ -447,6 +492,7 @@ std::shared_ptr<const MemRanker::Shares> MemRanker::term_shares(std::size_t term
   for (std::uint32_t i = 0; i < rows; ++i) {
     row += static_cast<std::uint32_t>(get_varint(q));
     const auto f = static_cast<double>(get_varint(q));
+    get_varint(q);  // the positions' length
     const double D = static_cast<double>(lengths_[row]);
     out->add(row, idf * ((f * (k1 + 1.0)) / (f + k1 * (1 - b + b * D / avgdl_))));
   }

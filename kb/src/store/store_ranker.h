@@ -111,8 +111,9 @@ class MemRanker {
   std::vector<std::uint32_t> term_at_;  ///< term i is terms_[term_at_[i], term_at_[i + 1])
   std::vector<std::uint64_t> post_at_;  ///< term i's postings: postings_[post_at_[i], ...[i + 1])
   std::vector<std::uint32_t> df_;       ///< rows holding term i
-  /// Per posting: the row number's distance from the previous posting's, then the
-  /// occurrences' summed column weights, each a varint.
+  /// Per posting: the row number's distance from the previous posting's, the
+  /// occurrences' summed column weights, and the bytes of its positions, each a varint
+  /// (so that a phrase reads the positions of the rows it needs, and steps over others).
   std::string postings_;
   /// Per posting, in the order of postings_: its occurrences' count, then each one's
   /// position -- column number << 24 | token offset -- as the distance from the one
