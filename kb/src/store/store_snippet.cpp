@@ -39,12 +39,19 @@ struct Scorer {
 
   // The score of the window of column `col` from token `pos`, and where a window holding
   // the same phrases is centred (clipped to the column's `size` tokens).
+  // Instances come by column, then token: those of a window are one run of them.
   std::pair<int, int> score(int col, int pos, int size) const {
-    std::vector<char> seen(phrases.size(), 0);
+    thread_local std::vector<char> seen;
+    seen.assign(phrases.size(), 0);
     int total = 0, first = -1, last = 0;
     const std::int64_t end = static_cast<std::int64_t>(pos) + ntoken;
-    for (const Inst& i : inst) {
-      if (i.col != col || i.off < pos || i.off >= end) continue;
+    auto from =
+        std::lower_bound(inst.begin(), inst.end(), std::pair{col, pos},
+                         [](const Inst& i, const std::pair<int, int>& at) {
+                           return i.col < at.first || (i.col == at.first && i.off < at.second);
+                         });
+    for (auto it = from; it != inst.end() && it->col == col && it->off < end; ++it) {
+      const Inst& i = *it;
       total += seen[static_cast<std::size_t>(i.phrase)] ? 1 : 1000;
       seen[static_cast<std::size_t>(i.phrase)] = 1;
       if (first < 0) first = i.off;
