@@ -1,6 +1,11 @@
 #include "http_api.h"
 #include "http_request.h"
 #include "http_status.h"
+#include "json.h"
+#include "json_dump.h"
+
+#include <optional>
+#include <string_view>
 #include "kb/resolver.h"
 #include "markdown.h"
 #include "search_suggest.h"
@@ -28,7 +33,78 @@ std::string snippet_text(std::string_view s) {
   return out;
 }
 
+// A hit's type, as the API names it: null for a record the snapshot no longer holds.
+std::optional<std::string_view> hit_type(const Snapshot& snap, const SearchHit& h) {
+  const Record* r = snap.corpus().find(h.id);
+  if (!r) return std::nullopt;
+  return kind_name(r->kind);
+}
+
 }  // namespace
+
+std::string search_answer_json(const Snapshot& snap, std::string_view q,
+                               const std::vector<SearchHit>& results, std::string_view suggestion,
+                               bool corrected) {
+  // Members in nlohmann's order (its objects are std::maps): sorted by key.
+  std::string out;
+  out.reserve(256 + results.size() * 1024);
+  auto key = [&](std::string_view k) {
+    kb::json::append_string(out, k);
+    out += ':';
+  };
+  out += '{';
+  if (!suggestion.empty()) {
+    key("corrected");
+    out += corrected ? "true," : "false,";
+  }
+  key("hits");
+  out += '[';
+  for (std::size_t i = 0; i < results.size(); ++i) {
+    const SearchHit& h = results[i];
+    if (i > 0) out += ',';
+    out += '{';
+    key("id");
+    kb::json::append_string(out, h.id);
+    out += ',';
+    key("rank");
+    out += json(h.rank).dump();  // nlohmann's own digits
+    out += ',';
+    key("snippet");
+    kb::json::append_string(out, snippet_text(h.snippet));
+    out += ',';
+    key("snippet_html");
+    kb::json::append_string(out, pages::snippet_html(h.snippet));
+    out += ',';
+    key("title");
+    kb::json::append_string(out, h.title);
+    out += ',';
+    key("type");
+    if (const auto type = hit_type(snap, h))
+      kb::json::append_string(out, *type);
+    else
+      out += "null";
+    out += ',';
+    key("url");
+    kb::json::append_string(out, api_url(h.id));
+    out += '}';
+  }
+  out += "],";
+  key("query");
+  kb::json::append_string(out, q);
+  out += ',';
+  key("schema_version");
+  kb::json::append_string(out, kb::json::kSchemaVersion);
+  out += ',';
+  key("snapshot");
+  kb::json::append_string(out, snap.etag());
+  if (!suggestion.empty()) {
+    out += ',';
+    key("suggestion");
+    kb::json::append_string(out, suggestion);
+  }
+  out += '}';
+  return out;
+}
 
 void search(const Ctx& c) {
   const std::string q = param(c.req, "q");
@@ -42,28 +118,26 @@ void search(const Ctx& c) {
       c.snap.corpus(), [&](std::string_view w) { return c.snap.finds(w, &found); }, q);
   const bool corrected = results.empty() && !suggestion.empty();
   if (corrected) results = c.snap.search(suggestion, limit);
-  json hits = json::array();
-  for (const auto& h : results) {
-    const Record* r = c.snap.corpus().find(h.id);
-    hits.push_back({{"id", h.id},
-                    {"type", r ? json(kind_name(r->kind)) : json(nullptr)},
-                    {"title", h.title},
-                    {"snippet", snippet_text(h.snippet)},
-                    {"snippet_html", pages::snippet_html(h.snippet)},
-                    {"rank", h.rank},
-                    {"url", api_url(h.id)}});
-  }
   if (const Format format = output_format(c); format != Format::json) {
-    send_rows(c, format, {"id", "type", "title", "snippet", "rank", "url"},
-              hits.get<std::vector<json>>(), nullptr);
+    std::vector<json> hits;
+    for (const auto& h : results) {
+      const auto type = hit_type(c.snap, h);
+      hits.push_back({{"id", h.id},
+                      {"type", type ? json(*type) : json(nullptr)},
+                      {"title", h.title},
+                      {"snippet", snippet_text(h.snippet)},
+                      {"snippet_html", pages::snippet_html(h.snippet)},
+                      {"rank", h.rank},
+                      {"url", api_url(h.id)}});
+    }
+    send_rows(c, format, {"id", "type", "title", "snippet", "rank", "url"}, std::move(hits),
+              nullptr);
     return;
   }
-  json out = {{"snapshot", c.snap.etag()}, {"query", q}, {"hits", std::move(hits)}};
-  if (!suggestion.empty()) {
-    out["suggestion"] = suggestion;
-    out["corrected"] = corrected;  // the hits are the suggestion's
-  }
-  send_json(c.res, out);
+  // Written directly, without a tree of 20 hits' objects (a tenth of a search's time).
+  // `corrected`: the hits are the suggestion's.
+  send_body(c.res, search_answer_json(c.snap, q, results, suggestion, corrected),
+            "application/json");
 }
 
 void resolve_name(const Ctx& c) {

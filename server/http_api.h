@@ -6,8 +6,12 @@
 #include <nlohmann/json.hpp>
 
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "kb/model.h"
+#include "kb/snapshot.h"
+#include "kb/store.h"
 #include "routes.h"
 
 namespace kb::http {
@@ -27,6 +31,12 @@ bool peek_record(const Ctx& c);
 // api_search.cpp
 /// GET /api/v1/search?q=: ranked full-text hits with snippets.
 void search(const Ctx& c);
+/// GET /api/v1/search's JSON answer: what send_json() writes for {"hits": [{"id", "type",
+/// "title", "snippet", "snippet_html", "rank", "url"}...], "query", "snapshot" (and
+/// "suggestion", "corrected" when suggested)}, byte for byte, written without the tree.
+std::string search_answer_json(const Snapshot& snap, std::string_view q,
+                               const std::vector<SearchHit>& results, std::string_view suggestion,
+                               bool corrected);
 /// GET /api/v1/resolve?type=&q=: the resolver as a reconciliation service.
 void resolve_name(const Ctx& c);
 

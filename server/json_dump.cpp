@@ -177,6 +177,16 @@ void append_ascii_string(std::string& out, std::string_view s) {
   }
 }
 
+void append_string(std::string& out, std::string_view s) {
+  const std::size_t size = out.size();
+  try {
+    put_string(s, out);
+  } catch (const NotUtf8&) {
+    out.resize(size);
+    out += json(std::string(s)).dump(-1, ' ', false, json::error_handler_t::replace);
+  }
+}
+
 std::string dump_pretty(const json& j) {
   std::string out;
   try {

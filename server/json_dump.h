@@ -20,4 +20,9 @@ std::string dump_pretty(const nlohmann::json& j);
 /// and a string that is not UTF-8 with U+FFFD where nlohmann puts it.
 void append_ascii_string(std::string& out, std::string_view s);
 
+/// Appends `s` as a JSON string, quotes included, as nlohmann's dump(-1, ' ', false,
+/// error_handler_t::replace) writes it (the API's answers): UTF-8 as it is, and a string
+/// that is not UTF-8 with U+FFFD where nlohmann puts it.
+void append_string(std::string& out, std::string_view s);
+
 }  // namespace kb::json

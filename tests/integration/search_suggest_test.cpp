@@ -61,3 +61,23 @@ TEST_CASE("search API: a suggestion follows the knowledge base it was made from"
   CHECK(until([](const json& j) { return !j.contains("suggestion"); }));
   CHECK(s.errors().empty());
 }
+
+TEST_CASE("search API: the answer is written as its JSON tree would be, byte for byte",
+          "[server][search]") {
+  TestServer s;
+  // Hits or none, a suggestion taken or not, text that needs escaping, many hits.
+  for (const char* path :
+       {"/api/v1/search?q=cache", "/api/v1/search?q=lmcahce&limit=5",
+        "/api/v1/search?q=lmcahce%20cache&limit=5", "/api/v1/search?q=zzzzqqqq",
+        "/api/v1/search?q=%22kv%22%20%5C%20caf%C3%A9%20%E2%80%94%20%01tab%09",
+        "/api/v1/search?q=same%20prompt%20different%20answer%20second%20time&limit=100"}) {
+    auto res = get(s, path);
+    INFO("GET " << path << " -> " << res->status << " " << res->body);
+    REQUIRE(res->status == 200);
+    CHECK(res->get_header_value("Content-Type") == "application/json");
+    const json tree = json::parse(res->body);
+    CHECK(tree["schema_version"] == "1.0");
+    CHECK(res->body == tree.dump(-1, ' ', false, json::error_handler_t::replace));
+  }
+  CHECK(s.errors().empty());
+}

@@ -91,9 +91,10 @@ TEST_CASE("dump_pretty refuses text that is not UTF-8 as dump(2) does", "[json]"
   CHECK_THROWS_AS(kb::json::dump_pretty(bad_key), json::type_error);
 }
 
-TEST_CASE("append_ascii_string writes what dump(-1, ' ', true, replace) writes", "[json]") {
-  // Pieces of every kind, valid or not, so that random strings mix them.
-  static const char* const pieces[] = {"plain ",       "\"",
+namespace {
+
+// Pieces of every kind, valid or not, so that random strings mix them.
+const char* const kMixedPieces[] = {"plain ",       "\"",
                                        "\\",           "\n",
                                        "\x01",         "\x1f",
                                        "\x7f",         "caf\xc3\xa9",
@@ -102,13 +103,32 @@ TEST_CASE("append_ascii_string writes what dump(-1, ' ', true, replace) writes",
                                        "\xc3",         "\xc0\xaf",
                                        "\xed\xa0\x80", "\xf4\x90\x80\x80",
                                        "\xe2\x82",     "\x80"};
+
+std::string mixed_text(std::mt19937& rng) {
+  std::string s;
+  for (int k = static_cast<int>(rng() % 6); k > 0; --k)
+    s += kMixedPieces[rng() % (sizeof kMixedPieces / sizeof *kMixedPieces)];
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("append_ascii_string writes what dump(-1, ' ', true, replace) writes", "[json]") {
   std::mt19937 rng(23);
   for (int i = 0; i < 5000; ++i) {
-    std::string s;
-    for (int k = static_cast<int>(rng() % 6); k > 0; --k)
-      s += pieces[rng() % (sizeof pieces / sizeof *pieces)];
+    const std::string s = mixed_text(rng);
     std::string out = "prefix";
     kb::json::append_ascii_string(out, s);
     REQUIRE(out == "prefix" + json(s).dump(-1, ' ', true, json::error_handler_t::replace));
+  }
+}
+
+TEST_CASE("append_string writes what dump(-1, ' ', false, replace) writes", "[json]") {
+  std::mt19937 rng(29);
+  for (int i = 0; i < 5000; ++i) {
+    const std::string s = mixed_text(rng);
+    std::string out = "prefix";
+    kb::json::append_string(out, s);
+    REQUIRE(out == "prefix" + json(s).dump(-1, ' ', false, json::error_handler_t::replace));
   }
 }
