@@ -273,13 +273,14 @@ std::vector<SnippetPhrase> snippet_phrases(FtsTokenizer& tok, const Query& query
 // statement per row costs a cursor's setup each, ~1 ms at 100k records). The snippets are
 // made from the stored text as FTS5's snippet(fts, -1, char(2), char(3), '…', 24) would
 // make them under the query's MATCH, without running the MATCH (store_snippet.h).
+// The text is read from FTS5's own table of it, fts_content (c0 .. c7: fts's columns in
+// order), not through `fts`: a virtual table's columns are copied on their way out, the
+// table's are read in place (a third less time at 100k records).
 std::unordered_map<std::int64_t, SearchHit> read_hits(sqlite3* db, const Query& query,
                                                       const std::vector<std::int64_t>& rowids) {
   std::unordered_map<std::int64_t, SearchHit> found;
   if (rowids.empty()) return found;
-  std::string sql =
-      "SELECT rowid, id, content_hash, title, symptom, root_cause, workaround, notes, other"
-      " FROM fts WHERE rowid IN (";
+  std::string sql = "SELECT id, c0, c1, c2, c3, c4, c5, c6, c7 FROM fts_content WHERE id IN (";
   for (std::size_t i = 0; i < rowids.size(); ++i) {
     if (i > 0) sql += ',';
     sql += std::to_string(rowids[i]);
