@@ -21,13 +21,38 @@ struct Inst {
   int off;
 };
 
-bool matches(const std::vector<FtsTokenizer::Token>& toks, std::size_t at, const SnippetPhrase& p) {
-  if (p.tokens.empty() || at + p.tokens.size() > toks.size()) return false;
+// A column's tokens: the bytes of each, [start, end), and, by token number, the text of
+// those that can be a phrase's token (of every token when the column was tokenized whole).
+// A token left out has no text, which no phrase token is.
+struct ColumnTokens {
+  std::vector<std::pair<int, int>> spans;
+  std::vector<std::pair<int, std::string>> words;  ///< (token, text), ascending
+
+  void clear() {
+    spans.clear();
+    words.clear();
+  }
+  // FtsTokenizer::document's tokens, all of them with their text.
+  void assign(std::vector<FtsTokenizer::Token> toks) {
+    clear();
+    for (std::size_t i = 0; i < toks.size(); ++i) {
+      spans.emplace_back(toks[i].start, toks[i].end);
+      words.emplace_back(static_cast<int>(i), std::move(toks[i].text));
+    }
+  }
+};
+
+// Whether phrase `p` starts at the token of words[w].
+bool matches(const ColumnTokens& ct, std::size_t w, const SnippetPhrase& p) {
+  const auto at = static_cast<std::size_t>(ct.words[w].first);
+  if (p.tokens.empty() || at + p.tokens.size() > ct.spans.size()) return false;
   for (std::size_t k = 0; k < p.tokens.size(); ++k) {
-    const std::string& have = toks[at + k].text;
+    const bool held =
+        w + k < ct.words.size() && static_cast<std::size_t>(ct.words[w + k].first) == at + k;
+    const std::string_view have = held ? std::string_view(ct.words[w + k].second) : "";
     const std::string& want = p.tokens[k];
     const bool last = k + 1 == p.tokens.size();
-    if (last && p.prefix ? !std::string_view(have).starts_with(want) : have != want) return false;
+    if (last && p.prefix ? !have.starts_with(want) : have != want) return false;
   }
   return true;
 }
@@ -85,40 +110,35 @@ class Starts {
     }
   }
   // The tokens of an ASCII column as FTS5's porter over unicode61 gives them (runs of
-  // letters and digits, folded), each stemmed only when it can be a phrase's token: the
-  // others keep an empty text, which no phrase token is. nullopt for other text, which
-  // the caller tokenizes whole.
-  std::optional<std::vector<FtsTokenizer::Token>> tokens(FtsTokenizer& tok,
-                                                         std::string_view text) const {
-    if (all_) return std::nullopt;
-    std::vector<FtsTokenizer::Token> out;
-    out.reserve(text.size() / 6 + 4);
+  // letters and digits, folded) into `out`, the text only of those that can be a phrase's
+  // token, stemmed. False for other text, which the caller tokenizes whole.
+  bool tokens(FtsTokenizer& tok, std::string_view text, ColumnTokens& out) const {
+    out.clear();
+    if (all_) return false;
     std::size_t i = 0;
     const std::size_t n = text.size();
     while (i < n) {
       const auto c = static_cast<unsigned char>(text[i]);
-      if (c >= 0x80) return std::nullopt;
+      if (c >= 0x80) return false;
       if (!alnum(c)) {
         ++i;
         continue;
       }
       std::size_t e = i + 1;
       while (e < n && alnum(static_cast<unsigned char>(text[e]))) ++e;
-      if (e < n && static_cast<unsigned char>(text[e]) >= 0x80) return std::nullopt;
-      FtsTokenizer::Token t;
-      t.start = static_cast<int>(i);
-      t.end = static_cast<int>(e);
+      if (e < n && static_cast<unsigned char>(text[e]) >= 0x80) return false;
       const char c0 = lower(c);
       bool candidate = one_.test(static_cast<unsigned char>(c0));
       if (!candidate && e - i >= 2) {
         const char c1 = lower(static_cast<unsigned char>(text[i + 1]));
         candidate = two_.test(key(c0, c1)) || (c1 == 'y' && two_.test(key(c0, 'i')));
       }
-      if (candidate) t.text = tok.stem(text.substr(i, e - i));
-      out.push_back(std::move(t));
+      if (candidate)
+        out.words.emplace_back(static_cast<int>(out.spans.size()), tok.stem(text.substr(i, e - i)));
+      out.spans.emplace_back(static_cast<int>(i), static_cast<int>(e));
       i = e;
     }
-    return out;
+    return true;
   }
 
   bool may_hold(std::string_view text) const {
@@ -169,20 +189,20 @@ class Starts {
 
 // Tokens that start a sentence: the first, and each after a '.' or ':' and white space.
 std::vector<int> sentence_starts(std::string_view text,
-                                 const std::vector<FtsTokenizer::Token>& toks) {
+                                 const std::vector<std::pair<int, int>>& spans) {
   std::vector<int> out;
-  for (std::size_t t = 0; t < toks.size(); ++t) {
+  for (std::size_t t = 0; t < spans.size(); ++t) {
     if (t == 0) {
       out.push_back(0);
       continue;
     }
-    int i = toks[t].start - 1;
+    int i = spans[t].first - 1;
     char c = 0;
     for (; i >= 0; --i) {
       c = text[static_cast<std::size_t>(i)];
       if (c != ' ' && c != '\t' && c != '\n' && c != '\r') break;
     }
-    if (i != toks[t].start - 1 && (c == '.' || c == ':')) out.push_back(static_cast<int>(t));
+    if (i != spans[t].first - 1 && (c == '.' || c == ':')) out.push_back(static_cast<int>(t));
   }
   return out;
 }
@@ -193,9 +213,13 @@ std::string make_snippet(FtsTokenizer& tok, const std::vector<std::string_view>&
                          const std::vector<bool>& indexed,
                          const std::vector<SnippetPhrase>& phrases, const SnippetStyle& style) {
   const int ncol = static_cast<int>(columns.size());
-  std::vector<std::vector<FtsTokenizer::Token>> toks(columns.size());
+  // Kept by the thread between snippets: a search makes twenty, each of a few thousand
+  // bytes' tokens.
+  thread_local std::vector<ColumnTokens> toks;
+  thread_local std::vector<Inst> inst;
+  if (toks.size() < columns.size()) toks.resize(columns.size());
+  inst.clear();
   std::vector<char> tokenized(columns.size(), 0);
-  std::vector<Inst> inst;
   const Starts starts(phrases);
   for (int c = 0; c < ncol; ++c) {
     if (!indexed[static_cast<std::size_t>(c)]) continue;
@@ -203,17 +227,13 @@ std::string make_snippet(FtsTokenizer& tok, const std::vector<std::string_view>&
     // it is the one shown (read below).
     const std::string_view column = columns[static_cast<std::size_t>(c)];
     if (!starts.may_hold(column)) continue;
-    if (auto fast = starts.tokens(tok, column))
-      toks[static_cast<std::size_t>(c)] = std::move(*fast);
-    else
-      toks[static_cast<std::size_t>(c)] = tok.document(column);
+    ColumnTokens& t = toks[static_cast<std::size_t>(c)];
+    if (!starts.tokens(tok, column, t)) t.assign(tok.document(column));
     tokenized[static_cast<std::size_t>(c)] = 1;
-    const auto& t = toks[static_cast<std::size_t>(c)];
-    for (std::size_t at = 0; at < t.size(); ++at) {
-      if (t[at].text.empty()) continue;  // a word that cannot be a phrase's first token
+    for (std::size_t w = 0; w < t.words.size(); ++w) {
+      if (t.words[w].second.empty()) continue;  // no phrase starts with no text
       for (std::size_t p = 0; p < phrases.size(); ++p) {
-        if (matches(t, at, phrases[p]))
-          inst.push_back({static_cast<int>(p), c, static_cast<int>(at)});
+        if (matches(t, w, phrases[p])) inst.push_back({static_cast<int>(p), c, t.words[w].first});
       }
     }
   }
@@ -222,9 +242,9 @@ std::string make_snippet(FtsTokenizer& tok, const std::vector<std::string_view>&
   int best_score = 0, best_col = 0, best_start = 0, col_size = 0;
   for (int c = 0; c < ncol; ++c) {
     if (!tokenized[static_cast<std::size_t>(c)]) continue;  // no instance in it
-    const auto& t = toks[static_cast<std::size_t>(c)];
-    const int size = static_cast<int>(t.size());
-    const std::vector<int> first = sentence_starts(columns[static_cast<std::size_t>(c)], t);
+    const auto& spans = toks[static_cast<std::size_t>(c)].spans;
+    const int size = static_cast<int>(spans.size());
+    const std::vector<int> first = sentence_starts(columns[static_cast<std::size_t>(c)], spans);
     for (const Inst& i : inst) {
       if (i.col != c) continue;
       auto [score, adj] = scorer.score(c, i.off, size);
@@ -251,9 +271,14 @@ std::string make_snippet(FtsTokenizer& tok, const std::vector<std::string_view>&
     }
   }
   const std::string_view text = columns[static_cast<std::size_t>(best_col)];
-  if (indexed[static_cast<std::size_t>(best_col)] && !tokenized[static_cast<std::size_t>(best_col)])
-    toks[static_cast<std::size_t>(best_col)] = tok.document(text);
-  const auto& t = toks[static_cast<std::size_t>(best_col)];
+  ColumnTokens& shown = toks[static_cast<std::size_t>(best_col)];
+  if (!tokenized[static_cast<std::size_t>(best_col)]) {
+    if (indexed[static_cast<std::size_t>(best_col)])
+      shown.assign(tok.document(text));
+    else
+      shown.clear();
+  }
+  const auto& t = shown.spans;
   if (col_size == 0) col_size = static_cast<int>(t.size());
 
   // The phrases found in the column, overlapping ones as one: [start, end] tokens.
@@ -283,8 +308,8 @@ std::string make_snippet(FtsTokenizer& tok, const std::vector<std::string_view>&
   };
   for (int pos = 0; pos < static_cast<int>(t.size()); ++pos) {
     if (pos < range_start || pos > range_end) continue;
-    const int start = t[static_cast<std::size_t>(pos)].start;
-    const int end = t[static_cast<std::size_t>(pos)].end;
+    const int start = t[static_cast<std::size_t>(pos)].first;
+    const int end = t[static_cast<std::size_t>(pos)].second;
     if (range_start > 0 && pos == range_start) copied = static_cast<std::size_t>(start);
     if (pos == mark_start()) {
       copy_to(start);
