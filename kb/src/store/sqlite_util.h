@@ -33,13 +33,59 @@ inline void exec(sqlite3* db, const char* sql) {
   }
 }
 
+/// What the text of a statement kept on its connection starts with (Stmt's `kept`): how
+/// close() tells them from the statements SQLite's own modules keep (FTS5 has a dozen).
+inline constexpr std::string_view kKeptMark = "/* kept */ ";
+
+inline bool is_kept(sqlite3_stmt* st) {
+  const char* text = sqlite3_sql(st);
+  return text && std::string_view(text).starts_with(kKeptMark);
+}
+
+/// Finalizes the statements kept on `db` (Stmt's `kept`) and closes it: sqlite3_close's
+/// code (SQLITE_BUSY while a statement of its own is left).
+inline int close(sqlite3* db) {
+  if (!db) return SQLITE_OK;
+  sqlite3_stmt* st = sqlite3_next_stmt(db, nullptr);
+  while (st) {
+    sqlite3_stmt* next = sqlite3_next_stmt(db, st);
+    if (is_kept(st)) sqlite3_finalize(st);
+    st = next;
+  }
+  return sqlite3_close(db);
+}
+
 /// A prepared statement with positional binding helpers.
 class Stmt {
  public:
+  /// Asks for it to be `kept`: left prepared on its connection when this goes (reset,
+  /// its bindings cleared), and found there again by its text, for a statement a busy
+  /// call prepares each time. Such a connection is closed with sql::close().
+  enum Keep { kept };
+
   Stmt(sqlite3* db, const char* sql) : db_(db) {
     check(db, sqlite3_prepare_v2(db, sql, -1, &stmt_, nullptr), sql);
   }
-  ~Stmt() { sqlite3_finalize(stmt_); }
+  Stmt(sqlite3* db, std::string_view sql, Keep) : db_(db), kept_(true) {
+    for (sqlite3_stmt* st = sqlite3_next_stmt(db, nullptr); st; st = sqlite3_next_stmt(db, st)) {
+      if (!is_kept(st) || sqlite3_stmt_busy(st)) continue;
+      if (std::string_view(sqlite3_sql(st)).substr(kKeptMark.size()) == sql) {
+        stmt_ = st;
+        return;
+      }
+    }
+    const std::string text = std::string(kKeptMark).append(sql);
+    check(db, sqlite3_prepare_v3(db, text.c_str(), -1, SQLITE_PREPARE_PERSISTENT, &stmt_, nullptr),
+          text.c_str());
+  }
+  ~Stmt() {
+    if (kept_) {
+      sqlite3_reset(stmt_);
+      sqlite3_clear_bindings(stmt_);
+    } else {
+      sqlite3_finalize(stmt_);
+    }
+  }
   Stmt(const Stmt&) = delete;
   Stmt& operator=(const Stmt&) = delete;
 
@@ -98,6 +144,7 @@ class Stmt {
 
  private:
   sqlite3* db_;
+  bool kept_ = false;
   sqlite3_stmt* stmt_ = nullptr;
 };
 

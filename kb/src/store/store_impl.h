@@ -45,8 +45,8 @@ struct Store::Impl {
 
   ~Impl() {
     update.reset();  // its statements must be finalised before the connection closes
-    if (writer) sqlite3_close(writer);
-    for (auto* db : idle_readers) sqlite3_close(db);
+    sql::close(writer);
+    for (auto* db : idle_readers) sql::close(db);
   }
 
   sqlite3* open_reader() const {
