@@ -94,6 +94,27 @@ TEST_CASE("search: a last word under 3 characters is never a prefix", "[search]"
   CHECK(kb::fts_query("kv sc") == "\"kv\" \"sc\"*");
 }
 
+TEST_CASE("search: a last word is a prefix only when its last token has 3 characters",
+          "[search]") {
+  const kb::Store s = indexed({
+      {"gotchas/session.yaml",
+       "title: Sticky sessions\nseverity: minor\nstatus: open\n"
+       "symptom: The router sends every session to one replica.\n"},
+      {"gotchas/possessive.yaml",
+       "title: Stale routes\nseverity: minor\nstatus: open\n"
+       "symptom: The router's table keeps a dead replica.\n"},
+      {"gotchas/cache.yaml",
+       "title: Cold blocks\nseverity: minor\nstatus: open\nsymptom: The kv cache misses.\n"},
+  });
+  // "router's" is "router" then "s": not "router" then any word starting with "s".
+  CHECK(ids(s.search("router's", 10)) == std::vector<std::string>{"gotchas/possessive"});
+  // "kv-ca" would be "kv" then any word starting with "ca"; "kv-cac" is a prefix.
+  CHECK(s.search("kv-ca", 10).empty());
+  CHECK(ids(s.search("kv-cac", 10)) == std::vector<std::string>{"gotchas/cache"});
+  // A word of one token keeps the rule it had: 3 characters.
+  CHECK(ids(s.search("sessi", 10)) == std::vector<std::string>{"gotchas/session"});
+}
+
 namespace {
 
 std::string gotcha(const std::string& title, const std::string& symptom) {

@@ -305,7 +305,12 @@
     // Each term with its other spellings: one phrase per spelling, grouped by term.
     var groups = joinPairs(terms.map(alternatives)).map(function (g) { return g.map(tokens); });
     take(ranked(groups, false, true));
+    // The last word may be the start of one when it has 3 characters, and so has its
+    // last token, the one the prefix applies to (`router's` is not "router" then any
+    // word starting with "s").
     var chars = Array.from(terms[terms.length - 1]).length;
+    var own = groups[groups.length - 1][0];
+    if (own.length) chars = Math.min(chars, Array.from(own[own.length - 1]).length);
     if (hitRows.length < LIMIT && chars >= 3) take(ranked(groups, true, true));
     if (hitRows.length < LIMIT && terms.length > 1) take(ranked(groups, false, false));
   } else {
