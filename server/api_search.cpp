@@ -1,11 +1,11 @@
+#include <optional>
+#include <string_view>
+
 #include "http_api.h"
 #include "http_request.h"
 #include "http_status.h"
 #include "json.h"
 #include "json_dump.h"
-
-#include <optional>
-#include <string_view>
 #include "kb/resolver.h"
 #include "markdown.h"
 #include "search_suggest.h"

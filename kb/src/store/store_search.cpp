@@ -14,10 +14,10 @@
 
 #include "kb/model.h"
 #include "store/fts_tokenizer.h"
+#include "store/store_hits.h"
 #include "store/store_impl.h"
 #include "store/store_query.h"
 #include "store/store_ranker.h"
-#include "store/store_snippet.h"
 
 namespace kb {
 
@@ -266,63 +266,6 @@ std::shared_ptr<Ranked> ranking(RankedQueries& cache, std::uint64_t gen, sqlite3
   return entry;
 }
 
-// The phrases of a query as FTS5 numbers them (groups in order, each group's spellings in
-// order), tokenized as FTS5 tokenizes them: what a snippet marks.
-std::vector<SnippetPhrase> snippet_phrases(FtsTokenizer& tok, const Query& query) {
-  std::vector<SnippetPhrase> out;
-  const auto& groups = *query.groups;
-  for (std::size_t g = 0; g < groups.size(); ++g) {
-    for (std::size_t a = 0; a < groups[g].size(); ++a) {
-      const bool prefix = query.prefix && g + 1 == groups.size() && a == 0;
-      out.push_back({tok.tokens(groups[g][a], prefix), prefix});
-    }
-  }
-  return out;
-}
-
-// Reads back the hits of `rowids` with their snippets for `query`, in one statement (a
-// statement per row costs a cursor's setup each, ~1 ms at 100k records). The snippets are
-// made from the stored text as FTS5's snippet(fts, -1, char(2), char(3), '…', 24) would
-// make them under the query's MATCH, without running the MATCH (store_snippet.h).
-// The text is read from FTS5's own table of it, fts_content (c0 .. c7: fts's columns in
-// order), not through `fts`: a virtual table's columns are copied on their way out, the
-// table's are read in place (a third less time at 100k records).
-std::unordered_map<std::int64_t, SearchHit> read_hits(sqlite3* db, const Query& query,
-                                                      const std::vector<std::int64_t>& rowids) {
-  std::unordered_map<std::int64_t, SearchHit> found;
-  if (rowids.empty()) return found;
-  FtsTokenizer tok(db);
-  const std::vector<SnippetPhrase> phrases = snippet_phrases(tok, query);
-  static const std::vector<bool> kIndexed = {false, false, true, true, true, true, true, true};
-  const SnippetStyle style{"\x02", "\x03", "\xe2\x80\xa6", 24};
-  // A page's rows a statement, kept prepared on the connection (a new one's parsing was
-  // a twentieth of a search's time); the places left over are bound to NULL, no id.
-  constexpr std::size_t kChunk = 20;
-  static const std::string sql = [] {
-    std::string s = "SELECT id, c0, c1, c2, c3, c4, c5, c6, c7 FROM fts_content WHERE id IN (?";
-    for (std::size_t i = 1; i < kChunk; ++i) s += ",?";
-    return s + ')';
-  }();
-  std::vector<std::string_view> columns(kIndexed.size());
-  for (std::size_t from = 0; from < rowids.size(); from += kChunk) {
-    sql::Stmt st(db, sql, sql::Stmt::kept);
-    for (std::size_t i = 0; i < kChunk; ++i) {
-      const int at = static_cast<int>(i) + 1;
-      if (from + i < rowids.size())
-        st.bind(at, rowids[from + i]);
-      else
-        st.bind_null(at);
-    }
-    while (st.step()) {
-      for (int c = 0; c < static_cast<int>(columns.size()); ++c) columns[c] = st.view(c + 1);
-      found.emplace(st.int64(0),
-                    SearchHit{st.text(1), st.text(3), 0,
-                              make_snippet(tok, columns, kIndexed, phrases, style), st.text(2)});
-    }
-  }
-  return found;
-}
-
 // Appends up to `limit` hits of FTS5 query `match`, best first: the kept ranking's first
 // rows, with the hits kept beside it, reading back only the rows not kept yet.
 // Rows in `seen` (an earlier part's hits) are skipped, and the rows added join it.
@@ -363,7 +306,7 @@ void ranked_hits(RankedQueries& cache, std::uint64_t gen, sqlite3* db, const std
           missing.push_back(rows[i].first);
       }
     }
-    auto found = read_hits(db, query, missing);
+    auto found = read_hits(db, *query.groups, query.prefix, missing);
     {
       std::lock_guard<std::mutex> lock(ranked->hits_mu);
       for (std::size_t i = next; i < std::min(end, kKeptHits); ++i) {
@@ -433,7 +376,7 @@ std::vector<SearchHit> Store::search(std::string_view query, std::size_t limit,
   std::unordered_set<std::int64_t> seen;
   // A pasted id finds its record first (its id is in the indexed text, so it matches).
   if (auto rowid = named_record(db, terms)) {
-    auto found = read_hits(db, Query{&groups, false, MemRanker::Combine::all}, {*rowid});
+    auto found = read_hits(db, groups, false, {*rowid});
     if (auto it = found.find(*rowid); it != found.end()) {
       hits.push_back(std::move(it->second));
       seen.insert(*rowid);
