@@ -21,23 +21,48 @@ struct Inst {
   int off;
 };
 
-// A column's tokens: the bytes of each, [start, end), and, by token number, the text of
-// those that can be a phrase's token (of every token when the column was tokenized whole).
-// A token left out has no text, which no phrase token is.
+// A column's tokens: the bytes of each, [start, end), the tokens that start a sentence,
+// and, by token number, the text of those that can be a phrase's token (of every token
+// when the column was tokenized whole). A token left out has no text, which no phrase
+// token is.
 struct ColumnTokens {
   std::vector<std::pair<int, int>> spans;
   std::vector<std::pair<int, std::string>> words;  ///< (token, text), ascending
+  /// Tokens that start a sentence, ascending: the first, and each after a '.' or ':' and
+  /// white space.
+  std::vector<int> starts;
 
   void clear() {
     spans.clear();
     words.clear();
+    starts.clear();
   }
   // FtsTokenizer::document's tokens, all of them with their text.
-  void assign(std::vector<FtsTokenizer::Token> toks) {
+  void assign(std::string_view text, std::vector<FtsTokenizer::Token> toks) {
     clear();
     for (std::size_t i = 0; i < toks.size(); ++i) {
       spans.emplace_back(toks[i].start, toks[i].end);
       words.emplace_back(static_cast<int>(i), std::move(toks[i].text));
+    }
+    sentence_starts(text);
+  }
+
+  static bool space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+ private:
+  void sentence_starts(std::string_view text) {
+    for (std::size_t t = 0; t < spans.size(); ++t) {
+      if (t == 0) {
+        starts.push_back(0);
+        continue;
+      }
+      int i = spans[t].first - 1;
+      char c = 0;
+      for (; i >= 0; --i) {
+        c = text[static_cast<std::size_t>(i)];
+        if (!space(c)) break;
+      }
+      if (i != spans[t].first - 1 && (c == '.' || c == ':')) starts.push_back(static_cast<int>(t));
     }
   }
 };
@@ -109,60 +134,50 @@ class Starts {
       }
     }
   }
+  /// What tokens() read of a column.
+  enum class Read {
+    whole,  ///< nothing: not ASCII text (or a phrase has an empty token); tokenize it whole
+    none,   ///< tokens, none of which can be a phrase's: no phrase is in the column
+    some,   ///< tokens, some of which can be a phrase's
+  };
   // The tokens of an ASCII column as FTS5's porter over unicode61 gives them (runs of
   // letters and digits, folded) into `out`, the text only of those that can be a phrase's
-  // token, stemmed. False for other text, which the caller tokenizes whole.
-  bool tokens(FtsTokenizer& tok, std::string_view text, ColumnTokens& out) const {
+  // token, stemmed, and the sentences' starts: one pass over the bytes.
+  Read tokens(FtsTokenizer& tok, std::string_view text, ColumnTokens& out) const {
     out.clear();
-    if (all_) return false;
+    if (all_) return Read::whole;
     std::size_t i = 0;
     const std::size_t n = text.size();
+    // Whether white space is right before byte i, and the last other byte before it.
+    bool after_space = false;
+    char last = 0;
     while (i < n) {
       const auto c = static_cast<unsigned char>(text[i]);
-      if (c >= 0x80) return false;
+      if (c >= 0x80) return Read::whole;
       if (!alnum(c)) {
+        after_space = ColumnTokens::space(static_cast<char>(c));
+        if (!after_space) last = static_cast<char>(c);
         ++i;
         continue;
       }
       std::size_t e = i + 1;
       while (e < n && alnum(static_cast<unsigned char>(text[e]))) ++e;
-      if (e < n && static_cast<unsigned char>(text[e]) >= 0x80) return false;
+      if (e < n && static_cast<unsigned char>(text[e]) >= 0x80) return Read::whole;
+      const auto t = static_cast<int>(out.spans.size());
+      if (t == 0 || (after_space && (last == '.' || last == ':'))) out.starts.push_back(t);
       const char c0 = lower(c);
       bool candidate = one_.test(static_cast<unsigned char>(c0));
       if (!candidate && e - i >= 2) {
         const char c1 = lower(static_cast<unsigned char>(text[i + 1]));
         candidate = two_.test(key(c0, c1)) || (c1 == 'y' && two_.test(key(c0, 'i')));
       }
-      if (candidate)
-        out.words.emplace_back(static_cast<int>(out.spans.size()), tok.stem(text.substr(i, e - i)));
+      if (candidate) out.words.emplace_back(t, tok.stem(text.substr(i, e - i)));
       out.spans.emplace_back(static_cast<int>(i), static_cast<int>(e));
+      after_space = false;
+      last = text[e - 1];
       i = e;
     }
-    return true;
-  }
-
-  bool may_hold(std::string_view text) const {
-    if (all_) return true;
-    bool in_word = false;
-    for (std::size_t i = 0; i < text.size(); ++i) {
-      const auto c = static_cast<unsigned char>(text[i]);
-      if (c >= 0x80) return true;
-      const bool word = alnum(c);
-      if (word && !in_word) {
-        const char c0 = lower(c);
-        if (one_.test(static_cast<unsigned char>(c0))) return true;
-        if (i + 1 < text.size()) {
-          const auto n = static_cast<unsigned char>(text[i + 1]);
-          if (n >= 0x80) return true;
-          if (alnum(n)) {
-            const char c1 = lower(n);
-            if (two_.test(key(c0, c1)) || (c1 == 'y' && two_.test(key(c0, 'i')))) return true;
-          }
-        }
-      }
-      in_word = word;
-    }
-    return false;
+    return out.words.empty() ? Read::none : Read::some;
   }
 
  private:
@@ -187,26 +202,6 @@ class Starts {
   std::bitset<65536> two_;
 };
 
-// Tokens that start a sentence: the first, and each after a '.' or ':' and white space.
-std::vector<int> sentence_starts(std::string_view text,
-                                 const std::vector<std::pair<int, int>>& spans) {
-  std::vector<int> out;
-  for (std::size_t t = 0; t < spans.size(); ++t) {
-    if (t == 0) {
-      out.push_back(0);
-      continue;
-    }
-    int i = spans[t].first - 1;
-    char c = 0;
-    for (; i >= 0; --i) {
-      c = text[static_cast<std::size_t>(i)];
-      if (c != ' ' && c != '\t' && c != '\n' && c != '\r') break;
-    }
-    if (i != spans[t].first - 1 && (c == '.' || c == ':')) out.push_back(static_cast<int>(t));
-  }
-  return out;
-}
-
 }  // namespace
 
 std::string make_snippet(FtsTokenizer& tok, const std::vector<std::string_view>& columns,
@@ -226,9 +221,10 @@ std::string make_snippet(FtsTokenizer& tok, const std::vector<std::string_view>&
     // A column that cannot hold a phrase has no instance: its tokens are needed only if
     // it is the one shown (read below).
     const std::string_view column = columns[static_cast<std::size_t>(c)];
-    if (!starts.may_hold(column)) continue;
     ColumnTokens& t = toks[static_cast<std::size_t>(c)];
-    if (!starts.tokens(tok, column, t)) t.assign(tok.document(column));
+    const Starts::Read read = starts.tokens(tok, column, t);
+    if (read == Starts::Read::none) continue;
+    if (read == Starts::Read::whole) t.assign(column, tok.document(column));
     tokenized[static_cast<std::size_t>(c)] = 1;
     for (std::size_t w = 0; w < t.words.size(); ++w) {
       if (t.words[w].second.empty()) continue;  // no phrase starts with no text
@@ -244,7 +240,7 @@ std::string make_snippet(FtsTokenizer& tok, const std::vector<std::string_view>&
     if (!tokenized[static_cast<std::size_t>(c)]) continue;  // no instance in it
     const auto& spans = toks[static_cast<std::size_t>(c)].spans;
     const int size = static_cast<int>(spans.size());
-    const std::vector<int> first = sentence_starts(columns[static_cast<std::size_t>(c)], spans);
+    const std::vector<int>& first = toks[static_cast<std::size_t>(c)].starts;
     for (const Inst& i : inst) {
       if (i.col != c) continue;
       auto [score, adj] = scorer.score(c, i.off, size);
@@ -274,7 +270,7 @@ std::string make_snippet(FtsTokenizer& tok, const std::vector<std::string_view>&
   ColumnTokens& shown = toks[static_cast<std::size_t>(best_col)];
   if (!tokenized[static_cast<std::size_t>(best_col)]) {
     if (indexed[static_cast<std::size_t>(best_col)])
-      shown.assign(tok.document(text));
+      shown.assign(text, tok.document(text));
     else
       shown.clear();
   }
