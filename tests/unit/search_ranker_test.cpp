@@ -398,6 +398,9 @@ struct SentenceLists {
           if (std::uniform_real_distribution<double>(0, 1)(rng) < density)
             l.add(row, idf * (1 + static_cast<double>(rng() % 4) / 4.0));
         }
+        // Half the lists are looked up by their dense index (a long list's, in the ranker),
+        // the others searched.
+        if (rng() % 2 == 0) l.index(rows_in_index);
         lists.push_back(std::move(l));
         group_of.push_back(g);
       }
@@ -408,6 +411,29 @@ struct SentenceLists {
 };
 
 }  // namespace
+
+TEST_CASE("search ranking: a long list's dense index gives each row's place", "[search][ranker]") {
+  std::mt19937 rng(11);
+  for (int round = 0; round < 200; ++round) {
+    const std::size_t n = 1 + rng() % 5000;
+    const double density = std::pow(0.5, static_cast<double>(rng() % 7));
+    kb::ScoredRows l;
+    for (std::uint32_t row = 0; row < n; ++row) {
+      if (std::uniform_real_distribution<double>(0, 1)(rng) < density) l.add(row, 1.0);
+    }
+    l.index(n);
+    INFO("round " << round << ": " << l.size() << " of " << n << " rows");
+    // Indexed only when it holds a row in 16 (an empty list never is).
+    CHECK(l.indexed() == (!l.rows.empty() && l.size() * 16 >= n));
+    if (!l.indexed()) continue;
+    std::size_t at = 0;
+    for (std::uint32_t row = 0; row < n + 130; ++row) {
+      const bool held = at < l.size() && l.rows[at] == row;
+      REQUIRE(l.place(row) == (held ? at : l.size()));
+      if (held) ++at;
+    }
+  }
+}
 
 TEST_CASE("search ranking: the best k rows found early are those scoring every row finds",
           "[search][ranker]") {

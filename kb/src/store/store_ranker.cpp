@@ -325,6 +325,7 @@ std::shared_ptr<const MemRanker::Shares> MemRanker::term_shares(std::size_t term
     const double D = static_cast<double>(lengths_[row]);
     out->add(row, idf * ((f * (k1 + 1.0)) / (f + k1 * (1 - b + b * D / avgdl_))));
   }
+  out->index(rowids_.size());
   if (rows < keep_from_rows_) return out;
   const std::size_t cost = out->bytes();
   return keep(kept_, term, std::move(out), cost);
@@ -467,6 +468,7 @@ std::optional<std::vector<std::pair<std::int64_t, double>>> MemRanker::rank_firs
             rows->add(row, share(idf, s.freq[row], row));
             s.freq[row] = 0;
           }
+          rows->index(n);
           s.phrase.clear();
           return rows;
         });

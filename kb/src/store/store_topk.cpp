@@ -6,6 +6,18 @@
 #include <limits>
 
 namespace kb {
+
+void ScoredRows::index(std::size_t n) {
+  dense.clear();
+  if (rows.empty() || rows.size() * 16 < n) return;
+  dense.assign((static_cast<std::size_t>(rows.back()) >> 6) + 1, Dense{0, 0});
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    Dense& d = dense[rows[i] >> 6];
+    if (d.bits == 0) d.before = static_cast<std::uint32_t>(i);
+    d.bits |= std::uint64_t{1} << (rows[i] & 63);
+  }
+}
+
 namespace {
 
 struct Hit {
@@ -135,11 +147,18 @@ struct Cursors {
   std::vector<char> holds;  // whether the row being scored is in the phrase
   explicit Cursors(const std::vector<TopkPhrase>& p)
       : phrases(p), at(p.size(), 0), holds(p.size(), 0) {}
-  // Whether phrase i holds `row`, moving its place there.
+  // Whether phrase i holds `row`, moving its place there (rows are asked in ascending
+  // order; a place stays where it is when the row is not held).
   bool find(std::size_t i, std::uint32_t row) {
-    const auto& rows = phrases[i].rows->rows;
-    at[i] = seek(rows, at[i], row);
-    holds[i] = at[i] < rows.size() && rows[at[i]] == row;
+    const ScoredRows& r = *phrases[i].rows;
+    if (r.indexed()) {
+      const std::size_t p = r.place(row);
+      holds[i] = p < r.size();
+      if (holds[i]) at[i] = p;
+      return holds[i] != 0;
+    }
+    at[i] = seek(r.rows, at[i], row);
+    holds[i] = at[i] < r.size() && r.rows[at[i]] == row;
     return holds[i] != 0;
   }
   double share(std::size_t i) const { return phrases[i].rows->shares[at[i]]; }
@@ -265,12 +284,19 @@ void top_any(const std::vector<TopkPhrase>& phrases, Keep& best) {
       next = std::min(next, cur[t]);
     }
     bool keep = best.reachable(partial + below[ess]);
+    // A non-essential list's place is only looked up from here on (ess never falls).
     for (std::size_t t = ess; keep && t-- > 0;) {
       const ScoredRows& r = rows_of(t);
-      at[t] = seek(r.rows, at[t], row);
-      holds[t] = at[t] < r.size() && r.rows[at[t]] == row;
+      std::size_t p;
+      if (r.indexed()) {
+        p = r.place(row);
+      } else {
+        p = at[t] = seek(r.rows, at[t], row);
+        if (p < r.size() && r.rows[p] != row) p = r.size();
+      }
+      holds[t] = p < r.size();
       if (holds[t]) {
-        share[t] = r.shares[at[t]];
+        share[t] = r.shares[p];
         partial += share[t];
       }
       keep = best.reachable(partial + below[t]);
