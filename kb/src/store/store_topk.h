@@ -53,7 +53,21 @@ struct ScoredRows {
     const std::uint64_t bit = std::uint64_t{1} << (row & 63);
     const Dense& d = dense[w];
     if (!(d.bits & bit)) return size();
-    return d.before + static_cast<std::size_t>(__builtin_popcountll(d.bits & (bit - 1)));
+    return d.before + ones(d.bits & (bit - 1));
+  }
+
+ private:
+  // The bits set in x, inline: without -mpopcnt (x86-64's baseline has no such
+  // instruction) the builtin is a call into libgcc.
+  static std::size_t ones(std::uint64_t x) {
+#if defined(__x86_64__) && !defined(__POPCNT__)
+    x = x - ((x >> 1) & 0x5555555555555555ULL);
+    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+    x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
+    return static_cast<std::size_t>((x * 0x0101010101010101ULL) >> 56);
+#else
+    return static_cast<std::size_t>(__builtin_popcountll(x));
+#endif
   }
 };
 
