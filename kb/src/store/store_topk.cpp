@@ -208,6 +208,40 @@ void top_all(const std::vector<TopkPhrase>& phrases, std::size_t groups, Keep& b
     for (std::size_t i : of[order[g]]) after[g] += phrases[i].rows->max;
   }
   Cursors c(phrases);
+  // Every group of common words: the rows holding them all are found by and-ing each
+  // group's rows as bits, 64 row numbers a step, where walking the smallest group's rows
+  // would look each up in the others.
+  std::size_t words = 0;
+  for (const TopkPhrase& p : phrases) {
+    if (p.rows->size() > 0) words = std::max<std::size_t>(words, (p.rows->rows.back() >> 6) + 1);
+  }
+  if (size[order.front()] > words * groups) {
+    thread_local std::vector<std::uint64_t> held, group;
+    held.assign(words, ~std::uint64_t{0});
+    for (std::size_t g = 0; g < groups; ++g) {
+      group.assign(words, 0);
+      for (std::size_t i : of[g]) {
+        const ScoredRows& r = *phrases[i].rows;
+        if (r.indexed()) {
+          for (std::size_t w = 0; w < r.dense.size(); ++w) group[w] |= r.dense[w].bits;
+        } else {
+          for (std::uint32_t row : r.rows) group[row >> 6] |= std::uint64_t{1} << (row & 63);
+        }
+      }
+      for (std::size_t w = 0; w < words; ++w) held[w] &= group[w];
+    }
+    for (std::size_t w = 0; w < words; ++w) {
+      for (std::uint64_t bits = held[w]; bits != 0; bits &= bits - 1) {
+        // No row left can beat the k-th best when every phrase's best share together cannot.
+        if (!best.reachable(max_sum)) return;
+        const auto row =
+            static_cast<std::uint32_t>(w * 64 + static_cast<std::size_t>(__builtin_ctzll(bits)));
+        for (std::size_t i = 0; i < phrases.size(); ++i) c.find(i, row);
+        best.offer({c.score(), row});
+      }
+    }
+    return;
+  }
   const std::vector<std::size_t>& driver = of[order.front()];
   while (true) {
     std::uint32_t row = std::numeric_limits<std::uint32_t>::max();
