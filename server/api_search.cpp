@@ -44,7 +44,7 @@ std::optional<std::string_view> hit_type(const Snapshot& snap, const SearchHit& 
 
 std::string search_answer_json(const Snapshot& snap, std::string_view q,
                                const std::vector<SearchHit>& results, std::string_view suggestion,
-                               bool corrected) {
+                               bool corrected, const std::vector<const Record*>* records) {
   // Members in nlohmann's order (its objects are std::maps): sorted by key.
   std::string out;
   out.reserve(256 + results.size() * 1024);
@@ -79,7 +79,9 @@ std::string search_answer_json(const Snapshot& snap, std::string_view q,
     kb::json::append_string(out, h.title);
     out += ',';
     key("type");
-    if (const auto type = hit_type(snap, h))
+    if (records && i < records->size())
+      kb::json::append_string(out, kind_name((*records)[i]->kind));
+    else if (const auto type = hit_type(snap, h))
       kb::json::append_string(out, *type);
     else
       out += "null";
@@ -112,12 +114,13 @@ void search(const Ctx& c) {
   const std::size_t limit = c.integer("limit");
   // A word that finds nothing may be a typo of an engine or setting name: suggested, and
   // searched instead when the query as typed finds nothing at all.
-  std::vector<std::string> found;  // words the search saw: no need to look for them again
-  auto results = c.snap.search(q, limit, &found);
+  std::vector<std::string> found;      // words the search saw: no need to look for them again
+  std::vector<const Record*> records;  // each hit's, found once by the snapshot
+  auto results = c.snap.search(q, limit, &found, &records);
   const std::string suggestion = corrected_query(
       c.snap.corpus(), [&](std::string_view w) { return c.snap.finds(w, &found); }, q);
   const bool corrected = results.empty() && !suggestion.empty();
-  if (corrected) results = c.snap.search(suggestion, limit);
+  if (corrected) results = c.snap.search(suggestion, limit, nullptr, &records);
   if (const Format format = output_format(c); format != Format::json) {
     std::vector<json> hits;
     for (const auto& h : results) {
@@ -136,7 +139,7 @@ void search(const Ctx& c) {
   }
   // Written directly, without a tree of 20 hits' objects (a tenth of a search's time).
   // `corrected`: the hits are the suggestion's.
-  send_body(c.res, search_answer_json(c.snap, q, results, suggestion, corrected),
+  send_body(c.res, search_answer_json(c.snap, q, results, suggestion, corrected, &records),
             "application/json");
 }
 

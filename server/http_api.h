@@ -34,9 +34,10 @@ void search(const Ctx& c);
 /// GET /api/v1/search's JSON answer: what send_json() writes for {"hits": [{"id", "type",
 /// "title", "snippet", "snippet_html", "rank", "url"}...], "query", "snapshot" (and
 /// "suggestion", "corrected" when suggested)}, byte for byte, written without the tree.
+/// `records`: each hit's record, as Snapshot::search gave them (else looked up).
 std::string search_answer_json(const Snapshot& snap, std::string_view q,
                                const std::vector<SearchHit>& results, std::string_view suggestion,
-                               bool corrected);
+                               bool corrected, const std::vector<const Record*>* records = nullptr);
 /// GET /api/v1/resolve?type=&q=: the resolver as a reconciliation service.
 void resolve_name(const Ctx& c);
 

@@ -78,6 +78,17 @@ TEST_CASE("search API: the answer is written as its JSON tree would be, byte for
     const json tree = json::parse(res->body);
     CHECK(tree["schema_version"] == "1.0");
     CHECK(res->body == tree.dump(-1, ' ', false, json::error_handler_t::replace));
+    // Each hit's type is its record's kind (the record found once, with the hit).
+    for (const json& h : tree["hits"]) {
+      const std::string id = h["id"];
+      CHECK(h["type"].is_string());
+      if (h["type"].is_string()) CHECK(id.substr(0, id.find('/')) == h["type"].get<std::string>() + "s");
+    }
   }
+  // A corrected query's hits, and the other kinds of record, have their types too.
+  const json engines = json::parse(get(s, "/api/v1/search?q=lmcahce&limit=20")->body);
+  bool other = false;
+  for (const json& h : engines["hits"]) other = other || h["type"] != "gotcha";
+  CHECK(other);
   CHECK(s.errors().empty());
 }

@@ -116,8 +116,11 @@ class Snapshot {
   /// Full-text hits whose record is in this snapshot, unchanged since it was indexed;
   /// throws Error(timeout) past the query budget.
   /// `found`: the query's terms some record holds (Store::search), for finds().
+  /// `records`: each hit's record, in the hits' order (looked up once here, where the
+  /// hit is checked against it).
   std::vector<SearchHit> search(std::string_view q, std::size_t limit,
-                                std::vector<std::string>* found = nullptr) const;
+                                std::vector<std::string>* found = nullptr,
+                                std::vector<const Record*>* records = nullptr) const;
   /// How search ranks now (Store::search_ranking); "none" without an index.
   std::string_view search_ranking() const;
   /// Whether searching `word` alone finds any record (as written, as a prefix, or by a

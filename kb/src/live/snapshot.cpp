@@ -157,8 +157,10 @@ std::string_view Snapshot::search_ranking() const {
 }
 
 std::vector<SearchHit> Snapshot::search(std::string_view q, std::size_t limit,
-                                        std::vector<std::string>* found) const {
+                                        std::vector<std::string>* found,
+                                        std::vector<const Record*>* records) const {
   if (found) found->clear();
+  if (records) records->clear();
   if (!store_ || limit == 0) return {};
   const SearchSynonyms& syn = synonyms(*impl_, corpus());
   // Hits a reload changed after this snapshot are dropped; when any were, ask again for
@@ -168,10 +170,12 @@ std::vector<SearchHit> Snapshot::search(std::string_view q, std::size_t limit,
   for (int round = 0; round < 4; ++round) {
     auto hits = store_->search(q, want, options_.query_budget, &syn, found);
     out.clear();
+    if (records) records->clear();
     for (auto& h : hits) {
       const Record* r = corpus().find(h.id);
       if (!r || r->content_hash != h.content_hash) continue;
       out.push_back(std::move(h));
+      if (records) records->push_back(r);
       if (out.size() == limit) break;
     }
     if (out.size() == limit || hits.size() < want) break;  // enough, or no more to ask for
