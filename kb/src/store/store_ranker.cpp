@@ -92,8 +92,7 @@ std::size_t MemRanker::bytes() const {
   }
   return kept + postings_.capacity() + positions_.capacity() + terms_.capacity() +
          term_at_.capacity() * 4 + post_at_.capacity() * 8 + pos_at_.capacity() * 8 +
-         df_.capacity() * 4 + rowids_.capacity() * 8 + lengths_.capacity() * 4 +
-         other_.capacity() / 8;
+         df_.capacity() * 4 + rowids_.capacity() * 8 + norm_.capacity() * 8 + other_.capacity() / 8;
 }
 
 std::pair<std::size_t, std::size_t> MemRanker::range(std::string_view token, bool prefix) const {
@@ -309,7 +308,7 @@ std::shared_ptr<const MemRanker::Shares> MemRanker::term_shares(std::size_t term
     if (auto it = kept_.find(term); it != kept_.end()) return it->second;
   }
   const double N = static_cast<double>(static_cast<std::int64_t>(rowids_.size()));
-  const double k1 = 1.2, b = 0.75;
+  const double k1 = kK1;
   const double hits = static_cast<double>(static_cast<std::int64_t>(rows));
   double idf = std::log((N - hits + 0.5) / (hits + 0.5));
   if (idf <= 0.0) idf = 1e-6;
@@ -322,8 +321,7 @@ std::shared_ptr<const MemRanker::Shares> MemRanker::term_shares(std::size_t term
     row += static_cast<std::uint32_t>(get_varint(q));
     const auto f = static_cast<double>(get_varint(q));
     get_varint(q);  // the positions' length
-    const double D = static_cast<double>(lengths_[row]);
-    out->add(row, idf * ((f * (k1 + 1.0)) / (f + k1 * (1 - b + b * D / avgdl_))));
+    out->add(row, idf * ((f * (k1 + 1.0)) / (f + norm_[row])));
   }
   out->index(rowids_.size());
   if (rows < keep_from_rows_) return out;
@@ -407,7 +405,7 @@ std::optional<std::vector<std::pair<std::int64_t, double>>> MemRanker::rank_firs
   const std::size_t n = rowids_.size();
   s.fit(n);
   const double N = static_cast<double>(static_cast<std::int64_t>(n));
-  const double k1 = 1.2, b = 0.75;
+  const double k1 = kK1;
   Memo local;
   Memo& m = memo ? *memo : local;
   // A word's start is the dearest list to make: every term it starts, read whole. When no
@@ -432,8 +430,7 @@ std::optional<std::vector<std::pair<std::int64_t, double>>> MemRanker::rank_firs
         return idf <= 0.0 ? 1e-6 : idf;
       };
       auto share = [&](double idf, double f, std::uint32_t row) {
-        const double D = static_cast<double>(lengths_[row]);
-        return idf * ((f * (k1 + 1.0)) / (f + k1 * (1 - b + b * D / avgdl_)));
+        return idf * ((f * (k1 + 1.0)) / (f + norm_[row]));
       };
       std::shared_ptr<const Shares> scored;
       const auto [from, to] = range(p.tokens.front(), p.prefix);

@@ -105,8 +105,13 @@ class MemRanker {
   void phrase_rows(const std::vector<std::string>& tokens, bool prefix, Scratch& s) const;
 
   std::vector<std::int64_t> rowids_;    ///< row number -> rowid, ascending
-  std::vector<std::uint32_t> lengths_;  ///< tokens of each row, all columns
+  std::vector<std::uint32_t> lengths_;  ///< tokens of each row, all columns (build only)
   double avgdl_ = 0;
+  /// bm25's k1 and b, as FTS5's bm25() has them.
+  static constexpr double kK1 = 1.2, kB = 0.75;
+  /// Each row's part of bm25's denominator, k1 * (1 - b + b * D / avgdl) with D its
+  /// tokens: the very double the formula works out inline, worked out once a row.
+  std::vector<double> norm_;
   std::string terms_;                   ///< every term, sorted, back to back
   std::vector<std::uint32_t> term_at_;  ///< term i is terms_[term_at_[i], term_at_[i + 1])
   std::vector<std::uint64_t> post_at_;  ///< term i's postings: postings_[post_at_[i], ...[i + 1])

@@ -162,6 +162,12 @@ std::shared_ptr<const MemRanker> MemRanker::build(sqlite3* db, const std::atomic
                   ? 0.0
                   : static_cast<double>(static_cast<std::int64_t>(total)) /
                         static_cast<double>(static_cast<std::int64_t>(r->rowids_.size()));
+  r->norm_.resize(r->lengths_.size());
+  for (std::size_t row = 0; row < r->lengths_.size(); ++row) {
+    const double D = static_cast<double>(r->lengths_[row]);
+    r->norm_[row] = kK1 * (1 - kB + kB * D / r->avgdl_);
+  }
+  std::vector<std::uint32_t>().swap(r->lengths_);
   r->postings_.shrink_to_fit();
   r->positions_.shrink_to_fit();
   r->terms_.shrink_to_fit();

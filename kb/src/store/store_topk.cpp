@@ -237,7 +237,8 @@ void top_all(const std::vector<TopkPhrase>& phrases, std::size_t groups, Keep& b
         const auto row =
             static_cast<std::uint32_t>(w * 64 + static_cast<std::size_t>(__builtin_ctzll(bits)));
         for (std::size_t i = 0; i < phrases.size(); ++i) c.find(i, row);
-        best.offer({c.score(), row});
+        // Only a row that can beat the bar is offered, as the walk below offers them.
+        if (const double score = c.score(); best.reachable(score)) best.offer({score, row});
       }
     }
     return;
