@@ -55,8 +55,11 @@ struct Ranked {
   std::vector<std::pair<std::int64_t, double>> rows;  ///< (rowid, bm25) best first
   /// Hits of the first kKeptHits rows as read back (snippets made), by rowid: a row of
   /// one generation always reads back the same, and a snippet re-tokenizes the row.
+  /// Kept from a query's second page on: most sentences are asked once, and copying
+  /// their hits for nothing cost more than a page's JSON.
   std::mutex hits_mu;
   std::unordered_map<std::int64_t, SearchHit> hits;
+  std::size_t pages = 0;  ///< pages read of this query (under hits_mu)
   /// Until `ready`: only the first rows a page showed (MemRanker::rank_first), the best
   /// `first_need` gotchas past the rows `first_skip` (ascending rowids).
   std::vector<std::pair<std::int64_t, double>> first_rows;
@@ -296,8 +299,10 @@ void ranked_hits(RankedQueries& cache, std::uint64_t gen, sqlite3* db, const std
     const std::size_t end = std::min(rows.size(), next + (limit - added));
     std::vector<std::optional<SearchHit>> batch(end - next);
     std::vector<std::int64_t> missing;
+    bool keep = false;
     {
       std::lock_guard<std::mutex> lock(ranked->hits_mu);
+      keep = ++ranked->pages > 1;
       for (std::size_t i = next; i < end; ++i) {
         auto it = ranked->hits.find(rows[i].first);
         if (it != ranked->hits.end())
@@ -307,7 +312,7 @@ void ranked_hits(RankedQueries& cache, std::uint64_t gen, sqlite3* db, const std
       }
     }
     auto found = read_hits(db, *query.groups, query.prefix, missing);
-    {
+    if (keep) {
       std::lock_guard<std::mutex> lock(ranked->hits_mu);
       for (std::size_t i = next; i < std::min(end, kKeptHits); ++i) {
         auto it = found.find(rows[i].first);
