@@ -258,6 +258,76 @@ TEST_CASE("search snippets from the stored text: FTS5's snippet() for every kind
   CHECK(compared > 2000);
 }
 
+TEST_CASE("search snippets: words of any length among any ASCII bytes split as FTS5 splits them",
+          "[search][ranker]") {
+  // Words are found eight bytes a step: words longer and shorter than eight, next to every
+  // ASCII byte (the letters' neighbours '@', '[', '`', '{', digits' '/', ':'), sentence
+  // ends, and now and then a byte past ASCII (the column is then tokenized whole).
+  sqlite3* db = nullptr;
+  REQUIRE(sqlite3_open(":memory:", &db) == SQLITE_OK);
+  kb::sql::exec(db,
+                "CREATE VIRTUAL TABLE fts USING fts5(id UNINDEXED, content_hash UNINDEXED, title,"
+                " symptom, root_cause, workaround, notes, other,"
+                " tokenize='porter unicode61 remove_diacritics 2')");
+  std::mt19937 rng(5);
+  const std::string letters = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+  std::vector<std::string> vocabulary;
+  for (int i = 0; i < 60; ++i) {
+    std::string w;
+    const std::size_t len = 1 + rng() % 19;
+    for (std::size_t k = 0; k < len; ++k) w += letters[rng() % letters.size()];
+    vocabulary.push_back(w);
+  }
+  auto text = [&] {
+    std::string t;
+    const std::size_t words = rng() % 60;
+    for (std::size_t k = 0; k < words; ++k) {
+      t += vocabulary[rng() % vocabulary.size()];
+      const unsigned r = rng() % 10;
+      if (r < 5)
+        t += ' ';
+      else if (r < 7)
+        t += ". ";
+      else if (r < 9)
+        t += static_cast<char>(1 + rng() % 127);  // any ASCII byte, letters and digits too
+      else if (rng() % 8 == 0)
+        t += "\xc3\xa9 ";  // past ASCII
+      else
+        t += ":\n";
+    }
+    return t;
+  };
+  for (std::int64_t rowid = 1; rowid <= 300; ++rowid) {
+    kb::sql::Stmt ins(db,
+                      "INSERT INTO fts(rowid, id, content_hash, title, symptom, root_cause,"
+                      " workaround, notes, other) VALUES (?, 'x', 'h', ?, ?, ?, ?, ?, ?)");
+    ins.bind(1, rowid);
+    for (int c = 2; c <= 7; ++c) ins.bind(c, text());
+    ins.step();
+  }
+  kb::FtsTokenizer tok(db);
+  REQUIRE(tok.ok());
+  std::size_t compared = 0;
+  for (int q = 0; q < 120; ++q) {
+    std::string a = vocabulary[rng() % vocabulary.size()];
+    std::string b = vocabulary[rng() % vocabulary.size()];
+    for (char& ch : a) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    for (char& ch : b) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    const bool prefix = q % 3 == 0 && b.size() >= 3;
+    if (prefix) b = b.substr(0, 3);
+    INFO(a << " OR " << b << (prefix ? "*" : ""));
+    const std::vector<kb::SnippetPhrase> ph{{tok.tokens(a, false), false},
+                                            {tok.tokens(b, prefix), prefix}};
+    if (ph[0].tokens.empty() || ph[1].tokens.empty()) continue;
+    const std::string& qa = a;
+    const std::string& qb = b;
+    compared += compare_snippets(db, tok, quoted(qa) + " OR " + quoted(qb) + (prefix ? "*" : ""),
+                                 ph, 1000);
+  }
+  CHECK(compared > 2000);
+  sqlite3_close(db);
+}
+
 TEST_CASE("search snippets: a column is skipped only when no word in it can stem to a phrase",
           "[search][ranker]") {
   // Porter changes a word's second byte in one way ("eyed" -> "ei"), keeps the first, and

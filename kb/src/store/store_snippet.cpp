@@ -9,6 +9,7 @@
 #include <array>
 #include <bitset>
 #include <cstdint>
+#include <cstring>
 #include <optional>
 
 namespace kb {
@@ -160,8 +161,7 @@ class Starts {
         ++i;
         continue;
       }
-      std::size_t e = i + 1;
-      while (e < n && alnum(static_cast<unsigned char>(text[e]))) ++e;
+      const std::size_t e = word_end(text, i + 1);
       if (e < n && static_cast<unsigned char>(text[e]) >= 0x80) return Read::whole;
       const auto t = static_cast<int>(out.spans.size());
       if (t == 0 || (after_space && (last == '.' || last == ':'))) out.starts.push_back(t);
@@ -181,6 +181,32 @@ class Starts {
   }
 
  private:
+  // The first byte at or after `i` that is not an ASCII letter or digit (or n): eight
+  // bytes a step while there are eight, a byte a step after.
+  static std::size_t word_end(std::string_view text, std::size_t i) {
+    const std::size_t n = text.size();
+    constexpr std::uint64_t kOnes = 0x0101010101010101ULL, kHigh = 0x8080808080808080ULL;
+    // The first byte of a word of eight is the lowest (little-endian loads).
+    constexpr bool kLittle = __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__;
+    while (kLittle && i + 8 <= n) {
+      std::uint64_t x;
+      std::memcpy(&x, text.data() + i, 8);
+      // Per byte, for bytes under 0x80: v + (0x80 - k) has its high bit set iff v >= k
+      // (no carry crosses into the next byte). Bytes of 0x80 and above count as not
+      // letters or digits (the caller reads text past ASCII whole).
+      const std::uint64_t ascii = ~x & kHigh;
+      const std::uint64_t v = x & ~kHigh;
+      const std::uint64_t digit = (v + kOnes * (0x80 - '0')) & ~(v + kOnes * (0x80 - '9' - 1));
+      const std::uint64_t folded = v | kOnes * 0x20;
+      const std::uint64_t letter =
+          (folded + kOnes * (0x80 - 'a')) & ~(folded + kOnes * (0x80 - 'z' - 1));
+      const std::uint64_t other = ~((digit | letter) & ascii) & kHigh;
+      if (other != 0) return i + static_cast<std::size_t>(__builtin_ctzll(other) / 8);
+      i += 8;
+    }
+    while (i < n && alnum(static_cast<unsigned char>(text[i]))) ++i;
+    return i;
+  }
   // ASCII letters and digits, by table: this test runs once a byte of every column shown.
   static constexpr std::array<bool, 256> kAlnum = [] {
     std::array<bool, 256> t{};
