@@ -482,14 +482,16 @@ struct SentenceLists {
 
 }  // namespace
 
-TEST_CASE("search ranking: a long list's dense index gives each row's place", "[search][ranker]") {
+TEST_CASE("search ranking: a long list's dense index gives each row's place, each window's bound",
+          "[search][ranker]") {
   std::mt19937 rng(11);
   for (int round = 0; round < 200; ++round) {
     const std::size_t n = 1 + rng() % 5000;
     const double density = std::pow(0.5, static_cast<double>(rng() % 7));
     kb::ScoredRows l;
     for (std::uint32_t row = 0; row < n; ++row) {
-      if (std::uniform_real_distribution<double>(0, 1)(rng) < density) l.add(row, 1.0);
+      if (std::uniform_real_distribution<double>(0, 1)(rng) < density)
+        l.add(row, std::uniform_real_distribution<double>(0.001, 20)(rng));
     }
     l.index(n);
     INFO("round " << round << ": " << l.size() << " of " << n << " rows");
@@ -500,7 +502,20 @@ TEST_CASE("search ranking: a long list's dense index gives each row's place", "[
     for (std::uint32_t row = 0; row < n + 130; ++row) {
       const bool held = at < l.size() && l.rows[at] == row;
       REQUIRE(l.place(row) == (held ? at : l.size()));
-      if (held) ++at;
+      // Each window of 64 row numbers: where its rows start, and a bound of their shares
+      // no further from the largest than a float's rounding.
+      if (row % 64 == 0) CHECK(l.window_start(row / 64) == at);
+      if (held) {
+        const double most = l.window_max(row / 64);
+        CHECK(most >= l.shares[at]);
+        double largest = 0;
+        for (std::size_t i = at; i < l.size() && l.rows[i] / 64 == row / 64; ++i)
+          largest = std::max(largest, l.shares[i]);
+        for (std::size_t i = at; i-- > 0 && l.rows[i] / 64 == row / 64;)
+          largest = std::max(largest, l.shares[i]);
+        CHECK(most <= largest * (1 + 1e-6));
+        ++at;
+      }
     }
   }
 }

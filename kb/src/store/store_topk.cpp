@@ -3,6 +3,7 @@
 #include "store/store_topk.h"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
 namespace kb {
@@ -10,11 +11,21 @@ namespace kb {
 void ScoredRows::index(std::size_t n) {
   dense.clear();
   if (rows.empty() || rows.size() * 16 < n) return;
-  dense.assign((static_cast<std::size_t>(rows.back()) >> 6) + 1, Dense{0, 0});
-  for (std::size_t i = 0; i < rows.size(); ++i) {
-    Dense& d = dense[rows[i] >> 6];
-    if (d.bits == 0) d.before = static_cast<std::uint32_t>(i);
-    d.bits |= std::uint64_t{1} << (rows[i] & 63);
+  dense.assign((static_cast<std::size_t>(rows.back()) >> 6) + 1, Dense{0, 0, 0.0F});
+  std::size_t i = 0;
+  for (std::size_t w = 0; w < dense.size(); ++w) {
+    Dense& d = dense[w];
+    d.before = static_cast<std::uint32_t>(i);
+    double most = 0;
+    for (; i < rows.size() && (rows[i] >> 6) == w; ++i) {
+      d.bits |= std::uint64_t{1} << (rows[i] & 63);
+      most = std::max(most, shares[i]);
+    }
+    // A float no smaller than the double: the window's bound stays a bound.
+    float f = static_cast<float>(most);
+    if (static_cast<double>(f) < most)
+      f = std::nextafter(f, std::numeric_limits<float>::infinity());
+    d.max = f;
   }
 }
 
@@ -303,7 +314,41 @@ void top_any(const std::vector<TopkPhrase>& phrases, Keep& best) {
   std::size_t ess = 0;
   std::uint32_t row = kEnd;
   for (std::size_t t = 0; t < m; ++t) row = std::min(row, cur[t]);
+  // Windows of 64 row numbers: each list's largest share among them (an indexed list's
+  // own, else its best) summed bounds the score of every row of the window; a window that
+  // cannot beat the bar is stepped over by the essential lists at once.
+  bool windows = false;
+  for (std::size_t t = 0; t < m; ++t) windows = windows || rows_of(t).indexed();
+  std::size_t window = std::numeric_limits<std::size_t>::max();
+  bool hopeless = false;
   while (row != kEnd) {
+    if (windows) {
+      const std::size_t w = row >> 6;
+      if (w != window) {
+        window = w;
+        double bound = 0;
+        for (std::size_t t = 0; t < m; ++t) {
+          const ScoredRows& r = rows_of(t);
+          bound += r.indexed() ? r.window_max(w) : r.max;
+        }
+        hopeless = !best.reachable(bound);
+      }
+      if (hopeless) {
+        const std::uint64_t end = (static_cast<std::uint64_t>(w) + 1) * 64;
+        row = kEnd;
+        for (std::size_t t = ess; t < m; ++t) {
+          if (cur[t] < end) {
+            const ScoredRows& r = rows_of(t);
+            at[t] = r.indexed()  ? r.window_start(w + 1)
+                    : end > kEnd ? r.size()
+                                 : seek(r.rows, at[t], static_cast<std::uint32_t>(end));
+            cur[t] = at[t] < r.size() ? r.rows[at[t]] : kEnd;
+          }
+          row = std::min(row, cur[t]);
+        }
+        continue;
+      }
+    }
     // The essential phrases holding the row, each moved past it, and the next row any of
     // them holds: one pass.
     double partial = 0;

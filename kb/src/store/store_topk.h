@@ -38,7 +38,8 @@ struct ScoredRows {
   /// a row's place in one step, where a search through a long list takes a dozen.
   struct Dense {
     std::uint64_t bits;
-    std::uint32_t before;
+    std::uint32_t before;  ///< the list's rows before these 64
+    float max;             ///< their largest share, rounded up (0: none)
   };
   std::vector<Dense> dense;  ///< empty unless index() made it
   /// Makes `dense` for an index of `n` rows when the list holds at least one row in 16 of
@@ -46,6 +47,12 @@ struct ScoredRows {
   /// searched, galloping).
   void index(std::size_t n);
   bool indexed() const { return !dense.empty(); }
+  /// The largest share of the rows numbered 64w..64w+63, or more (indexed() only).
+  double window_max(std::size_t w) const { return w < dense.size() ? dense[w].max : 0.0; }
+  /// The place of the first row numbered 64w or later (indexed() only).
+  std::size_t window_start(std::size_t w) const {
+    return w < dense.size() ? dense[w].before : size();
+  }
   /// The place of `row` in the list, or size() when it holds none (indexed() only).
   std::size_t place(std::uint32_t row) const {
     const std::size_t w = row >> 6;
