@@ -63,7 +63,6 @@ struct ScoredRows {
     return d.before + ones(d.bits & (bit - 1));
   }
 
- private:
   // The bits set in x, inline: without -mpopcnt (x86-64's baseline has no such
   // instruction) the builtin is a call into libgcc.
   static std::size_t ones(std::uint64_t x) {
