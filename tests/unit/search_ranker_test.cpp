@@ -114,6 +114,21 @@ void finds_as_fts5(sqlite3* db, const kb::MemRanker& ranker, const std::string& 
   }
 }
 
+// An empty in-memory table shaped like the index's `fts` (its columns and tokenizer), for
+// snippets of a test's own rows; nullptr if it cannot be made.
+sqlite3* fts_table() {
+  sqlite3* db = nullptr;
+  if (sqlite3_open(":memory:", &db) != SQLITE_OK) {
+    sqlite3_close(db);
+    return nullptr;
+  }
+  kb::sql::exec(db,
+                "CREATE VIRTUAL TABLE fts USING fts5(id UNINDEXED, content_hash UNINDEXED, title,"
+                " symptom, root_cause, workaround, notes, other,"
+                " tokenize='porter unicode61 remove_diacritics 2')");
+  return db;
+}
+
 // Compares kb's snippet of each row `match` finds (at most `limit`, in rowid order) with
 // FTS5's snippet(); returns how many rows were compared.
 std::size_t compare_snippets(sqlite3* db, kb::FtsTokenizer& tok, const std::string& match,
@@ -263,12 +278,8 @@ TEST_CASE("search snippets: words of any length among any ASCII bytes split as F
   // Words are found eight bytes a step: words longer and shorter than eight, next to every
   // ASCII byte (the letters' neighbours '@', '[', '`', '{', digits' '/', ':'), sentence
   // ends, and now and then a byte past ASCII (the column is then tokenized whole).
-  sqlite3* db = nullptr;
-  REQUIRE(sqlite3_open(":memory:", &db) == SQLITE_OK);
-  kb::sql::exec(db,
-                "CREATE VIRTUAL TABLE fts USING fts5(id UNINDEXED, content_hash UNINDEXED, title,"
-                " symptom, root_cause, workaround, notes, other,"
-                " tokenize='porter unicode61 remove_diacritics 2')");
+  sqlite3* db = fts_table();
+  REQUIRE(db);
   std::mt19937 rng(5);
   const std::string letters = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
   std::vector<std::string> vocabulary;
@@ -333,12 +344,8 @@ TEST_CASE("search snippets: a column is skipped only when no word in it can stem
   // Porter changes a word's second byte in one way ("eyed" -> "ei"), keeps the first, and
   // folds case and diacritics before: each row puts the one word the query finds in a
   // later column, behind a first column that must be read or skipped rightly.
-  sqlite3* db = nullptr;
-  REQUIRE(sqlite3_open(":memory:", &db) == SQLITE_OK);
-  kb::sql::exec(db,
-                "CREATE VIRTUAL TABLE fts USING fts5(id UNINDEXED, content_hash UNINDEXED, title,"
-                " symptom, root_cause, workaround, notes, other,"
-                " tokenize='porter unicode61 remove_diacritics 2')");
+  sqlite3* db = fts_table();
+  REQUIRE(db);
   const std::vector<std::string> words = {"eyed",  "EYED",   "Days",      "ays",     "\xc3\x89yed",
                                           "a",     "i",      "x1",        "caching", "ponies",
                                           "happy", "hoping", "relational"};
