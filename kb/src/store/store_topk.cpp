@@ -194,6 +194,66 @@ struct Cursors {
   }
 };
 
+// top_all() for groups of common words: the rows holding every group, found by and-ing
+// each group's rows (`of`: its phrases) as bits over `words` 64-row words, scored a
+// window of 64 rows at a time.
+template <typename Keep>
+void top_all_by_bits(const std::vector<TopkPhrase>& phrases,
+                     const std::vector<std::vector<std::size_t>>& of, std::size_t words,
+                     double max_sum, Cursors& c, Keep& best) {
+  thread_local std::vector<std::uint64_t> held, group, window_bits;
+  thread_local std::vector<std::size_t> window_at;
+  window_bits.assign(phrases.size(), 0);
+  window_at.assign(phrases.size(), 0);
+  held.assign(words, ~std::uint64_t{0});
+  for (std::size_t g = 0; g < of.size(); ++g) {
+    group.assign(words, 0);
+    for (std::size_t i : of[g]) {
+      const ScoredRows& r = *phrases[i].rows;
+      if (r.indexed()) {
+        for (std::size_t w = 0; w < r.dense.size(); ++w) group[w] |= r.dense[w].bits;
+      } else {
+        for (std::uint32_t row : r.rows) group[row >> 6] |= std::uint64_t{1} << (row & 63);
+      }
+    }
+    for (std::size_t w = 0; w < words; ++w) held[w] &= group[w];
+  }
+  for (std::size_t w = 0; w < words; ++w) {
+    if (held[w] == 0) continue;
+    // No row left can beat the k-th best when every phrase's best share together cannot.
+    if (!best.reachable(max_sum)) return;
+    // Nor a row of these 64 when the phrases' largest shares among them cannot.
+    double bound = 0;
+    for (const TopkPhrase& p : phrases) bound += p.rows->window_max(w);
+    if (!best.reachable(bound)) continue;
+    // Each indexed phrase's rows among these 64 and where they start in its list: a
+    // row's share is then a popcount away.
+    for (std::size_t i = 0; i < phrases.size(); ++i) {
+      const ScoredRows& r = *phrases[i].rows;
+      window_bits[i] = r.indexed() && w < r.dense.size() ? r.dense[w].bits : 0;
+      window_at[i] = r.indexed() ? r.window_start(w) : 0;
+    }
+    for (std::uint64_t bits = held[w]; bits != 0; bits &= bits - 1) {
+      const auto b = static_cast<unsigned>(__builtin_ctzll(bits));
+      const auto row = static_cast<std::uint32_t>(w * 64 + b);
+      const std::uint64_t below_b = (std::uint64_t{1} << b) - 1;
+      // The shares of the phrases holding the row, in phrase order (FTS5's sum).
+      double score = 0;
+      for (std::size_t i = 0; i < phrases.size(); ++i) {
+        const ScoredRows& r = *phrases[i].rows;
+        if (r.indexed()) {
+          if ((window_bits[i] >> b) & 1)
+            score += r.shares[window_at[i] + ScoredRows::ones(window_bits[i] & below_b)];
+        } else if (c.find(i, row)) {
+          score += c.share(i);
+        }
+      }
+      // Only a row that can beat the bar is offered, as top_all's walk offers them.
+      if (best.reachable(score)) best.offer({score, row});
+    }
+  }
+}
+
 template <typename Keep>
 void top_all(const std::vector<TopkPhrase>& phrases, std::size_t groups, Keep& best) {
   // The rows of the group with the fewest are the only candidates; each must be in some
@@ -227,58 +287,7 @@ void top_all(const std::vector<TopkPhrase>& phrases, std::size_t groups, Keep& b
     if (p.rows->size() > 0) words = std::max<std::size_t>(words, (p.rows->rows.back() >> 6) + 1);
   }
   if (size[order.front()] > words * groups) {
-    thread_local std::vector<std::uint64_t> held, group, window_bits;
-    thread_local std::vector<std::size_t> window_at;
-    window_bits.assign(phrases.size(), 0);
-    window_at.assign(phrases.size(), 0);
-    held.assign(words, ~std::uint64_t{0});
-    for (std::size_t g = 0; g < groups; ++g) {
-      group.assign(words, 0);
-      for (std::size_t i : of[g]) {
-        const ScoredRows& r = *phrases[i].rows;
-        if (r.indexed()) {
-          for (std::size_t w = 0; w < r.dense.size(); ++w) group[w] |= r.dense[w].bits;
-        } else {
-          for (std::uint32_t row : r.rows) group[row >> 6] |= std::uint64_t{1} << (row & 63);
-        }
-      }
-      for (std::size_t w = 0; w < words; ++w) held[w] &= group[w];
-    }
-    for (std::size_t w = 0; w < words; ++w) {
-      if (held[w] == 0) continue;
-      // No row left can beat the k-th best when every phrase's best share together cannot.
-      if (!best.reachable(max_sum)) return;
-      // Nor a row of these 64 when the phrases' largest shares among them cannot.
-      double bound = 0;
-      for (const TopkPhrase& p : phrases)
-        bound += p.rows->indexed() ? p.rows->window_max(w) : p.rows->max;
-      if (!best.reachable(bound)) continue;
-      // Each indexed phrase's rows among these 64 and where they start in its list: a
-      // row's share is then a popcount away.
-      for (std::size_t i = 0; i < phrases.size(); ++i) {
-        const ScoredRows& r = *phrases[i].rows;
-        window_bits[i] = r.indexed() && w < r.dense.size() ? r.dense[w].bits : 0;
-        window_at[i] = r.indexed() ? r.window_start(w) : 0;
-      }
-      for (std::uint64_t bits = held[w]; bits != 0; bits &= bits - 1) {
-        const auto b = static_cast<unsigned>(__builtin_ctzll(bits));
-        const auto row = static_cast<std::uint32_t>(w * 64 + b);
-        const std::uint64_t below_b = (std::uint64_t{1} << b) - 1;
-        // The shares of the phrases holding the row, in phrase order (FTS5's sum).
-        double score = 0;
-        for (std::size_t i = 0; i < phrases.size(); ++i) {
-          const ScoredRows& r = *phrases[i].rows;
-          if (r.indexed()) {
-            if ((window_bits[i] >> b) & 1)
-              score += r.shares[window_at[i] + ScoredRows::ones(window_bits[i] & below_b)];
-          } else if (c.find(i, row)) {
-            score += c.share(i);
-          }
-        }
-        // Only a row that can beat the bar is offered, as the walk below offers them.
-        if (best.reachable(score)) best.offer({score, row});
-      }
-    }
+    top_all_by_bits(phrases, of, words, max_sum, c, best);
     return;
   }
   const std::vector<std::size_t>& driver = of[order.front()];
@@ -354,10 +363,7 @@ void top_any(const std::vector<TopkPhrase>& phrases, Keep& best) {
       if (w != window) {
         window = w;
         double bound = 0;
-        for (std::size_t t = 0; t < m; ++t) {
-          const ScoredRows& r = rows_of(t);
-          bound += r.indexed() ? r.window_max(w) : r.max;
-        }
+        for (std::size_t t = 0; t < m; ++t) bound += rows_of(t).window_max(w);
         hopeless = !best.reachable(bound);
       }
       if (hopeless) {

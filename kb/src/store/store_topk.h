@@ -47,8 +47,12 @@ struct ScoredRows {
   /// searched, galloping).
   void index(std::size_t n);
   bool indexed() const { return !dense.empty(); }
-  /// The largest share of the rows numbered 64w..64w+63, or more (indexed() only).
-  double window_max(std::size_t w) const { return w < dense.size() ? dense[w].max : 0.0; }
+  /// The largest share of the rows numbered 64w..64w+63, or more: of a list not indexed,
+  /// its best share.
+  double window_max(std::size_t w) const {
+    if (!indexed()) return max;
+    return w < dense.size() ? dense[w].max : 0.0;
+  }
   /// The place of the first row numbered 64w or later (indexed() only).
   std::size_t window_start(std::size_t w) const {
     return w < dense.size() ? dense[w].before : size();
