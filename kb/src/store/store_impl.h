@@ -69,11 +69,13 @@ struct Store::Impl {
       throw Error(Errc::io, "cannot open index '" + path.string() + "': " + msg);
     }
     sqlite3_busy_timeout(db, 2000);
-    // Pages read through a mapping of the file, shared by every reader, rather than a
-    // read(2) each into each connection's own cache: a search reads a few hundred pages
-    // scattered over the index (the hits' text), and the system calls were a fifth of its
-    // time. SQLite caps the size at its compile-time maximum (2 GiB on Debian).
-    sqlite3_exec(db, "PRAGMA mmap_size=2147418112", nullptr, nullptr, nullptr);
+    // Pages are read with read(2), not through a mapping of the file (PRAGMA mmap_size):
+    // a search reads only its hits' text, a few dozen pages scattered over the index, and
+    // each connection's mapping of them stayed mapped. After a minute of distinct searches
+    // every connection mapped most of the file (RSS 2.6 GiB at 100k records, 0.9 without),
+    // and the kernel's upkeep of those page tables stalled a core for milliseconds at a
+    // time: p99 at 16 connections 22-31 ms mapped, 12-17 ms read (bench/RESULTS.md, round
+    // 23), for ~0.1 ms more CPU a search.
     return db;
   }
   void release(sqlite3* db) const {
