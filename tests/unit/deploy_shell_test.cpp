@@ -145,6 +145,22 @@ TEST_CASE("shell: sh -c strings, VAR=x prefixes, exports and exec", "[deploy][sh
   CHECK(setting(b, "batch_invariant")->value == "1");
 }
 
+TEST_CASE("shell: a router or cache server reads only the flags its own engine spells",
+          "[deploy][shell]") {
+  // settings/port is spelled by vLLM and by the made-up proxy; Mooncake's master spells
+  // nothing, so its --port is its own, never vLLM's.
+  Read r = read_texts({{"run.sh",
+                        "vllm serve m --port 8100 &\n"
+                        "mooncake_master --port 50051 &\n"
+                        "python3 zz_proxy.py --port 9000\n"}});
+  REQUIRE(r.deployment.services.size() == 3);
+  CHECK(setting(r.deployment.services[0], "port")->value == "8100");
+  CHECK(setting(r.deployment.services[1], "port") == nullptr);
+  CHECK(r.unread("--port 50051", 2));
+  CHECK(setting(r.deployment.services[2], "port")->value == "9000");
+  CHECK_FALSE(r.unread("--port 9000", 3));
+}
+
 TEST_CASE("shell: values the script computes when it runs are set, not known", "[deploy][shell]") {
   Read r = read_texts(
       {{"run.sh",

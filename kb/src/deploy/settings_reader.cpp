@@ -45,7 +45,7 @@ bool SettingsReader::engine_in_service(const SpellingRef& ref) const {
   return false;
 }
 
-const SpellingRef* SettingsReader::choose(const std::vector<SpellingRef>* refs) const {
+const SpellingRef* SettingsReader::choose(const std::vector<SpellingRef>* refs, bool borrow) const {
   if (!refs || refs->empty()) return nullptr;
   const SpellingRef* mine = nullptr;
   const SpellingRef* entry = nullptr;
@@ -64,6 +64,7 @@ const SpellingRef* SettingsReader::choose(const std::vector<SpellingRef>* refs) 
   }
   if (entry) return entry;
   if (mine) return mine;
+  if (!borrow) return nullptr;
   // Spelled only by engines this service does not run: usable when every spelling means
   // the same setting.
   const bool one = std::all_of(refs->begin(), refs->end(), [&](const SpellingRef& r) {
@@ -153,6 +154,9 @@ void SettingsReader::role_fact(const char* spelled, const std::string& role, Pos
 void SettingsReader::entrypoint_role(const std::string& role, const Word& at,
                                      const std::string& file, const std::string& via) {
   role_fact("entrypoint", role, at.pos, at.end, file, via, kEntryFlag);
+  // A load generator's `--backend vllm` names the API it sends to, not trtllm-serve's
+  // runtime: a command that runs no engine but its own takes no other engine's flags.
+  borrow_flags_ = runs_shipped(ctx_.vocab, role_value(ctx_.vocab, role));
 }
 
 void SettingsReader::entrypoint_implies(const Vec<KeyValue>& implies, const Str& versions,
@@ -302,7 +306,7 @@ void SettingsReader::args(const std::vector<Word>& args, const std::string& file
     // vLLM's fields, SGLang's switch) is read as the engine of this service spells it.
     const auto* json = ctx_.vocab.json(name);
     const auto mine = [&](const SpellingRef& r) { return engine_in_service(r); };
-    const SpellingRef* plain = choose(ctx_.vocab.flag(name));
+    const SpellingRef* plain = choose(ctx_.vocab.flag(name), borrow_flags_);
     const bool json_here = json && std::any_of(json->begin(), json->end(), mine);
     const bool plain_here = plain && engine_in_service(*plain);
     if (json && !json->empty() && (json_here || !plain_here)) {
@@ -320,7 +324,7 @@ void SettingsReader::args(const std::vector<Word>& args, const std::string& file
       }
       continue;
     }
-    if (const SpellingRef* ref = choose(ctx_.vocab.flag(name))) {
+    if (const SpellingRef* ref = choose(ctx_.vocab.flag(name), borrow_flags_)) {
       const SettingDef& def = ref->setting->setting;
       auto engine = ctx_.corpus.target(Kind::engine, ref->engine->engine.raw);
       const int rank = engine && *engine == entry_engine_ ? kEntryFlag : kFlag;

@@ -66,7 +66,9 @@ class SettingsReader {
     std::string norm;  ///< normalised value, to tell a real override from a repeat
   };
 
-  const SpellingRef* choose(const std::vector<SpellingRef>* refs) const;
+  /// `borrow`: a spelling only of engines the service does not run may be taken when every
+  /// spelling means the same setting.
+  const SpellingRef* choose(const std::vector<SpellingRef>* refs, bool borrow = true) const;
   bool engine_in_service(const SpellingRef& ref) const;
   void set(const SpellingRef& ref, const std::string& raw_value, const std::string& via,
            const std::string& file, Pos pos, Pos end, int rank, bool runtime = false);
@@ -91,6 +93,9 @@ class SettingsReader {
   Facts& out_;
   Service& svc_;
   std::string entry_engine_;
+  /// False once the entry point's role runs no engine but its own (a router, a cache
+  /// server, a client): its flags are read only as its own engine spells them.
+  bool borrow_flags_ = true;
   std::map<std::string, Candidate> by_key_;
   /// A value one of several a flag gave a setting (part_value), by the flag's name.
   struct Part {
