@@ -159,6 +159,12 @@ TEST_CASE("shell: a router or cache server reads only the flags its own engine s
   CHECK(r.unread("--port 50051", 2));
   CHECK(setting(r.deployment.services[2], "port")->value == "9000");
   CHECK_FALSE(r.unread("--port 9000", 3));
+  // Nor vLLM's JSON flag: the master's --kv-transfer-config gives it no role.
+  Read json = read_texts(
+      {{"run.sh", "mooncake_master --kv-transfer-config '{\"kv_role\":\"kv_producer\"}'\n"}});
+  REQUIRE(json.deployment.services.size() == 1);
+  CHECK(setting(json.deployment.services[0], "role")->value == "cache-server");
+  CHECK(json.unread("--kv-transfer-config {\"kv_role\":\"kv_producer\"}", 1));
 }
 
 TEST_CASE("shell: values the script computes when it runs are set, not known", "[deploy][shell]") {

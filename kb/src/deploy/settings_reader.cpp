@@ -309,7 +309,8 @@ void SettingsReader::args(const std::vector<Word>& args, const std::string& file
     const SpellingRef* plain = choose(ctx_.vocab.flag(name), borrow_flags_);
     const bool json_here = json && std::any_of(json->begin(), json->end(), mine);
     const bool plain_here = plain && engine_in_service(*plain);
-    if (json && !json->empty() && (json_here || !plain_here)) {
+    // A router, cache server or client takes no other engine's JSON either.
+    if (json && !json->empty() && (json_here || (!plain_here && borrow_flags_))) {
       if (const Word* v = next_value()) {
         json_flag(*json, Word{name, w.pos, w.end}, *v, file);
       } else {
